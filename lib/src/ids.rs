@@ -1,0 +1,264 @@
+//! Identifiers and their strict formats. An id from a user, an environment
+//! variable or a hook payload is parsed here before it reaches the store, a
+//! path or a tmux target, so nothing downstream ever sees an unchecked id.
+
+use crate::error::{Error, Result};
+use std::fmt;
+
+/// Crockford's base32 alphabet, lowercase: no i, l, o or u.
+const BASE32: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
+
+macro_rules! string_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(String);
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+string_id!(
+    /// A Session: 32 lowercase hexadecimal characters.
+    SessionId
+);
+string_id!(
+    /// A Run: `run-` and 26 base32 characters, ordered by creation time.
+    RunId
+);
+string_id!(
+    /// A Task: `task-` and 26 base32 characters.
+    TaskId
+);
+string_id!(
+    /// A Wave: `wave-` and 26 base32 characters.
+    WaveId
+);
+
+impl SessionId {
+    pub fn new() -> Self {
+        SessionId(hex(&random_bytes::<16>()))
+    }
+    pub fn parse(text: &str) -> Result<Self> {
+        if is_session_id(text) {
+            Ok(SessionId(text.to_owned()))
+        } else {
+            Err(Error::usage(format!(
+                "{} is not a Session id: expected 32 lowercase hexadecimal characters",
+                quote(text)
+            )))
+        }
+    }
+    /// A Session id derived from stable text, such as a flow position.
+    pub fn derived(text: &str) -> Self {
+        use sha2::Digest;
+        SessionId(hex(&sha2::Sha256::digest(text.as_bytes())[..16]))
+    }
+}
+
+impl Default for SessionId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn is_session_id(text: &str) -> bool {
+    text.len() == 32 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+fn is_prefixed_ulid(text: &str, prefix: &str) -> bool {
+    text.strip_prefix(prefix)
+        .is_some_and(|rest| rest.len() == 26 && rest.bytes().all(|b| BASE32.contains(&b)))
+}
+
+macro_rules! ulid_id {
+    ($name:ident, $prefix:literal, $what:literal) => {
+        impl $name {
+            pub const PREFIX: &'static str = $prefix;
+            pub fn new() -> Self {
+                $name(format!("{}{}", $prefix, ulid()))
+            }
+            pub fn parse(text: &str) -> Result<Self> {
+                if is_prefixed_ulid(text, $prefix) {
+                    Ok($name(text.to_owned()))
+                } else {
+                    Err(Error::usage(format!(
+                        concat!("{} is not a ", $what, " id: expected ", $prefix, " and 26 base32 characters"),
+                        quote(text)
+                    )))
+                }
+            }
+            /// Whether the text has this id's prefix (and so is meant as one).
+            pub fn looks_like(text: &str) -> bool {
+                text.starts_with($prefix)
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+    };
+}
+
+ulid_id!(RunId, "run-", "Run");
+ulid_id!(TaskId, "task-", "Task");
+ulid_id!(WaveId, "wave-", "Wave");
+
+/// What a user may pass where a Session is meant: its id, or the id of its
+/// current Run (what `$LF_RUN_ID` holds inside an agent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionSelector {
+    Session(SessionId),
+    Run(RunId),
+}
+
+impl SessionSelector {
+    pub fn parse(text: &str) -> Result<Self> {
+        if RunId::looks_like(text) {
+            return RunId::parse(text).map(SessionSelector::Run);
+        }
+        if is_session_id(text) {
+            return Ok(SessionSelector::Session(SessionId(text.to_owned())));
+        }
+        Err(Error::usage(format!(
+            "{} is not a Session id (32 lowercase hexadecimal characters) or a Run id (run- and 26 base32 characters)",
+            quote(text)
+        )))
+    }
+}
+
+impl fmt::Display for SessionSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SessionSelector::Session(id) => id.fmt(f),
+            SessionSelector::Run(id) => id.fmt(f),
+        }
+    }
+}
+
+/// Quote untrusted text for a message: bounded and with control characters
+/// escaped, so a hostile argument cannot rewrite the user's terminal.
+pub fn quote(text: &str) -> String {
+    let mut shown: String = text.chars().take(80).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    format!("{shown:?}")
+}
+
+/// A 26-character ULID: 48 bits of milliseconds, then 80 random bits.
+fn ulid() -> String {
+    let millis = crate::clock::now_micros() / 1000;
+    let random = random_bytes::<10>();
+    let mut value: u128 = (millis as u128 & ((1 << 48) - 1)) << 80;
+    for (index, byte) in random.iter().enumerate() {
+        value |= (*byte as u128) << (8 * (9 - index));
+    }
+    (0..26)
+        .rev()
+        .map(|position| BASE32[((value >> (5 * position)) & 31) as usize] as char)
+        .collect()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Random bytes from the kernel. `getrandom(2)` cannot fail for small
+/// requests once the pool is initialised, which it is on any running system.
+pub(crate) fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut buffer = [0u8; N];
+    let mut filled = 0;
+    while filled < N {
+        // SAFETY: the pointer and length describe the unfilled tail of `buffer`.
+        let got = unsafe {
+            libc::getrandom(
+                buffer[filled..].as_mut_ptr().cast(),
+                N - filled,
+                0,
+            )
+        };
+        if got > 0 {
+            filled += got as usize;
+        }
+    }
+    buffer
+}
+
+/// Hex of the first 16 bytes of a sha256: the file name of a lock.
+pub fn short_digest(text: &str) -> String {
+    use sha2::Digest;
+    hex(&sha2::Sha256::digest(text.as_bytes())[..16])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_ids_parse_back() {
+        assert!(SessionId::parse(SessionId::new().as_str()).is_ok());
+        assert!(RunId::parse(RunId::new().as_str()).is_ok());
+        assert!(TaskId::parse(TaskId::new().as_str()).is_ok());
+        assert!(WaveId::parse(WaveId::new().as_str()).is_ok());
+    }
+
+    #[test]
+    fn run_ids_are_time_ordered() {
+        let first = RunId::new();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(RunId::new() > first);
+    }
+
+    #[test]
+    fn malformed_ids_are_refused() {
+        for bad in [
+            "",
+            "ABCDEF0123456789abcdef0123456789",
+            "0123456789abcdef0123456789abcde",
+            "../../etc/passwd",
+            "0123456789abcdef0123456789abcdef0",
+        ] {
+            assert!(SessionId::parse(bad).is_err(), "{bad}");
+            assert_eq!(SessionSelector::parse(bad).unwrap_err().kind, crate::ErrorKind::Usage);
+        }
+        assert!(RunId::parse("run-0123456789abcdefghjkmnpqrs").is_ok());
+        assert!(RunId::parse("run-0123456789abcdefghjkmnpqru").is_err());
+        assert!(RunId::parse("run-../x").is_err());
+    }
+
+    #[test]
+    fn selectors_tell_sessions_from_runs() {
+        let session = SessionId::new();
+        let run = RunId::new();
+        assert_eq!(
+            SessionSelector::parse(session.as_str()).unwrap(),
+            SessionSelector::Session(session)
+        );
+        assert_eq!(SessionSelector::parse(run.as_str()).unwrap(), SessionSelector::Run(run));
+    }
+
+    #[test]
+    fn quoting_bounds_and_escapes_untrusted_text() {
+        assert_eq!(quote("a\u{1b}[2J"), "\"a\\u{1b}[2J\"");
+        assert!(quote(&"x".repeat(10_000)).len() < 100);
+    }
+}

@@ -1,0 +1,28 @@
+//! lf keeps track of long-lived AI coding-agent conversations and gets a
+//! person to the one that needs them. This library holds every rule; the
+//! `lf-*` binaries and the Nushell plugin only translate arguments in and
+//! records out.
+//!
+//! Where things live:
+//! - `home` — the private data directory; `store` — the SQLite database;
+//!   `locks` — cross-process locks; `liveness` — whether a client runs.
+//! - `session` — state, attention, actions (`session::rules`), text
+//!   validation, projection to the wire and the operations themselves.
+//! - `wire` — the JSON contract; `ids` — strict id formats; `work` — Waves
+//!   and Tasks; `provider` — the agent CLIs; `error` — errors and exit codes.
+
+pub mod clock;
+pub mod error;
+pub mod home;
+pub mod ids;
+pub mod liveness;
+pub mod locks;
+pub mod provider;
+pub mod session;
+pub mod store;
+pub mod wire;
+pub mod work;
+
+pub use error::{Error, ErrorKind, Result};
+pub use home::Home;
+pub use session::{ListFilter, Lf, NewConversation};

@@ -1,0 +1,160 @@
+//! Whether a recorded Client still runs. A Client is recorded as
+//! `(boot_id, pid, starttime)`: the pid alone can be reused by an unrelated
+//! process after the agent exits, and the boot id changes on reboot, so a
+//! receipt counts as alive only while all three still match `/proc`.
+
+use crate::error::{Error, Result};
+use std::time::{Duration, Instant};
+
+/// The exact identity of one process on one boot.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct ProcessIdentity {
+    pub boot_id: String,
+    pub pid: u32,
+    /// Field 22 of `/proc/<pid>/stat`: clock ticks since boot.
+    pub starttime: u64,
+}
+
+/// This boot's id (`/proc/sys/kernel/random/boot_id`).
+pub fn boot_id() -> Result<String> {
+    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .map(|text| text.trim().to_owned())
+        .map_err(|error| {
+            Error::operational(format!(
+                "cannot read /proc/sys/kernel/random/boot_id: {error}; lf needs Linux's /proc"
+            ))
+        })
+}
+
+/// What `/proc/<pid>/stat` says of a process, if it exists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcStat {
+    pub ppid: u32,
+    /// Scheduler state: `R` running, `S` sleeping, `Z` zombie, …
+    pub state: char,
+    pub starttime: u64,
+}
+
+/// Parse a `/proc/<pid>/stat` line. The command name (field 2) may hold
+/// spaces and `)`, so the fields are read after the LAST `)`.
+pub fn parse_stat(text: &str) -> Option<ProcStat> {
+    let rest = &text[text.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (state): field N is fields[N - 3].
+    Some(ProcStat {
+        state: fields.first()?.chars().next()?,
+        ppid: fields.get(1)?.parse().ok()?,
+        starttime: fields.get(19)?.parse().ok()?,
+    })
+}
+
+pub fn read_stat(pid: u32) -> Option<ProcStat> {
+    parse_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+impl ProcessIdentity {
+    /// The identity of a running process on this boot.
+    pub fn of(pid: u32) -> Result<Self> {
+        let stat = read_stat(pid).ok_or_else(|| {
+            Error::not_found(format!("process {pid} is not running (no /proc/{pid}/stat)"))
+        })?;
+        Ok(ProcessIdentity {
+            boot_id: boot_id()?,
+            pid,
+            starttime: stat.starttime,
+        })
+    }
+
+    /// Alive on this boot, with the same start time (so not a reused pid),
+    /// and not a zombie.
+    pub fn is_alive(&self, current_boot: &str) -> bool {
+        self.boot_id == current_boot
+            && read_stat(self.pid)
+                .is_some_and(|stat| stat.starttime == self.starttime && stat.state != 'Z')
+    }
+
+    /// Stop the process: SIGTERM, then SIGKILL if it still runs after
+    /// `grace`. Signals only a process whose identity still matches, so a
+    /// reused pid is never signalled. Returns whether it was running.
+    pub fn stop(&self, current_boot: &str, grace: Duration) -> bool {
+        if !self.is_alive(current_boot) {
+            return false;
+        }
+        self.signal(libc::SIGTERM);
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if !self.is_alive(current_boot) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        if self.is_alive(current_boot) {
+            self.signal(libc::SIGKILL);
+        }
+        true
+    }
+
+    fn signal(&self, signal: libc::c_int) {
+        let Ok(pid) = libc::pid_t::try_from(self.pid) else {
+            return;
+        };
+        // SAFETY: kill(2) has no memory-safety preconditions.
+        unsafe {
+            libc::kill(pid, signal);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_is_split_after_the_last_parenthesis() {
+        let line = "4242 (evil) S 1 2 (x) R 99 1 1 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0";
+        let stat = parse_stat(line).unwrap();
+        assert_eq!(stat.state, 'R');
+        assert_eq!(stat.ppid, 99);
+        assert_eq!(stat.starttime, 777);
+        assert_eq!(parse_stat("garbage"), None);
+        assert_eq!(parse_stat("1 (x) S 1"), None);
+    }
+
+    #[test]
+    fn a_live_process_matches_and_a_reused_pid_or_new_boot_does_not() {
+        let boot = boot_id().unwrap();
+        let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let identity = ProcessIdentity::of(child.id()).unwrap();
+        assert!(identity.is_alive(&boot));
+        let reused = ProcessIdentity {
+            starttime: identity.starttime + 1,
+            ..identity.clone()
+        };
+        assert!(!reused.is_alive(&boot));
+        assert!(!identity.is_alive("another-boot"));
+        assert!(identity.stop(&boot, Duration::from_secs(5)));
+        child.wait().unwrap();
+        assert!(!identity.is_alive(&boot));
+        assert!(!identity.stop(&boot, Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn a_process_ignoring_sigterm_is_killed_after_the_grace() {
+        let boot = boot_id().unwrap();
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "trap '' TERM; echo ready; sleep 30 & wait"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let identity = ProcessIdentity::of(child.id()).unwrap();
+        assert!(identity.stop(&boot, Duration::from_millis(200)));
+        let status = child.wait().unwrap();
+        assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(libc::SIGKILL));
+    }
+}

@@ -1,0 +1,11 @@
+//! Sessions: the rules that turn stored facts into what a person sees
+//! (`rules`), the validation of text people and agents give us (`text`),
+//! and the operations the binaries and the plugin call (`ops`).
+
+pub mod ops;
+pub mod project;
+pub mod rules;
+pub mod text;
+
+pub use ops::*;
+pub use rules::{Facts, FlowFacts, RunOutcome, Turn};

@@ -1,0 +1,630 @@
+//! The rules users see, as pure functions of a Session's facts: `state`,
+//! `attention`, `actions` and flow membership. Nothing here reads a file or
+//! the database, so every branch has a unit test below.
+
+use crate::wire::{
+    ActionKind, Attention, FlowMembership, FlowOccurrence, SessionAction, SessionKind,
+    SessionState,
+};
+
+/// How a Run's provider process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunOutcome {
+    /// It exited by itself (any exit code).
+    Exited,
+    /// It ended by a signal or an interrupt.
+    Interrupted,
+    /// It could not start, or never became resumable.
+    Failed,
+}
+
+impl RunOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunOutcome::Exited => "exited",
+            RunOutcome::Interrupted => "interrupted",
+            RunOutcome::Failed => "failed",
+        }
+    }
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "exited" => Some(RunOutcome::Exited),
+            "interrupted" => Some(RunOutcome::Interrupted),
+            "failed" => Some(RunOutcome::Failed),
+            _ => None,
+        }
+    }
+}
+
+/// The latest turn of a conversation, from the provider's hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    Started,
+    Completed,
+}
+
+impl Turn {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Turn::Started => "started",
+            Turn::Completed => "completed",
+        }
+    }
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "started" => Some(Turn::Started),
+            "completed" => Some(Turn::Completed),
+            _ => None,
+        }
+    }
+}
+
+/// What the rules need to know of one Session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Facts {
+    pub kind: SessionKind,
+    pub interactive: bool,
+    pub completed: bool,
+    pub ready: bool,
+    /// A recorded client is alive by `(boot_id, pid, starttime)`.
+    pub live_client: bool,
+    /// How the current Run's provider ended, if it did.
+    pub outcome: Option<RunOutcome>,
+    pub latest_turn: Option<Turn>,
+    /// The agent waits on a permission prompt.
+    pub permission_pending: bool,
+    /// A flow review that is its flow's current pending step.
+    pub pending_review: bool,
+    /// The Session's task is finished.
+    pub task_finished: bool,
+}
+
+/// First match wins: closed, ready, active, interrupted, waiting, unknown.
+/// A provider's exit never closes a Session.
+pub fn state(facts: &Facts) -> SessionState {
+    if facts.completed {
+        SessionState::Closed
+    } else if facts.ready {
+        SessionState::Ready
+    } else if facts.live_client {
+        SessionState::Active
+    } else if facts.outcome == Some(RunOutcome::Interrupted) {
+        SessionState::Interrupted
+    } else if facts.kind == SessionKind::Flow {
+        SessionState::Waiting
+    } else {
+        SessionState::Unknown
+    }
+}
+
+/// The person's current obligation, independent of liveness.
+pub fn attention(facts: &Facts) -> Option<Attention> {
+    if facts.completed {
+        return None;
+    }
+    let current_review =
+        facts.kind == SessionKind::Flow && facts.pending_review && !facts.task_finished;
+    let ready_conversation = facts.kind == SessionKind::Conversation && facts.ready;
+    if current_review || ready_conversation {
+        Some(Attention::Review)
+    } else if facts.permission_pending {
+        Some(Attention::Approve)
+    } else if facts.interactive
+        && facts.latest_turn == Some(Turn::Completed)
+        && facts.outcome != Some(RunOutcome::Interrupted)
+    {
+        Some(Attention::Reply)
+    } else {
+        None
+    }
+}
+
+pub const ACTIVE_ELSEWHERE: &str =
+    "This Session is active in another terminal; use Move here to transfer it";
+pub const NOT_READY: &str = "The session agent has not marked this ready";
+
+/// What a person may do now. The labels, help and reasons are a contract:
+/// every binary refuses an unavailable action with exactly its reason.
+pub fn actions(kind: SessionKind, state: SessionState) -> Vec<SessionAction> {
+    let active_client = kind == SessionKind::Conversation && state == SessionState::Active;
+    let action = |kind, label: &str, help: &str, reason: Option<&str>| SessionAction {
+        kind,
+        label: label.to_owned(),
+        help: help.to_owned(),
+        unavailable_reason: reason.map(str::to_owned),
+    };
+    let mut actions = vec![action(
+        ActionKind::Open,
+        "Open here",
+        "Open this Session in a terminal",
+        active_client.then_some(ACTIVE_ELSEWHERE),
+    )];
+    match kind {
+        SessionKind::Conversation => {
+            if active_client {
+                actions.push(action(
+                    ActionKind::MoveHere,
+                    "Move here",
+                    "Stop the other client and resume here; unsent text there is lost",
+                    None,
+                ));
+            }
+            actions.push(action(
+                ActionKind::Complete,
+                "Complete",
+                "Stop the provider and remove this Session; native history remains resumable",
+                None,
+            ));
+        }
+        SessionKind::Flow => actions.push(action(
+            ActionKind::Complete,
+            "Complete",
+            "Complete the review and return feedback to the next Flow step",
+            (state != SessionState::Ready).then_some(NOT_READY),
+        )),
+    }
+    actions
+}
+
+/// Whether `action` is available; the error is its exact unavailable reason.
+pub fn require_action(
+    kind: SessionKind,
+    state: SessionState,
+    action: ActionKind,
+) -> Result<(), String> {
+    match actions(kind, state).into_iter().find(|item| item.kind == action) {
+        None => Err("This action does not apply to this Session".to_owned()),
+        Some(SessionAction {
+            unavailable_reason: Some(reason),
+            ..
+        }) => Err(reason),
+        Some(_) => Ok(()),
+    }
+}
+
+/// A flow invocation as the membership rule sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlowFacts {
+    pub name: String,
+    /// Finished, or replaced by a restart.
+    pub finished: bool,
+    /// The Run of the invocation's current attempt, if one is reserved.
+    pub current_run: Option<String>,
+    /// The Session the invocation waits on, if any.
+    pub pending_session: Option<String>,
+}
+
+/// A Session's recorded place in a flow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepFacts<'a> {
+    pub invocation_id: &'a str,
+    pub step: &'a str,
+    pub node: Option<u32>,
+    pub iterations: Option<Vec<Vec<u32>>>,
+}
+
+/// Membership comes only from the Session's recorded invocation, never from
+/// matching its task, checkout or provider.
+pub fn membership(
+    session_id: &str,
+    current_run: &str,
+    independent: bool,
+    step: Option<StepFacts<'_>>,
+    flow: Option<&FlowFacts>,
+) -> FlowMembership {
+    let Some(step) = step else {
+        return if independent {
+            FlowMembership::Independent
+        } else {
+            FlowMembership::Unknown {
+                reason: "Flow membership was not recorded".to_owned(),
+            }
+        };
+    };
+    let Some(flow) = flow else {
+        return FlowMembership::Unknown {
+            reason: format!("Flow {} metadata is unavailable", step.invocation_id),
+        };
+    };
+    let occurrence = if flow.finished {
+        FlowOccurrence::Past
+    } else if flow.current_run.as_deref() == Some(current_run) {
+        FlowOccurrence::Current
+    } else if flow.current_run.is_some() {
+        FlowOccurrence::Earlier
+    } else if flow.pending_session.as_deref() == Some(session_id) {
+        FlowOccurrence::Current
+    } else {
+        FlowOccurrence::Unknown
+    };
+    FlowMembership::Step {
+        flow: flow.name.clone(),
+        invocation_id: step.invocation_id.to_owned(),
+        step: step.step.to_owned(),
+        node: step.node,
+        iterations: step.iterations,
+        occurrence,
+    }
+}
+
+/// Whether a flow review is its flow's current pending step.
+pub fn is_pending_review(session_id: &str, flow: Option<&FlowFacts>) -> bool {
+    flow.is_some_and(|flow| !flow.finished && flow.pending_session.as_deref() == Some(session_id))
+}
+
+/// `provider[:model]` for a conversation; the step for a flow review.
+pub fn detail(
+    kind: SessionKind,
+    provider: Option<&str>,
+    model: Option<&str>,
+    step: Option<&str>,
+) -> String {
+    match kind {
+        SessionKind::Conversation => {
+            let provider = provider.unwrap_or_default();
+            match model {
+                Some(model) => format!("{provider}:{model}"),
+                None => provider.to_owned(),
+            }
+        }
+        SessionKind::Flow => step.unwrap_or("Request for input").to_owned(),
+    }
+}
+
+/// `wave / TASK-1`, or a label that says which part is unavailable.
+pub fn work_path(
+    wave: Option<(&str, Option<&str>)>,
+    task: Option<(&str, Option<&str>)>,
+) -> Option<String> {
+    let (wave_id, wave_name) = wave?;
+    let wave = wave_name
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("Wave {wave_id} (unavailable)"));
+    Some(match task {
+        None => wave,
+        Some((_, Some(identifier))) => format!("{wave} / {identifier}"),
+        Some((task_id, None)) => format!("Task {task_id} (unavailable)"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conversation() -> Facts {
+        Facts {
+            kind: SessionKind::Conversation,
+            interactive: true,
+            completed: false,
+            ready: false,
+            live_client: false,
+            outcome: None,
+            latest_turn: None,
+            permission_pending: false,
+            pending_review: false,
+            task_finished: false,
+        }
+    }
+
+    fn review() -> Facts {
+        Facts {
+            kind: SessionKind::Flow,
+            ..conversation()
+        }
+    }
+
+    #[test]
+    fn state_first_match_wins() {
+        let everything = Facts {
+            completed: true,
+            ready: true,
+            live_client: true,
+            outcome: Some(RunOutcome::Interrupted),
+            ..review()
+        };
+        assert_eq!(state(&everything), SessionState::Closed);
+        let ready = Facts {
+            completed: false,
+            ..everything.clone()
+        };
+        assert_eq!(state(&ready), SessionState::Ready);
+        let active = Facts {
+            ready: false,
+            ..ready
+        };
+        assert_eq!(state(&active), SessionState::Active);
+        let interrupted = Facts {
+            live_client: false,
+            ..active
+        };
+        assert_eq!(state(&interrupted), SessionState::Interrupted);
+        let waiting = Facts {
+            outcome: Some(RunOutcome::Exited),
+            ..interrupted
+        };
+        assert_eq!(state(&waiting), SessionState::Waiting);
+        assert_eq!(state(&conversation()), SessionState::Unknown);
+    }
+
+    #[test]
+    fn provider_exit_never_closes_a_session() {
+        for outcome in [RunOutcome::Exited, RunOutcome::Failed] {
+            let facts = Facts {
+                outcome: Some(outcome),
+                ..conversation()
+            };
+            assert_eq!(state(&facts), SessionState::Unknown);
+        }
+    }
+
+    #[test]
+    fn completed_sessions_need_no_attention() {
+        let facts = Facts {
+            completed: true,
+            ready: true,
+            permission_pending: true,
+            latest_turn: Some(Turn::Completed),
+            ..conversation()
+        };
+        assert_eq!(attention(&facts), None);
+        let review = Facts {
+            completed: true,
+            pending_review: true,
+            ..review()
+        };
+        assert_eq!(attention(&review), None);
+    }
+
+    #[test]
+    fn ready_conversations_and_current_reviews_need_review() {
+        let ready = Facts {
+            ready: true,
+            permission_pending: true,
+            ..conversation()
+        };
+        assert_eq!(attention(&ready), Some(Attention::Review));
+        let pending = Facts {
+            pending_review: true,
+            ..review()
+        };
+        assert_eq!(attention(&pending), Some(Attention::Review));
+        let finished_task = Facts {
+            task_finished: true,
+            ..pending.clone()
+        };
+        assert_eq!(attention(&finished_task), None);
+        // A flow review's readiness alone is not its flow's current step.
+        let ready_review = Facts {
+            ready: true,
+            ..review()
+        };
+        assert_eq!(attention(&ready_review), None);
+    }
+
+    #[test]
+    fn permission_prompts_need_approval() {
+        let facts = Facts {
+            permission_pending: true,
+            latest_turn: Some(Turn::Completed),
+            ..conversation()
+        };
+        assert_eq!(attention(&facts), Some(Attention::Approve));
+    }
+
+    #[test]
+    fn a_completed_turn_needs_a_reply_unless_interrupted_or_not_interactive() {
+        let turn = Facts {
+            latest_turn: Some(Turn::Completed),
+            ..conversation()
+        };
+        assert_eq!(attention(&turn), Some(Attention::Reply));
+        let exited = Facts {
+            outcome: Some(RunOutcome::Exited),
+            ..turn.clone()
+        };
+        assert_eq!(attention(&exited), Some(Attention::Reply));
+        let interrupted = Facts {
+            outcome: Some(RunOutcome::Interrupted),
+            ..turn.clone()
+        };
+        assert_eq!(attention(&interrupted), None);
+        let batch = Facts {
+            interactive: false,
+            ..turn.clone()
+        };
+        assert_eq!(attention(&batch), None);
+        let working = Facts {
+            latest_turn: Some(Turn::Started),
+            ..turn
+        };
+        assert_eq!(attention(&working), None);
+        assert_eq!(attention(&conversation()), None);
+    }
+
+    #[test]
+    fn actions_match_the_contract() {
+        let kinds = |actions: Vec<SessionAction>| -> Vec<(ActionKind, Option<String>)> {
+            actions
+                .into_iter()
+                .map(|action| (action.kind, action.unavailable_reason))
+                .collect()
+        };
+        assert_eq!(
+            kinds(actions(SessionKind::Conversation, SessionState::Active)),
+            vec![
+                (ActionKind::Open, Some(ACTIVE_ELSEWHERE.to_owned())),
+                (ActionKind::MoveHere, None),
+                (ActionKind::Complete, None),
+            ]
+        );
+        for state in [
+            SessionState::Unknown,
+            SessionState::Ready,
+            SessionState::Interrupted,
+            SessionState::Closed,
+        ] {
+            assert_eq!(
+                kinds(actions(SessionKind::Conversation, state)),
+                vec![(ActionKind::Open, None), (ActionKind::Complete, None)]
+            );
+        }
+        assert_eq!(
+            kinds(actions(SessionKind::Flow, SessionState::Active)),
+            vec![
+                (ActionKind::Open, None),
+                (ActionKind::Complete, Some(NOT_READY.to_owned())),
+            ]
+        );
+        assert_eq!(
+            kinds(actions(SessionKind::Flow, SessionState::Ready)),
+            vec![(ActionKind::Open, None), (ActionKind::Complete, None)]
+        );
+        let labels: Vec<(String, String)> = actions(SessionKind::Conversation, SessionState::Active)
+            .into_iter()
+            .map(|action| (action.label, action.help))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("Open here", "Open this Session in a terminal"),
+                (
+                    "Move here",
+                    "Stop the other client and resume here; unsent text there is lost"
+                ),
+                (
+                    "Complete",
+                    "Stop the provider and remove this Session; native history remains resumable"
+                ),
+            ]
+            .map(|(label, help)| (label.to_owned(), help.to_owned()))
+        );
+        assert_eq!(
+            actions(SessionKind::Flow, SessionState::Waiting)[1].help,
+            "Complete the review and return feedback to the next Flow step"
+        );
+    }
+
+    #[test]
+    fn unavailable_actions_are_refused_with_their_reason() {
+        assert_eq!(
+            require_action(SessionKind::Conversation, SessionState::Active, ActionKind::Open),
+            Err(ACTIVE_ELSEWHERE.to_owned())
+        );
+        assert_eq!(
+            require_action(SessionKind::Flow, SessionState::Waiting, ActionKind::Complete),
+            Err(NOT_READY.to_owned())
+        );
+        assert_eq!(
+            require_action(SessionKind::Conversation, SessionState::Unknown, ActionKind::MoveHere),
+            Err("This action does not apply to this Session".to_owned())
+        );
+        assert_eq!(
+            require_action(SessionKind::Conversation, SessionState::Active, ActionKind::Complete),
+            Ok(())
+        );
+    }
+
+    fn flow(finished: bool, current_run: Option<&str>, pending: Option<&str>) -> FlowFacts {
+        FlowFacts {
+            name: "feature".to_owned(),
+            finished,
+            current_run: current_run.map(str::to_owned),
+            pending_session: pending.map(str::to_owned),
+        }
+    }
+
+    fn step() -> StepFacts<'static> {
+        StepFacts {
+            invocation_id: "inv-1",
+            step: "review-design",
+            node: Some(3),
+            iterations: Some(vec![vec![5], vec![2]]),
+        }
+    }
+
+    fn occurrence(membership: FlowMembership) -> Option<FlowOccurrence> {
+        match membership {
+            FlowMembership::Step { occurrence, .. } => Some(occurrence),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn membership_occurrence_follows_the_flow_position() {
+        let of = |flow: FlowFacts| occurrence(membership("s1", "run-a", false, Some(step()), Some(&flow)));
+        assert_eq!(of(flow(true, Some("run-a"), Some("s1"))), Some(FlowOccurrence::Past));
+        assert_eq!(of(flow(false, Some("run-a"), None)), Some(FlowOccurrence::Current));
+        assert_eq!(of(flow(false, Some("run-b"), Some("s1"))), Some(FlowOccurrence::Earlier));
+        assert_eq!(of(flow(false, None, Some("s1"))), Some(FlowOccurrence::Current));
+        assert_eq!(of(flow(false, None, Some("s2"))), Some(FlowOccurrence::Unknown));
+        assert_eq!(of(flow(false, None, None)), Some(FlowOccurrence::Unknown));
+    }
+
+    #[test]
+    fn membership_keeps_the_exact_recorded_step() {
+        let flow = flow(false, None, Some("s1"));
+        assert_eq!(
+            membership("s1", "run-a", false, Some(step()), Some(&flow)),
+            FlowMembership::Step {
+                flow: "feature".to_owned(),
+                invocation_id: "inv-1".to_owned(),
+                step: "review-design".to_owned(),
+                node: Some(3),
+                iterations: Some(vec![vec![5], vec![2]]),
+                occurrence: FlowOccurrence::Current,
+            }
+        );
+    }
+
+    #[test]
+    fn membership_without_a_recorded_step_is_independent_or_unknown() {
+        assert_eq!(membership("s", "r", true, None, None), FlowMembership::Independent);
+        assert_eq!(
+            membership("s", "r", false, None, None),
+            FlowMembership::Unknown {
+                reason: "Flow membership was not recorded".to_owned()
+            }
+        );
+        assert_eq!(
+            membership("s", "r", false, Some(step()), None),
+            FlowMembership::Unknown {
+                reason: "Flow inv-1 metadata is unavailable".to_owned()
+            }
+        );
+    }
+
+    #[test]
+    fn pending_review_is_the_unfinished_flows_pending_session() {
+        assert!(is_pending_review("s1", Some(&flow(false, None, Some("s1")))));
+        assert!(!is_pending_review("s1", Some(&flow(true, None, Some("s1")))));
+        assert!(!is_pending_review("s1", Some(&flow(false, None, Some("s2")))));
+        assert!(!is_pending_review("s1", None));
+    }
+
+    #[test]
+    fn detail_names_provider_and_model_or_the_step() {
+        assert_eq!(detail(SessionKind::Conversation, Some("claude"), Some("opus"), None), "claude:opus");
+        assert_eq!(detail(SessionKind::Conversation, Some("codex"), None, Some("x")), "codex");
+        assert_eq!(detail(SessionKind::Conversation, None, None, None), "");
+        assert_eq!(detail(SessionKind::Flow, Some("claude"), None, Some("review-design")), "review-design");
+        assert_eq!(detail(SessionKind::Flow, None, None, None), "Request for input");
+    }
+
+    #[test]
+    fn work_path_names_wave_and_task_or_what_is_missing() {
+        assert_eq!(work_path(None, Some(("t", Some("LOO-1")))), None);
+        assert_eq!(work_path(Some(("w", Some("product"))), None).as_deref(), Some("product"));
+        assert_eq!(
+            work_path(Some(("w", Some("product"))), Some(("t", Some("LOO-291")))).as_deref(),
+            Some("product / LOO-291")
+        );
+        assert_eq!(
+            work_path(Some(("wave-x", None)), None).as_deref(),
+            Some("Wave wave-x (unavailable)")
+        );
+        assert_eq!(
+            work_path(Some(("w", Some("product"))), Some(("task-x", None))).as_deref(),
+            Some("Task task-x (unavailable)")
+        );
+    }
+}

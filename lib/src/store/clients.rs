@@ -1,0 +1,58 @@
+//! Client receipts: `(boot_id, pid, starttime)` of each process that shows a
+//! Session to a person, with its terminal. Kept in the database so that
+//! listing checks liveness with one small query and a few `/proc` reads.
+
+use super::Store;
+use crate::error::Result;
+use crate::liveness::ProcessIdentity;
+use rusqlite::params;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientReceipt {
+    pub session_id: String,
+    pub run_id: String,
+    pub process: ProcessIdentity,
+    /// The tmux pane id (`%12`), else the tty.
+    pub terminal_id: Option<String>,
+}
+
+impl Store {
+    pub fn record_client(&self, receipt: &ClientReceipt, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        tx.execute(
+            "INSERT OR REPLACE INTO clients (boot_id, pid, starttime, run_id, session_id, terminal_id, recorded_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                receipt.process.boot_id,
+                receipt.process.pid,
+                receipt.process.starttime as i64,
+                receipt.run_id,
+                receipt.session_id,
+                receipt.terminal_id,
+                now
+            ],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Receipts not yet known to have ended, of one Session or of all.
+    pub fn open_clients(&self, session: Option<&str>) -> Result<Vec<ClientReceipt>> {
+        let sql = "SELECT boot_id, pid, starttime, run_id, session_id, terminal_id FROM clients \
+                   WHERE ended_at IS NULL AND (?1 IS NULL OR session_id = ?1)";
+        let mut statement = self.conn().prepare_cached(sql)?;
+        let rows = statement.query_map([session], |row| {
+            Ok(ClientReceipt {
+                process: ProcessIdentity {
+                    boot_id: row.get(0)?,
+                    pid: row.get(1)?,
+                    starttime: row.get::<_, i64>(2)? as u64,
+                },
+                run_id: row.get(3)?,
+                session_id: row.get(4)?,
+                terminal_id: row.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}

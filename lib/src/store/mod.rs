@@ -1,0 +1,240 @@
+//! The store: one SQLite database in the Home, the single source of truth.
+//!
+//! Concurrency is between processes, so the database runs in WAL mode with
+//! a busy timeout, and every transaction that may write begins IMMEDIATE (a
+//! deferred one that reads and then writes fails at once with SQLITE_BUSY
+//! instead of waiting). Migrations run once, under a file lock, and a
+//! database written by a newer lf is refused, never rewritten.
+
+mod clients;
+pub mod schema;
+mod sessions;
+mod work;
+
+pub use clients::ClientReceipt;
+pub use sessions::{NewRun, NewSessionRow, RunRow, SessionRow};
+pub use work::{FlowRow, TaskRow, WaveRow};
+
+use crate::error::{Error, Result};
+use crate::home::Home;
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+use std::path::Path;
+use std::time::Duration;
+
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub struct Store {
+    conn: Connection,
+    home: Home,
+}
+
+impl Store {
+    /// Open (creating if needed) the database of a Home, migrated to the
+    /// current schema.
+    pub fn open(home: &Home) -> Result<Self> {
+        home.ensure()?;
+        let path = home.database();
+        let conn = Connection::open_with_flags(
+            &path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|error| database_error(&path, &error))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|error| database_error(&path, &error))?;
+        let store = Store {
+            conn,
+            home: home.clone(),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    pub fn home(&self) -> &Home {
+        &self.home
+    }
+
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    fn user_version(&self) -> Result<i64> {
+        self.conn
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .map_err(|error| database_error(&self.home.database(), &error))
+    }
+
+    fn migrate(&self) -> Result<()> {
+        let path = self.home.database();
+        let target = schema::version();
+        let mut version = self.user_version()?;
+        if version == target {
+            return self.configure(&path);
+        }
+        if version > target {
+            return Err(newer_schema(&path, version, target));
+        }
+        // Another process may be migrating: take the lock, then look again.
+        let _lock = crate::locks::migration(&self.home)?;
+        self.conn
+            .pragma_update(None, "journal_mode", "WAL")
+            .map_err(|error| database_error(&path, &error))?;
+        version = self.user_version()?;
+        if version > target {
+            return Err(newer_schema(&path, version, target));
+        }
+        while version < target {
+            let tx = self.write()?;
+            tx.execute_batch(schema::MIGRATIONS[version as usize])
+                .map_err(|error| {
+                    Error::operational(format!(
+                        "cannot upgrade the database {} to schema version {}: {}",
+                        path.display(),
+                        version + 1,
+                        describe_sqlite_error(&error)
+                    ))
+                })?;
+            version += 1;
+            tx.pragma_update(None, "user_version", version)?;
+            tx.commit()?;
+        }
+        self.configure(&path)
+    }
+
+    fn configure(&self, path: &Path) -> Result<()> {
+        // WAL makes a commit one append; NORMAL syncs at checkpoints, which
+        // loses nothing when a process dies (only on power loss).
+        self.conn
+            .pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|error| database_error(path, &error))
+    }
+
+    /// Begin a transaction that may write: IMMEDIATE, so it waits for the
+    /// write lock up front (within the busy timeout) instead of failing later.
+    pub(crate) fn write(&self) -> Result<Transaction<'_>> {
+        Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
+            .map_err(|error| database_error(&self.home.database(), &error))
+    }
+
+    /// `PRAGMA integrity_check`: `ok`, or what is broken.
+    pub fn integrity_check(&self) -> Result<String> {
+        let rows: Vec<String> = self
+            .conn
+            .prepare("PRAGMA integrity_check")?
+            .query_map([], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows.join("\n"))
+    }
+}
+
+fn newer_schema(path: &Path, found: i64, supported: i64) -> Error {
+    Error::operational(format!(
+        "the database {} has schema version {found}, newer than this lf understands ({supported}); \
+         it was written by a newer lf: upgrade lf, or set LF_HOME to another folder",
+        path.display()
+    ))
+}
+
+/// An error opening or reading the database, naming the file and what to do.
+fn database_error(path: &Path, error: &rusqlite::Error) -> Error {
+    use rusqlite::ErrorCode;
+    let code = error.sqlite_error_code();
+    let advice = match code {
+        Some(ErrorCode::NotADatabase) | Some(ErrorCode::DatabaseCorrupt) => {
+            "it is not a valid lf database (corrupt or another kind of file); it was left as it is: \
+             move it aside to start afresh, or restore it from a backup"
+        }
+        Some(ErrorCode::CannotOpen) | Some(ErrorCode::PermissionDenied) | Some(ErrorCode::ReadOnly) => {
+            "check that the lf Home exists and is writable, or set LF_HOME"
+        }
+        Some(ErrorCode::DatabaseBusy) | Some(ErrorCode::DatabaseLocked) => {
+            "another lf process held it too long; try again"
+        }
+        _ => "see the message above",
+    };
+    Error::operational(format!(
+        "database {}: {}; {advice}",
+        path.display(),
+        describe_sqlite_error(error)
+    ))
+}
+
+/// SQLite's own words for an error, without rusqlite's debug wrapping.
+pub fn describe_sqlite_error(error: &rusqlite::Error) -> String {
+    match error {
+        rusqlite::Error::SqliteFailure(failure, Some(message)) => {
+            format!("{message} ({:?})", failure.code)
+        }
+        rusqlite::Error::SqliteFailure(failure, None) => failure.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Map "no row" to `None`.
+pub(crate) fn optional<T>(result: rusqlite::Result<T>) -> Result<Option<T>> {
+    match result {
+        Ok(value) => Ok(Some(value)),
+        Err(rusqlite::Error::QueryReturnedNoRows) => Ok(None),
+        Err(error) => Err(error.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_home_is_migrated_once_and_reopens() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path()).unwrap();
+        let store = Store::open(&home).unwrap();
+        assert_eq!(store.user_version().unwrap(), schema::version());
+        let mode: String = store
+            .conn
+            .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        drop(store);
+        assert!(Store::open(&home).is_ok());
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path()).unwrap();
+        drop(Store::open(&home).unwrap());
+        let conn = Connection::open(home.database()).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+        drop(conn);
+        let error = Store::open(&home).err().unwrap();
+        assert!(error.message.contains("schema version 99"), "{error}");
+        assert!(error.message.contains("upgrade lf"), "{error}");
+        let conn = Connection::open(home.database()).unwrap();
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
+        assert_eq!(version, 99);
+    }
+
+    #[test]
+    fn a_corrupt_database_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path()).unwrap();
+        home.ensure().unwrap();
+        let garbage = b"this is not a database, it is a shopping list\n".repeat(100);
+        std::fs::write(home.database(), &garbage).unwrap();
+        let error = Store::open(&home).err().unwrap();
+        assert!(error.message.contains("not a valid lf database"), "{error}");
+        assert!(error.message.contains(&home.database().display().to_string()));
+        assert_eq!(std::fs::read(home.database()).unwrap(), garbage);
+    }
+}
+
+/// The column list `SessionRow` reads, for queries built elsewhere.
+pub(crate) fn sessions_columns() -> &'static str {
+    sessions::SESSION_COLUMNS
+}
+
+/// The `FROM` clause that joins a Session to its current Run.
+pub(crate) fn sessions_from() -> &'static str {
+    sessions::SESSION_FROM
+}

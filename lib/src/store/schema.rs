@@ -1,0 +1,111 @@
+//! The schema, as an ordered list of migrations. `PRAGMA user_version`
+//! records how many have run; a database with a larger version was written
+//! by a newer lf and is refused rather than misread.
+
+/// Each entry upgrades the schema by one version. Never edit a released
+/// entry: append a new one.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: waves, tasks, flows, sessions, runs and client receipts.
+    r#"
+    CREATE TABLE waves (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        repo TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    ) STRICT;
+
+    CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        identifier TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL,
+        -- Canonical (symlinks resolved) at registration.
+        worktree TEXT,
+        wave_id TEXT REFERENCES waves(id),
+        created_at INTEGER NOT NULL,
+        finished_at INTEGER
+    ) STRICT;
+
+    -- One flow invocation; a review Session records which one it belongs to.
+    CREATE TABLE flows (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        task_id TEXT REFERENCES tasks(id),
+        finished INTEGER NOT NULL DEFAULT 0,
+        current_run_id TEXT,
+        pending_session_id TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    ) STRICT;
+
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('conversation', 'flow')),
+        title TEXT NOT NULL,
+        title_source TEXT NOT NULL CHECK (title_source IN ('human', 'generated')),
+        interactive INTEGER NOT NULL,
+        -- Canonical (symlinks resolved) at creation.
+        cwd TEXT NOT NULL,
+        provider TEXT,
+        model TEXT,
+        task_id TEXT,
+        wave_id TEXT,
+        bound_at INTEGER,
+        primary_scope TEXT,
+        ready_summary TEXT,
+        flow_id TEXT,
+        step TEXT,
+        node INTEGER,
+        iterations TEXT,
+        independent INTEGER NOT NULL DEFAULT 0,
+        current_run_id TEXT NOT NULL,
+        latest_turn TEXT CHECK (latest_turn IN ('started', 'completed')),
+        permission_pending INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        completed_at INTEGER
+    ) STRICT;
+    CREATE INDEX sessions_open ON sessions (created_at DESC, id DESC) WHERE completed_at IS NULL;
+    CREATE INDEX sessions_all ON sessions (created_at DESC, id DESC);
+    CREATE UNIQUE INDEX sessions_primary ON sessions (primary_scope)
+        WHERE primary_scope IS NOT NULL AND completed_at IS NULL;
+
+    CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        provider TEXT NOT NULL,
+        model TEXT,
+        -- JSON array: the user's argv for the `command` provider.
+        argv TEXT NOT NULL DEFAULT '[]',
+        prompt TEXT,
+        native_id TEXT,
+        prepared INTEGER NOT NULL DEFAULT 1,
+        published INTEGER NOT NULL DEFAULT 0,
+        launcher TEXT,
+        outcome TEXT CHECK (outcome IN ('exited', 'interrupted', 'failed')),
+        exit_code INTEGER,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        ended_at INTEGER
+    ) STRICT;
+    CREATE INDEX runs_session ON runs (session_id);
+
+    -- Client receipts: the liveness evidence listing reads, so it never
+    -- walks run directories.
+    CREATE TABLE clients (
+        boot_id TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        starttime INTEGER NOT NULL,
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        terminal_id TEXT,
+        recorded_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        PRIMARY KEY (boot_id, pid, starttime)
+    ) STRICT;
+    CREATE INDEX clients_open ON clients (session_id) WHERE ended_at IS NULL;
+    "#,
+];
+
+pub fn version() -> i64 {
+    MIGRATIONS.len() as i64
+}

@@ -1,0 +1,328 @@
+//! Session and Run rows: what is stored, read back and updated. Rules about
+//! what the rows mean live in `session::rules`; this file only moves data.
+
+use super::{Store, optional};
+use crate::error::{Error, Result};
+use crate::ids::{RunId, SessionId};
+use crate::session::rules::{RunOutcome, Turn};
+use crate::wire::{SessionKind, TitleSource};
+use rusqlite::{Row, params};
+
+/// A Session row with its current Run's outcome: everything a record needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRow {
+    pub id: String,
+    pub kind: SessionKind,
+    pub title: String,
+    pub title_source: TitleSource,
+    pub interactive: bool,
+    pub cwd: String,
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub task_id: Option<String>,
+    pub wave_id: Option<String>,
+    pub primary_scope: Option<String>,
+    pub ready_summary: Option<String>,
+    pub flow_id: Option<String>,
+    pub step: Option<String>,
+    pub node: Option<u32>,
+    pub iterations: Option<Vec<Vec<u32>>>,
+    pub independent: bool,
+    pub current_run_id: String,
+    pub latest_turn: Option<Turn>,
+    pub permission_pending: bool,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub completed_at: Option<i64>,
+    pub outcome: Option<RunOutcome>,
+}
+
+/// The columns `SessionRow::from_row` reads, in order.
+pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source, s.interactive, \
+    s.cwd, s.provider, s.model, s.task_id, s.wave_id, s.primary_scope, s.ready_summary, \
+    s.flow_id, s.step, s.node, s.iterations, s.independent, s.current_run_id, s.latest_turn, \
+    s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome";
+
+pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id";
+
+impl SessionRow {
+    pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Self> {
+        let text = |index: usize| row.get::<_, Option<String>>(index);
+        let kind = match row.get_ref(1)?.as_str()? {
+            "flow" => SessionKind::Flow,
+            _ => SessionKind::Conversation,
+        };
+        let title_source = match row.get_ref(3)?.as_str()? {
+            "human" => TitleSource::Human,
+            _ => TitleSource::Generated,
+        };
+        let iterations = text(15)?.and_then(|json| serde_json::from_str(&json).ok());
+        Ok(SessionRow {
+            id: row.get(0)?,
+            kind,
+            title: row.get(2)?,
+            title_source,
+            interactive: row.get(4)?,
+            cwd: row.get(5)?,
+            provider: text(6)?,
+            model: text(7)?,
+            task_id: text(8)?,
+            wave_id: text(9)?,
+            primary_scope: text(10)?,
+            ready_summary: text(11)?,
+            flow_id: text(12)?,
+            step: text(13)?,
+            node: row.get(14)?,
+            iterations,
+            independent: row.get(16)?,
+            current_run_id: row.get(17)?,
+            latest_turn: text(18)?.as_deref().and_then(Turn::parse),
+            permission_pending: row.get(19)?,
+            created_at: row.get(20)?,
+            updated_at: row.get(21)?,
+            completed_at: row.get(22)?,
+            outcome: text(23)?.as_deref().and_then(RunOutcome::parse),
+        })
+    }
+}
+
+/// One launch attempt of a Session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunRow {
+    pub id: String,
+    pub session_id: String,
+    pub provider: String,
+    pub model: Option<String>,
+    pub argv: Vec<String>,
+    pub prompt: Option<String>,
+    pub native_id: Option<String>,
+    pub prepared: bool,
+    pub published: bool,
+    pub launcher: Option<String>,
+    pub outcome: Option<RunOutcome>,
+    pub exit_code: Option<i32>,
+    pub created_at: i64,
+}
+
+/// What creating a Session stores.
+#[derive(Debug, Clone)]
+pub struct NewSessionRow {
+    pub id: SessionId,
+    pub kind: SessionKind,
+    pub title: String,
+    pub title_source: TitleSource,
+    pub interactive: bool,
+    pub cwd: String,
+    pub provider: String,
+    pub model: Option<String>,
+    pub task_id: Option<String>,
+    pub wave_id: Option<String>,
+    pub primary_scope: Option<String>,
+    pub independent: bool,
+}
+
+/// What preparing a Run stores.
+#[derive(Debug, Clone)]
+pub struct NewRun {
+    pub id: RunId,
+    pub provider: String,
+    pub model: Option<String>,
+    pub argv: Vec<String>,
+    pub prompt: Option<String>,
+}
+
+impl Store {
+    /// Store a new Session with its first, prepared Run, in one transaction.
+    pub fn insert_session(&self, session: &NewSessionRow, run: &NewRun, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        tx.execute(
+            "INSERT INTO sessions (id, kind, title, title_source, interactive, cwd, provider, model, \
+             task_id, wave_id, bound_at, primary_scope, independent, current_run_id, created_at, updated_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+            params![
+                session.id.as_str(),
+                match session.kind {
+                    SessionKind::Conversation => "conversation",
+                    SessionKind::Flow => "flow",
+                },
+                session.title,
+                title_source_text(session.title_source),
+                session.interactive,
+                session.cwd,
+                session.provider,
+                session.model,
+                session.task_id,
+                session.wave_id,
+                session.task_id.as_ref().map(|_| now),
+                session.primary_scope,
+                session.independent,
+                run.id.as_str(),
+                now,
+            ],
+        )?;
+        insert_run(&tx, &session.id, run, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn session_row(&self, id: &str) -> Result<Option<SessionRow>> {
+        optional(self.conn().query_row(
+            &format!("SELECT {SESSION_COLUMNS} FROM {SESSION_FROM} WHERE s.id = ?1"),
+            [id],
+            SessionRow::from_row,
+        ))
+    }
+
+    pub fn run_row(&self, id: &str) -> Result<Option<RunRow>> {
+        optional(self.conn().query_row(
+            "SELECT id, session_id, provider, model, argv, prompt, native_id, prepared, published, \
+             launcher, outcome, exit_code, created_at FROM runs WHERE id = ?1",
+            [id],
+            |row| {
+                let argv: String = row.get(4)?;
+                let outcome: Option<String> = row.get(10)?;
+                Ok(RunRow {
+                    id: row.get(0)?,
+                    session_id: row.get(1)?,
+                    provider: row.get(2)?,
+                    model: row.get(3)?,
+                    argv: serde_json::from_str(&argv).unwrap_or_default(),
+                    prompt: row.get(5)?,
+                    native_id: row.get(6)?,
+                    prepared: row.get(7)?,
+                    published: row.get(8)?,
+                    launcher: row.get(9)?,
+                    outcome: outcome.as_deref().and_then(RunOutcome::parse),
+                    exit_code: row.get(11)?,
+                    created_at: row.get(12)?,
+                })
+            },
+        ))
+    }
+
+    /// Set the title. A generated title never replaces a human one; returns
+    /// whether the title changed.
+    pub fn rename_session(&self, id: &str, title: &str, source: TitleSource, now: i64) -> Result<bool> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE sessions SET title = ?2, title_source = ?3, updated_at = ?4 \
+             WHERE id = ?1 AND NOT (?3 = 'generated' AND title_source = 'human')",
+            params![id, title, title_source_text(source), now],
+        )?;
+        tx.commit()?;
+        Ok(changed == 1)
+    }
+
+    /// Mark ready for review, fenced on the Session's current Run: a
+    /// superseded Run cannot mark it.
+    pub fn mark_ready(&self, id: &str, run: &str, summary: &str, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        let (current, completed): (String, Option<i64>) = tx
+            .query_row(
+                "SELECT current_run_id, completed_at FROM sessions WHERE id = ?1",
+                [id],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .map_err(|error| match error {
+                rusqlite::Error::QueryReturnedNoRows => {
+                    Error::not_found(format!("Session {id} was not found"))
+                }
+                error => error.into(),
+            })?;
+        if completed.is_some() {
+            return Err(Error::conflict(format!("Session {id} is already complete")));
+        }
+        if current != run {
+            return Err(Error::conflict(format!(
+                "Run {run} is superseded and cannot mark Session {id} ready; its current Run is {current}"
+            )));
+        }
+        tx.execute(
+            "UPDATE sessions SET ready_summary = ?2, updated_at = ?3 WHERE id = ?1",
+            params![id, summary, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Close a Session. Exactly one of any number of concurrent callers
+    /// wins; the others get a conflict naming the Session.
+    pub fn complete_session(&self, id: &str, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE sessions SET completed_at = ?2, updated_at = ?2, permission_pending = 0 \
+             WHERE id = ?1 AND completed_at IS NULL",
+            params![id, now],
+        )?;
+        if changed == 0 {
+            return Err(Error::conflict(format!("Session {id} is already complete")));
+        }
+        tx.execute(
+            "UPDATE clients SET ended_at = ?2 WHERE session_id = ?1 AND ended_at IS NULL",
+            params![id, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Bind a Session to a Task, permanently. Binding the same Task again is
+    /// a no-op; a different Task is refused.
+    pub fn bind_session(&self, id: &str, task_id: &str, wave_id: Option<&str>, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        let bound: Option<String> = tx
+            .query_row("SELECT task_id FROM sessions WHERE id = ?1", [id], |row| row.get(0))
+            .map_err(|error| match error {
+                rusqlite::Error::QueryReturnedNoRows => {
+                    Error::not_found(format!("Session {id} was not found"))
+                }
+                error => error.into(),
+            })?;
+        match bound {
+            Some(existing) if existing == task_id => return Ok(()),
+            Some(existing) => {
+                return Err(Error::conflict(format!(
+                    "Session {id} is already bound to Task {existing}; a binding is permanent"
+                )));
+            }
+            None => {}
+        }
+        tx.execute(
+            "UPDATE sessions SET task_id = ?2, wave_id = ?3, bound_at = ?4, updated_at = ?4 WHERE id = ?1",
+            params![id, task_id, wave_id, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The Session a Run belongs to.
+    pub fn session_of_run(&self, run: &str) -> Result<Option<String>> {
+        optional(
+            self.conn()
+                .query_row("SELECT session_id FROM runs WHERE id = ?1", [run], |row| row.get(0)),
+        )
+    }
+}
+
+fn insert_run(tx: &rusqlite::Transaction<'_>, session: &SessionId, run: &NewRun, now: i64) -> Result<()> {
+    tx.execute(
+        "INSERT INTO runs (id, session_id, provider, model, argv, prompt, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            run.id.as_str(),
+            session.as_str(),
+            run.provider,
+            run.model,
+            serde_json::to_string(&run.argv)?,
+            run.prompt,
+            now
+        ],
+    )?;
+    Ok(())
+}
+
+fn title_source_text(source: TitleSource) -> &'static str {
+    match source {
+        TitleSource::Human => "human",
+        TitleSource::Generated => "generated",
+    }
+}

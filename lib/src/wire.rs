@@ -1,0 +1,213 @@
+//! The wire: the one JSON shape every binary prints and the Nushell plugin
+//! returns. Defined once here with serde and documented by
+//! `schema/session-record.schema.json`; fixtures under `tests/fixtures/`
+//! must round-trip exactly. No Run id appears on the wire: a Session is what
+//! a person deals with, a Run is how lf launched it.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionKind {
+    /// A conversation between a person and an agent.
+    Conversation,
+    /// A review step of an orchestrated flow.
+    Flow,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TitleSource {
+    /// Named by a person; never replaced by a generated title.
+    Human,
+    /// Suggested by lf or the agent.
+    Generated,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionState {
+    /// A conversation with no live client and nothing else known.
+    Unknown,
+    /// A flow review waiting for its person.
+    Waiting,
+    /// A live client shows the session.
+    Active,
+    /// The agent marked its work ready for review.
+    Ready,
+    /// Completed.
+    Closed,
+    /// The last launch ended by a signal or an interrupt.
+    Interrupted,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attention {
+    /// Ready for review, or the pending review of its flow.
+    Review,
+    /// The agent is blocked on a permission prompt.
+    Approve,
+    /// The agent finished a turn and waits for the person.
+    Reply,
+}
+
+impl Attention {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Attention::Review => "review",
+            Attention::Approve => "approve",
+            Attention::Reply => "reply",
+        }
+    }
+}
+
+impl SessionState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionState::Unknown => "unknown",
+            SessionState::Waiting => "waiting",
+            SessionState::Active => "active",
+            SessionState::Ready => "ready",
+            SessionState::Closed => "closed",
+            SessionState::Interrupted => "interrupted",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    Open,
+    MoveHere,
+    Complete,
+}
+
+/// Something a person may do with a Session now, or why not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionAction {
+    pub kind: ActionKind,
+    pub label: String,
+    pub help: String,
+    pub unavailable_reason: Option<String>,
+}
+
+/// The work a Session belongs to: `{"task": id}` or `{"wave": id}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkRef {
+    Task(String),
+    Wave(String),
+}
+
+/// Where a flow occurrence sits relative to its flow's current position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlowOccurrence {
+    /// Membership is known but the occurrence cannot be placed.
+    Unknown,
+    /// The invocation's current position.
+    Current,
+    /// An earlier position of an invocation that is still running.
+    Earlier,
+    /// An invocation that finished or was replaced.
+    Past,
+}
+
+/// Whether a Session is an occurrence of a flow step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FlowMembership {
+    Step {
+        flow: String,
+        invocation_id: String,
+        step: String,
+        node: Option<u32>,
+        iterations: Option<Vec<Vec<u32>>>,
+        occurrence: FlowOccurrence,
+    },
+    Independent,
+    Unknown {
+        reason: String,
+    },
+}
+
+/// The task checkout a Session's working directory lies in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Workspace {
+    pub task_id: String,
+    pub worktree: String,
+}
+
+/// One Session as every lf surface shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    pub id: String,
+    pub title: String,
+    pub title_source: TitleSource,
+    pub kind: SessionKind,
+    pub interactive: bool,
+    pub state: SessionState,
+    /// A current obligation of the person, independent of liveness.
+    pub attention: Option<Attention>,
+    pub actions: Vec<SessionAction>,
+    pub ready_summary: Option<String>,
+    pub provider: Option<String>,
+    /// `provider[:model]` for a conversation, the step for a flow review.
+    pub detail: String,
+    pub cwd: String,
+    pub work: Option<WorkRef>,
+    pub wave_id: Option<String>,
+    /// `wave / TASK-1`.
+    pub work_path: Option<String>,
+    pub task_ids: Vec<String>,
+    pub primary_scope: Option<String>,
+    pub flow_membership: FlowMembership,
+    pub workspace: Option<Workspace>,
+    /// The exact argv a fresh terminal runs to connect to this Session.
+    pub open_argv: Vec<String>,
+    /// Panes (or ttys) of the live clients.
+    pub terminal_ids: Vec<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    pub completed_at: Option<String>,
+}
+
+/// One page of Sessions; `next` continues after the last entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionPage {
+    pub entries: Vec<SessionRecord>,
+    pub next: Option<String>,
+}
+
+/// What `lf-session-bind --preview` shows before a permanent binding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionBindingPreview {
+    pub session_id: String,
+    pub task_id: String,
+    pub identifier: String,
+    pub title: String,
+}
+
+/// A registered Wave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WaveRecord {
+    pub id: String,
+    pub name: String,
+    pub repo: String,
+    pub created_at: String,
+}
+
+/// A registered Task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskRecord {
+    pub id: String,
+    pub identifier: String,
+    pub title: String,
+    pub worktree: Option<String>,
+    pub wave_id: Option<String>,
+    pub work_path: Option<String>,
+    pub finished: bool,
+    pub created_at: String,
+    pub finished_at: Option<String>,
+}
