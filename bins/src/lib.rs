@@ -1,1 +1,92 @@
-pub fn x(){}
+//! The `lf-*` binaries. Each command is one module under `cmd/` holding its
+//! clap definition (the doc comments are the help text) and a `run` that
+//! calls the library and prints; each file under `bin/` is a one-line
+//! `main`. The same clap definitions generate completions and man pages.
+//!
+//! The harness here gives every binary the same behaviour at the edges:
+//! exit codes (0 ok, 1 operational, 2 usage, 3 not found, 4 conflict or
+//! unavailable action), errors on stderr as `lf-x: message` or, with
+//! `LF_ERROR_FORMAT=json`, as one JSON object, and a quiet exit when the
+//! reader of stdout goes away (`lf-session-list | head`).
+
+pub mod cmd;
+mod output;
+
+pub use output::{ArrayWriter, Output};
+
+use clap::{CommandFactory, FromArgMatches};
+use lf::{Error, ErrorKind};
+use std::io::Write;
+
+/// A binary: its clap definition and what it does.
+pub trait Tool: CommandFactory + FromArgMatches + Sized {
+    const NAME: &'static str;
+    fn run(self, out: &mut Output) -> lf::Result<()>;
+}
+
+/// Every binary's clap definition, named as installed.
+pub fn commands() -> Vec<clap::Command> {
+    cmd::all()
+}
+
+/// Parse argv, run the tool, print its error, and exit with its code.
+pub fn main<T: Tool>() -> ! {
+    let code = run::<T>(std::env::args_os());
+    std::process::exit(code)
+}
+
+fn run<T: Tool>(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let matches = match T::command().name(T::NAME).try_get_matches_from(args) {
+        Ok(matches) => matches,
+        Err(error) => return usage_error(T::NAME, error),
+    };
+    let tool = match T::from_arg_matches(&matches) {
+        Ok(tool) => tool,
+        Err(error) => return usage_error(T::NAME, error),
+    };
+    let mut out = Output::stdout();
+    let result = tool.run(&mut out).and_then(|()| out.finish());
+    match result {
+        Ok(()) => 0,
+        Err(_) if out.reader_gone() => 0,
+        Err(error) => report(T::NAME, &error),
+    }
+}
+
+fn usage_error(name: &str, error: clap::Error) -> i32 {
+    use clap::error::ErrorKind as Clap;
+    if matches!(error.kind(), Clap::DisplayHelp | Clap::DisplayVersion) {
+        let _ = error.print();
+        return 0;
+    }
+    if matches!(error.kind(), Clap::DisplayHelpOnMissingArgumentOrSubcommand) {
+        let _ = error.print();
+        return 2;
+    }
+    let rendered = error.render().to_string();
+    let message = rendered.trim().trim_start_matches("error: ").to_owned();
+    report(name, &Error::new(ErrorKind::Usage, message))
+}
+
+/// Print an error for a person (or, with `LF_ERROR_FORMAT=json`, for a
+/// program) and return its exit code.
+pub fn report(name: &str, error: &Error) -> i32 {
+    let mut stderr = std::io::stderr().lock();
+    if std::env::var("LF_ERROR_FORMAT").as_deref() == Ok("json") {
+        let body = serde_json::json!({
+            "program": name,
+            "kind": error.kind,
+            "code": error.exit_code(),
+            "message": error.message,
+        });
+        let _ = writeln!(stderr, "{body}");
+    } else {
+        let _ = writeln!(stderr, "{name}: {}", error.message);
+    }
+    error.exit_code()
+}
+
+/// The Home this process was asked to use, opened.
+pub fn open_lf() -> lf::Result<lf::Lf> {
+    lf::Lf::open(&lf::Home::from_env()?)
+}

@@ -26,7 +26,11 @@ impl Home {
     /// The Home named by an environment given as a lookup (the Nushell
     /// plugin passes the engine's environment, not its own process's).
     pub fn from_vars(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<Self> {
-        let set = |name: &str| var(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+        let set = |name: &str| {
+            var(name)
+                .filter(|value| !value.is_empty())
+                .map(PathBuf::from)
+        };
         let root = if let Some(home) = set(HOME_ENV) {
             home
         } else if let Some(state) = set("XDG_STATE_HOME") {
@@ -128,13 +132,19 @@ mod tests {
         let all = env(&[("LF_HOME", "/a"), ("XDG_STATE_HOME", "/b"), ("HOME", "/c")]);
         assert_eq!(Home::from_vars(all).unwrap().root(), Path::new("/a"));
         let xdg = env(&[("LF_HOME", ""), ("XDG_STATE_HOME", "/b"), ("HOME", "/c")]);
-        assert_eq!(Home::from_vars(xdg).unwrap().root(), Path::new("/b/loopflow"));
+        assert_eq!(
+            Home::from_vars(xdg).unwrap().root(),
+            Path::new("/b/loopflow")
+        );
         let home = env(&[("HOME", "/c")]);
         assert_eq!(
             Home::from_vars(home).unwrap().root(),
             Path::new("/c/.local/state/loopflow")
         );
-        assert_eq!(Home::from_vars(env(&[])).unwrap_err().kind, crate::ErrorKind::Usage);
+        assert_eq!(
+            Home::from_vars(env(&[])).unwrap_err().kind,
+            crate::ErrorKind::Usage
+        );
     }
 
     #[test]

@@ -79,7 +79,10 @@ impl Default for SessionId {
 }
 
 fn is_session_id(text: &str) -> bool {
-    text.len() == 32 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    text.len() == 32
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 fn is_prefixed_ulid(text: &str, prefix: &str) -> bool {
@@ -99,7 +102,13 @@ macro_rules! ulid_id {
                     Ok($name(text.to_owned()))
                 } else {
                     Err(Error::usage(format!(
-                        concat!("{} is not a ", $what, " id: expected ", $prefix, " and 26 base32 characters"),
+                        concat!(
+                            "{} is not a ",
+                            $what,
+                            " id: expected ",
+                            $prefix,
+                            " and 26 base32 characters"
+                        ),
                         quote(text)
                     )))
                 }
@@ -189,13 +198,7 @@ pub(crate) fn random_bytes<const N: usize>() -> [u8; N] {
     let mut filled = 0;
     while filled < N {
         // SAFETY: the pointer and length describe the unfilled tail of `buffer`.
-        let got = unsafe {
-            libc::getrandom(
-                buffer[filled..].as_mut_ptr().cast(),
-                N - filled,
-                0,
-            )
-        };
+        let got = unsafe { libc::getrandom(buffer[filled..].as_mut_ptr().cast(), N - filled, 0) };
         if got > 0 {
             filled += got as usize;
         }
@@ -238,7 +241,10 @@ mod tests {
             "0123456789abcdef0123456789abcdef0",
         ] {
             assert!(SessionId::parse(bad).is_err(), "{bad}");
-            assert_eq!(SessionSelector::parse(bad).unwrap_err().kind, crate::ErrorKind::Usage);
+            assert_eq!(
+                SessionSelector::parse(bad).unwrap_err().kind,
+                crate::ErrorKind::Usage
+            );
         }
         assert!(RunId::parse("run-0123456789abcdefghjkmnpqrs").is_ok());
         assert!(RunId::parse("run-0123456789abcdefghjkmnpqru").is_err());
@@ -253,7 +259,10 @@ mod tests {
             SessionSelector::parse(session.as_str()).unwrap(),
             SessionSelector::Session(session)
         );
-        assert_eq!(SessionSelector::parse(run.as_str()).unwrap(), SessionSelector::Run(run));
+        assert_eq!(
+            SessionSelector::parse(run.as_str()).unwrap(),
+            SessionSelector::Run(run)
+        );
     }
 
     #[test]

@@ -25,4 +25,4 @@ pub mod work;
 
 pub use error::{Error, ErrorKind, Result};
 pub use home::Home;
-pub use session::{ListFilter, Lf, NewConversation};
+pub use session::{Lf, ListFilter, NewConversation};

@@ -56,7 +56,9 @@ impl ProcessIdentity {
     /// The identity of a running process on this boot.
     pub fn of(pid: u32) -> Result<Self> {
         let stat = read_stat(pid).ok_or_else(|| {
-            Error::not_found(format!("process {pid} is not running (no /proc/{pid}/stat)"))
+            Error::not_found(format!(
+                "process {pid} is not running (no /proc/{pid}/stat)"
+            ))
         })?;
         Ok(ProcessIdentity {
             boot_id: boot_id()?,
@@ -123,7 +125,10 @@ mod tests {
     #[test]
     fn a_live_process_matches_and_a_reused_pid_or_new_boot_does_not() {
         let boot = boot_id().unwrap();
-        let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
         let identity = ProcessIdentity::of(child.id()).unwrap();
         assert!(identity.is_alive(&boot));
         let reused = ProcessIdentity {
@@ -155,6 +160,9 @@ mod tests {
         let identity = ProcessIdentity::of(child.id()).unwrap();
         assert!(identity.stop(&boot, Duration::from_millis(200)));
         let status = child.wait().unwrap();
-        assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(libc::SIGKILL));
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(libc::SIGKILL)
+        );
     }
 }

@@ -46,17 +46,25 @@ fn exclusive(path: &Path) -> Result<Lock> {
 /// a digest of the id, so no id text ever becomes a path.
 pub fn launch(home: &Home, session: &SessionId) -> Result<Lock> {
     home.ensure()?;
-    exclusive(&home.locks().join(format!("{}.lock", short_digest(session.as_str()))))
+    exclusive(
+        &home
+            .locks()
+            .join(format!("{}.lock", short_digest(session.as_str()))),
+    )
 }
 
 /// The launch lock, or `None` at once when another process holds it.
 pub fn try_launch(home: &Home, session: &SessionId) -> Result<Option<Lock>> {
     home.ensure()?;
-    let path = home.locks().join(format!("{}.lock", short_digest(session.as_str())));
+    let path = home
+        .locks()
+        .join(format!("{}.lock", short_digest(session.as_str())));
     let file = open(&path)?;
     match file.try_lock_exclusive() {
         Ok(()) => Ok(Some(Lock { _file: file })),
-        Err(error) if error.raw_os_error() == fs2::lock_contended_error().raw_os_error() => Ok(None),
+        Err(error) if error.raw_os_error() == fs2::lock_contended_error().raw_os_error() => {
+            Ok(None)
+        }
         Err(error) => Err(Error::operational(format!(
             "cannot take the lock {}: {error}",
             path.display()

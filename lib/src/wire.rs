@@ -15,6 +15,21 @@ pub enum SessionKind {
     Flow,
 }
 
+impl SessionKind {
+    pub const ALL: [SessionKind; 2] = [SessionKind::Conversation, SessionKind::Flow];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionKind::Conversation => "conversation",
+            SessionKind::Flow => "flow",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TitleSource {
@@ -63,6 +78,19 @@ impl Attention {
 }
 
 impl SessionState {
+    pub const ALL: [SessionState; 6] = [
+        SessionState::Unknown,
+        SessionState::Waiting,
+        SessionState::Active,
+        SessionState::Ready,
+        SessionState::Closed,
+        SessionState::Interrupted,
+    ];
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|state| state.as_str() == text)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             SessionState::Unknown => "unknown",

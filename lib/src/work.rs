@@ -26,10 +26,12 @@ pub fn canonical_dir(path: &Path, what: &str) -> Result<String> {
             quote(&path.display().to_string())
         )));
     }
-    canonical
-        .to_str()
-        .map(str::to_owned)
-        .ok_or_else(|| Error::usage(format!("the {what} {} is not valid UTF-8", canonical.display())))
+    canonical.to_str().map(str::to_owned).ok_or_else(|| {
+        Error::usage(format!(
+            "the {what} {} is not valid UTF-8",
+            canonical.display()
+        ))
+    })
 }
 
 fn name(text: &str, what: &str) -> Result<String> {
@@ -143,7 +145,11 @@ pub fn find_wave(store: &Store, selector: &str) -> Result<WaveRow> {
 }
 
 fn wave_names(store: &Store) -> Result<HashMap<String, String>> {
-    Ok(store.waves()?.into_iter().map(|wave| (wave.id, wave.name)).collect())
+    Ok(store
+        .waves()?
+        .into_iter()
+        .map(|wave| (wave.id, wave.name))
+        .collect())
 }
 
 fn task_record(row: TaskRow, waves: &HashMap<String, String>) -> Result<TaskRecord> {

@@ -162,10 +162,7 @@ impl Lf {
             conditions.join(" AND ")
         );
         let mut statement = self.store.conn().prepare(&sql)?;
-        let kind = filter.kind.map(|kind| match kind {
-            SessionKind::Conversation => "conversation",
-            SessionKind::Flow => "flow",
-        });
+        let kind = filter.kind.map(SessionKind::as_str);
         let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = Vec::new();
         if let Some(kind) = &kind {
             params.push((":kind", kind));
@@ -183,12 +180,16 @@ impl Lf {
             if filter.attention && rules::attention(&facts).is_none() {
                 continue;
             }
-            if filter.state.is_some_and(|state| rules::state(&facts) != state) {
+            if filter
+                .state
+                .is_some_and(|state| rules::state(&facts) != state)
+            {
                 continue;
             }
             if task.is_some() || filter.orphan {
                 let checkout = catalog.task_at(Path::new(&row.cwd)).map(|task| &task.id);
-                let belongs = |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id);
+                let belongs =
+                    |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id);
                 if task.as_ref().is_some_and(|id| !belongs(id)) {
                     continue;
                 }
@@ -213,7 +214,11 @@ impl Lf {
 
     /// Record a new conversation and prepare its first Run.
     pub fn create(&self, request: NewConversation) -> Result<SessionRecord> {
-        let model = request.model.as_deref().map(provider::validate_model).transpose()?;
+        let model = request
+            .model
+            .as_deref()
+            .map(provider::validate_model)
+            .transpose()?;
         let prompt = match request.prompt {
             Some(prompt) => Some(validate_prompt(prompt)?),
             None => None,
@@ -237,20 +242,30 @@ impl Lf {
             }
             _ => {}
         }
-        if request.argv.len() > ARGV_MAX_ITEMS || request.argv.iter().any(|arg| arg.contains('\0')) {
-            return Err(Error::usage("the command's argv is too long or contains a NUL byte"));
+        if request.argv.len() > ARGV_MAX_ITEMS || request.argv.iter().any(|arg| arg.contains('\0'))
+        {
+            return Err(Error::usage(
+                "the command's argv is too long or contains a NUL byte",
+            ));
         }
         let title = request.title.as_deref().map(text::title).transpose()?;
         let task = match &request.task {
             Some(selector) => Some(crate::work::find_task(&self.store, selector)?),
             None => None,
         };
-        let cwd = match (&request.cwd, task.as_ref().and_then(|task| task.worktree.as_ref())) {
+        let cwd = match (
+            &request.cwd,
+            task.as_ref().and_then(|task| task.worktree.as_ref()),
+        ) {
             (Some(cwd), _) => crate::work::canonical_dir(cwd, "working directory")?,
-            (None, Some(worktree)) => crate::work::canonical_dir(Path::new(worktree), "Task worktree")?,
+            (None, Some(worktree)) => {
+                crate::work::canonical_dir(Path::new(worktree), "Task worktree")?
+            }
             (None, None) => crate::work::canonical_dir(
                 &std::env::current_dir().map_err(|error| {
-                    Error::usage(format!("the current directory cannot be used: {error}; pass --cwd"))
+                    Error::usage(format!(
+                        "the current directory cannot be used: {error}; pass --cwd"
+                    ))
                 })?,
                 "working directory",
             )?,
@@ -295,7 +310,9 @@ impl Lf {
         let run = RunId::parse(run).map_err(|error| error.context("LF_RUN_ID"))?;
         let row = self.resolve(&SessionSelector::Session(session.clone()))?;
         if row.primary_scope.is_some() {
-            return Err(Error::conflict("a primary Session has no caller waiting on readiness"));
+            return Err(Error::conflict(
+                "a primary Session has no caller waiting on readiness",
+            ));
         }
         match self.store.session_of_run(run.as_str())? {
             Some(owner) if owner == row.id => {}
@@ -312,13 +329,23 @@ impl Lf {
 
     /// Rename a Session. A generated title never replaces a human one: the
     /// returned flag says whether the title changed.
-    pub fn rename(&self, selector: &str, title: &str, source: TitleSource) -> Result<(SessionRecord, bool)> {
+    pub fn rename(
+        &self,
+        selector: &str,
+        title: &str,
+        source: TitleSource,
+    ) -> Result<(SessionRecord, bool)> {
         let title = text::title(title)?;
         let row = self.find(selector)?;
         if row.completed_at.is_some() {
-            return Err(Error::conflict(format!("Session {} is already complete", row.id)));
+            return Err(Error::conflict(format!(
+                "Session {} is already complete",
+                row.id
+            )));
         }
-        let changed = self.store.rename_session(&row.id, &title, source, now_micros())?;
+        let changed = self
+            .store
+            .rename_session(&row.id, &title, source, now_micros())?;
         Ok((self.get(&row.id)?, changed))
     }
 
@@ -332,11 +359,15 @@ impl Lf {
         // Look again under the lock: another process may have won meanwhile.
         let row = self.resolve(&selector)?;
         if row.completed_at.is_some() {
-            return Err(Error::conflict(format!("Session {} is already complete", row.id)));
+            return Err(Error::conflict(format!(
+                "Session {} is already complete",
+                row.id
+            )));
         }
         let record = self.record(row)?;
-        rules::require_action(record.kind, record.state, ActionKind::Complete)
-            .map_err(|reason| Error::conflict(format!("cannot complete Session {}: {reason}", record.id)))?;
+        rules::require_action(record.kind, record.state, ActionKind::Complete).map_err(
+            |reason| Error::conflict(format!("cannot complete Session {}: {reason}", record.id)),
+        )?;
         let clients = self.store.open_clients(Some(&record.id))?;
         if !clients.is_empty() {
             let boot = crate::liveness::boot_id()?;
@@ -464,8 +495,14 @@ mod tests {
 
     #[test]
     fn default_titles_come_from_the_prompt_or_the_place() {
-        assert_eq!(default_title(Provider::Claude, Some("Fix it\nplease"), &[], "/w/repo"), "Fix it");
-        assert_eq!(default_title(Provider::Codex, None, &[], "/w/repo"), "codex in repo");
+        assert_eq!(
+            default_title(Provider::Claude, Some("Fix it\nplease"), &[], "/w/repo"),
+            "Fix it"
+        );
+        assert_eq!(
+            default_title(Provider::Codex, None, &[], "/w/repo"),
+            "codex in repo"
+        );
         assert_eq!(
             default_title(Provider::Command, None, &["/usr/bin/htop".into()], "/"),
             "htop in /"

@@ -23,9 +23,16 @@ pub struct Catalog {
 
 impl Catalog {
     pub fn load(store: &Store) -> Result<Self> {
-        let waves = store.waves()?.into_iter().map(|wave| (wave.id.clone(), wave)).collect();
-        let tasks: HashMap<String, TaskRow> =
-            store.tasks()?.into_iter().map(|task| (task.id.clone(), task)).collect();
+        let waves = store
+            .waves()?
+            .into_iter()
+            .map(|wave| (wave.id.clone(), wave))
+            .collect();
+        let tasks: HashMap<String, TaskRow> = store
+            .tasks()?
+            .into_iter()
+            .map(|task| (task.id.clone(), task))
+            .collect();
         let worktrees = tasks
             .values()
             .filter_map(|task| Some((PathBuf::from(task.worktree.as_ref()?), task.id.clone())))
@@ -249,12 +256,17 @@ mod tests {
     fn nested_worktrees_pick_the_innermost() {
         let mut catalog = Catalog::default();
         for task in [task("outer", "/repo"), task("inner", "/repo/sub/wt")] {
-            catalog
-                .worktrees
-                .insert(PathBuf::from(task.worktree.clone().unwrap()), task.id.clone());
+            catalog.worktrees.insert(
+                PathBuf::from(task.worktree.clone().unwrap()),
+                task.id.clone(),
+            );
             catalog.tasks.insert(task.id.clone(), task);
         }
-        let at = |path: &str| catalog.task_at(Path::new(path)).map(|task| task.id.as_str());
+        let at = |path: &str| {
+            catalog
+                .task_at(Path::new(path))
+                .map(|task| task.id.as_str())
+        };
         assert_eq!(at("/repo/sub/wt/src"), Some("inner"));
         assert_eq!(at("/repo/sub/wt"), Some("inner"));
         assert_eq!(at("/repo/sub"), Some("outer"));

@@ -3,8 +3,7 @@
 //! the database, so every branch has a unit test below.
 
 use crate::wire::{
-    ActionKind, Attention, FlowMembership, FlowOccurrence, SessionAction, SessionKind,
-    SessionState,
+    ActionKind, Attention, FlowMembership, FlowOccurrence, SessionAction, SessionKind, SessionState,
 };
 
 /// How a Run's provider process ended.
@@ -172,7 +171,10 @@ pub fn require_action(
     state: SessionState,
     action: ActionKind,
 ) -> Result<(), String> {
-    match actions(kind, state).into_iter().find(|item| item.kind == action) {
+    match actions(kind, state)
+        .into_iter()
+        .find(|item| item.kind == action)
+    {
         None => Err("This action does not apply to this Session".to_owned()),
         Some(SessionAction {
             unavailable_reason: Some(reason),
@@ -479,10 +481,11 @@ mod tests {
             kinds(actions(SessionKind::Flow, SessionState::Ready)),
             vec![(ActionKind::Open, None), (ActionKind::Complete, None)]
         );
-        let labels: Vec<(String, String)> = actions(SessionKind::Conversation, SessionState::Active)
-            .into_iter()
-            .map(|action| (action.label, action.help))
-            .collect();
+        let labels: Vec<(String, String)> =
+            actions(SessionKind::Conversation, SessionState::Active)
+                .into_iter()
+                .map(|action| (action.label, action.help))
+                .collect();
         assert_eq!(
             labels,
             [
@@ -507,19 +510,35 @@ mod tests {
     #[test]
     fn unavailable_actions_are_refused_with_their_reason() {
         assert_eq!(
-            require_action(SessionKind::Conversation, SessionState::Active, ActionKind::Open),
+            require_action(
+                SessionKind::Conversation,
+                SessionState::Active,
+                ActionKind::Open
+            ),
             Err(ACTIVE_ELSEWHERE.to_owned())
         );
         assert_eq!(
-            require_action(SessionKind::Flow, SessionState::Waiting, ActionKind::Complete),
+            require_action(
+                SessionKind::Flow,
+                SessionState::Waiting,
+                ActionKind::Complete
+            ),
             Err(NOT_READY.to_owned())
         );
         assert_eq!(
-            require_action(SessionKind::Conversation, SessionState::Unknown, ActionKind::MoveHere),
+            require_action(
+                SessionKind::Conversation,
+                SessionState::Unknown,
+                ActionKind::MoveHere
+            ),
             Err("This action does not apply to this Session".to_owned())
         );
         assert_eq!(
-            require_action(SessionKind::Conversation, SessionState::Active, ActionKind::Complete),
+            require_action(
+                SessionKind::Conversation,
+                SessionState::Active,
+                ActionKind::Complete
+            ),
             Ok(())
         );
     }
@@ -551,12 +570,29 @@ mod tests {
 
     #[test]
     fn membership_occurrence_follows_the_flow_position() {
-        let of = |flow: FlowFacts| occurrence(membership("s1", "run-a", false, Some(step()), Some(&flow)));
-        assert_eq!(of(flow(true, Some("run-a"), Some("s1"))), Some(FlowOccurrence::Past));
-        assert_eq!(of(flow(false, Some("run-a"), None)), Some(FlowOccurrence::Current));
-        assert_eq!(of(flow(false, Some("run-b"), Some("s1"))), Some(FlowOccurrence::Earlier));
-        assert_eq!(of(flow(false, None, Some("s1"))), Some(FlowOccurrence::Current));
-        assert_eq!(of(flow(false, None, Some("s2"))), Some(FlowOccurrence::Unknown));
+        let of = |flow: FlowFacts| {
+            occurrence(membership("s1", "run-a", false, Some(step()), Some(&flow)))
+        };
+        assert_eq!(
+            of(flow(true, Some("run-a"), Some("s1"))),
+            Some(FlowOccurrence::Past)
+        );
+        assert_eq!(
+            of(flow(false, Some("run-a"), None)),
+            Some(FlowOccurrence::Current)
+        );
+        assert_eq!(
+            of(flow(false, Some("run-b"), Some("s1"))),
+            Some(FlowOccurrence::Earlier)
+        );
+        assert_eq!(
+            of(flow(false, None, Some("s1"))),
+            Some(FlowOccurrence::Current)
+        );
+        assert_eq!(
+            of(flow(false, None, Some("s2"))),
+            Some(FlowOccurrence::Unknown)
+        );
         assert_eq!(of(flow(false, None, None)), Some(FlowOccurrence::Unknown));
     }
 
@@ -578,7 +614,10 @@ mod tests {
 
     #[test]
     fn membership_without_a_recorded_step_is_independent_or_unknown() {
-        assert_eq!(membership("s", "r", true, None, None), FlowMembership::Independent);
+        assert_eq!(
+            membership("s", "r", true, None, None),
+            FlowMembership::Independent
+        );
         assert_eq!(
             membership("s", "r", false, None, None),
             FlowMembership::Unknown {
@@ -595,25 +634,59 @@ mod tests {
 
     #[test]
     fn pending_review_is_the_unfinished_flows_pending_session() {
-        assert!(is_pending_review("s1", Some(&flow(false, None, Some("s1")))));
-        assert!(!is_pending_review("s1", Some(&flow(true, None, Some("s1")))));
-        assert!(!is_pending_review("s1", Some(&flow(false, None, Some("s2")))));
+        assert!(is_pending_review(
+            "s1",
+            Some(&flow(false, None, Some("s1")))
+        ));
+        assert!(!is_pending_review(
+            "s1",
+            Some(&flow(true, None, Some("s1")))
+        ));
+        assert!(!is_pending_review(
+            "s1",
+            Some(&flow(false, None, Some("s2")))
+        ));
         assert!(!is_pending_review("s1", None));
     }
 
     #[test]
     fn detail_names_provider_and_model_or_the_step() {
-        assert_eq!(detail(SessionKind::Conversation, Some("claude"), Some("opus"), None), "claude:opus");
-        assert_eq!(detail(SessionKind::Conversation, Some("codex"), None, Some("x")), "codex");
+        assert_eq!(
+            detail(
+                SessionKind::Conversation,
+                Some("claude"),
+                Some("opus"),
+                None
+            ),
+            "claude:opus"
+        );
+        assert_eq!(
+            detail(SessionKind::Conversation, Some("codex"), None, Some("x")),
+            "codex"
+        );
         assert_eq!(detail(SessionKind::Conversation, None, None, None), "");
-        assert_eq!(detail(SessionKind::Flow, Some("claude"), None, Some("review-design")), "review-design");
-        assert_eq!(detail(SessionKind::Flow, None, None, None), "Request for input");
+        assert_eq!(
+            detail(
+                SessionKind::Flow,
+                Some("claude"),
+                None,
+                Some("review-design")
+            ),
+            "review-design"
+        );
+        assert_eq!(
+            detail(SessionKind::Flow, None, None, None),
+            "Request for input"
+        );
     }
 
     #[test]
     fn work_path_names_wave_and_task_or_what_is_missing() {
         assert_eq!(work_path(None, Some(("t", Some("LOO-1")))), None);
-        assert_eq!(work_path(Some(("w", Some("product"))), None).as_deref(), Some("product"));
+        assert_eq!(
+            work_path(Some(("w", Some("product"))), None).as_deref(),
+            Some("product")
+        );
         assert_eq!(
             work_path(Some(("w", Some("product"))), Some(("t", Some("LOO-291")))).as_deref(),
             Some("product / LOO-291")

@@ -41,7 +41,10 @@ pub fn summary(text: &str) -> Result<String> {
             "a ready summary has at most {SUMMARY_MAX_CHARS} characters; this one has {count}"
         )));
     }
-    if let Some(bad) = trimmed.chars().find(|c| c.is_control() && *c != '\n' && *c != '\t') {
+    if let Some(bad) = trimmed
+        .chars()
+        .find(|c| c.is_control() && *c != '\n' && *c != '\t')
+    {
         return Err(Error::usage(format!(
             "a ready summary cannot contain control characters (found {:?})",
             bad
@@ -92,14 +95,20 @@ mod tests {
     #[test]
     fn summaries_keep_lines_but_refuse_escapes() {
         assert_eq!(summary(" done\n\tnext ").unwrap(), "done\n\tnext");
-        assert_eq!(summary("  ").unwrap_err().message, "ready summary cannot be empty");
+        assert_eq!(
+            summary("  ").unwrap_err().message,
+            "ready summary cannot be empty"
+        );
         assert!(summary("a\u{1b}b").is_err());
         assert!(summary(&"x".repeat(SUMMARY_MAX_CHARS + 1)).is_err());
     }
 
     #[test]
     fn prompts_give_short_generated_titles() {
-        assert_eq!(title_from_prompt("\n  Fix the bug\nmore").as_deref(), Some("Fix the bug"));
+        assert_eq!(
+            title_from_prompt("\n  Fix the bug\nmore").as_deref(),
+            Some("Fix the bug")
+        );
         assert_eq!(title_from_prompt("\u{1b}"), None);
         assert_eq!(title_from_prompt(""), None);
         let long = title_from_prompt(&"word ".repeat(50)).unwrap();

@@ -145,7 +145,9 @@ fn database_error(path: &Path, error: &rusqlite::Error) -> Error {
             "it is not a valid lf database (corrupt or another kind of file); it was left as it is: \
              move it aside to start afresh, or restore it from a backup"
         }
-        Some(ErrorCode::CannotOpen) | Some(ErrorCode::PermissionDenied) | Some(ErrorCode::ReadOnly) => {
+        Some(ErrorCode::CannotOpen)
+        | Some(ErrorCode::PermissionDenied)
+        | Some(ErrorCode::ReadOnly) => {
             "check that the lf Home exists and is writable, or set LF_HOME"
         }
         Some(ErrorCode::DatabaseBusy) | Some(ErrorCode::DatabaseLocked) => {
@@ -211,7 +213,9 @@ mod tests {
         assert!(error.message.contains("schema version 99"), "{error}");
         assert!(error.message.contains("upgrade lf"), "{error}");
         let conn = Connection::open(home.database()).unwrap();
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .unwrap();
         assert_eq!(version, 99);
     }
 
@@ -224,7 +228,11 @@ mod tests {
         std::fs::write(home.database(), &garbage).unwrap();
         let error = Store::open(&home).err().unwrap();
         assert!(error.message.contains("not a valid lf database"), "{error}");
-        assert!(error.message.contains(&home.database().display().to_string()));
+        assert!(
+            error
+                .message
+                .contains(&home.database().display().to_string())
+        );
         assert_eq!(std::fs::read(home.database()).unwrap(), garbage);
     }
 }

@@ -141,10 +141,7 @@ impl Store {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
             params![
                 session.id.as_str(),
-                match session.kind {
-                    SessionKind::Conversation => "conversation",
-                    SessionKind::Flow => "flow",
-                },
+                session.kind.as_str(),
                 session.title,
                 title_source_text(session.title_source),
                 session.interactive,
@@ -202,7 +199,13 @@ impl Store {
 
     /// Set the title. A generated title never replaces a human one; returns
     /// whether the title changed.
-    pub fn rename_session(&self, id: &str, title: &str, source: TitleSource, now: i64) -> Result<bool> {
+    pub fn rename_session(
+        &self,
+        id: &str,
+        title: &str,
+        source: TitleSource,
+        now: i64,
+    ) -> Result<bool> {
         let tx = self.write()?;
         let changed = tx.execute(
             "UPDATE sessions SET title = ?2, title_source = ?3, updated_at = ?4 \
@@ -267,10 +270,18 @@ impl Store {
 
     /// Bind a Session to a Task, permanently. Binding the same Task again is
     /// a no-op; a different Task is refused.
-    pub fn bind_session(&self, id: &str, task_id: &str, wave_id: Option<&str>, now: i64) -> Result<()> {
+    pub fn bind_session(
+        &self,
+        id: &str,
+        task_id: &str,
+        wave_id: Option<&str>,
+        now: i64,
+    ) -> Result<()> {
         let tx = self.write()?;
         let bound: Option<String> = tx
-            .query_row("SELECT task_id FROM sessions WHERE id = ?1", [id], |row| row.get(0))
+            .query_row("SELECT task_id FROM sessions WHERE id = ?1", [id], |row| {
+                row.get(0)
+            })
             .map_err(|error| match error {
                 rusqlite::Error::QueryReturnedNoRows => {
                     Error::not_found(format!("Session {id} was not found"))
@@ -298,12 +309,19 @@ impl Store {
     pub fn session_of_run(&self, run: &str) -> Result<Option<String>> {
         optional(
             self.conn()
-                .query_row("SELECT session_id FROM runs WHERE id = ?1", [run], |row| row.get(0)),
+                .query_row("SELECT session_id FROM runs WHERE id = ?1", [run], |row| {
+                    row.get(0)
+                }),
         )
     }
 }
 
-fn insert_run(tx: &rusqlite::Transaction<'_>, session: &SessionId, run: &NewRun, now: i64) -> Result<()> {
+fn insert_run(
+    tx: &rusqlite::Transaction<'_>,
+    session: &SessionId,
+    run: &NewRun,
+    now: i64,
+) -> Result<()> {
     tx.execute(
         "INSERT INTO runs (id, session_id, provider, model, argv, prompt, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

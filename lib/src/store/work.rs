@@ -73,7 +73,10 @@ impl Store {
         )
         .map_err(|error| {
             if is_unique_violation(&error) {
-                Error::conflict(format!("a Wave named {:?} is already registered", wave.name))
+                Error::conflict(format!(
+                    "a Wave named {:?} is already registered",
+                    wave.name
+                ))
             } else {
                 error.into()
             }
@@ -83,10 +86,12 @@ impl Store {
     }
 
     pub fn waves(&self) -> Result<Vec<WaveRow>> {
-        let mut statement = self
-            .conn()
-            .prepare_cached(&format!("SELECT {WAVE_COLUMNS} FROM waves ORDER BY created_at, id"))?;
-        Ok(statement.query_map([], wave)?.collect::<rusqlite::Result<_>>()?)
+        let mut statement = self.conn().prepare_cached(&format!(
+            "SELECT {WAVE_COLUMNS} FROM waves ORDER BY created_at, id"
+        ))?;
+        Ok(statement
+            .query_map([], wave)?
+            .collect::<rusqlite::Result<_>>()?)
     }
 
     /// A Wave by id or by name.
@@ -127,10 +132,12 @@ impl Store {
     }
 
     pub fn tasks(&self) -> Result<Vec<TaskRow>> {
-        let mut statement = self
-            .conn()
-            .prepare_cached(&format!("SELECT {TASK_COLUMNS} FROM tasks ORDER BY created_at, id"))?;
-        Ok(statement.query_map([], task)?.collect::<rusqlite::Result<_>>()?)
+        let mut statement = self.conn().prepare_cached(&format!(
+            "SELECT {TASK_COLUMNS} FROM tasks ORDER BY created_at, id"
+        ))?;
+        Ok(statement
+            .query_map([], task)?
+            .collect::<rusqlite::Result<_>>()?)
     }
 
     /// A Task by id or by identifier.

@@ -1,0 +1,37 @@
+//! One module per binary.
+
+pub mod session_bind;
+pub mod session_complete;
+pub mod session_list;
+pub mod session_new;
+pub mod session_ready;
+pub mod session_rename;
+pub mod work;
+
+use crate::Tool;
+
+fn named<T: Tool>() -> clap::Command {
+    T::command().name(T::NAME)
+}
+
+pub(crate) fn all() -> Vec<clap::Command> {
+    vec![
+        named::<session_list::Cli>(),
+        named::<session_new::Cli>(),
+        named::<session_ready::Cli>(),
+        named::<session_rename::Cli>(),
+        named::<session_complete::Cli>(),
+        named::<session_bind::Cli>(),
+        named::<work::Cli>(),
+    ]
+}
+
+/// Parse a `--state` value.
+pub(crate) fn state(text: &str) -> Result<lf::wire::SessionState, String> {
+    lf::wire::SessionState::parse(text).ok_or_else(|| format!("unknown state {text:?}"))
+}
+
+/// Parse a `--kind` value.
+pub(crate) fn kind(text: &str) -> Result<lf::wire::SessionKind, String> {
+    lf::wire::SessionKind::parse(text).ok_or_else(|| format!("unknown kind {text:?}"))
+}

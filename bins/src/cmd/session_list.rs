@@ -1,0 +1,106 @@
+use crate::{ArrayWriter, Output, Tool, open_lf};
+use clap::Parser;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use lf::wire::{SessionKind, SessionState};
+use std::path::PathBuf;
+
+/// List sessions as JSON, newest first.
+///
+/// Prints every open session as a JSON array of SessionRecords (see
+/// schema/session-record.schema.json). Listing is passive: it reads the
+/// database and /proc only, and starts or stops nothing. Filters combine;
+/// they apply before --limit, so a page of 10 holds 10 matches.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    after_help = "\
+Examples:
+  lf-session-list --attention | jq -r '.[] | \"\\(.id[0:8]) \\(.attention) \\(.title)\"'
+  lf-session-list --state active --kind conversation
+  lf-session-list --task LOO-291
+  lf-session-list --here --all
+  lf-session-list --limit 20 --page | jq -r .next
+  lf-session-list --jsonl | head -n 3"
+)]
+pub struct Cli {
+    /// Only sessions that need the person now (review, approve or reply).
+    #[arg(long)]
+    attention: bool,
+    /// Only sessions in this state.
+    #[arg(long, value_name = "STATE",
+          value_parser = PossibleValuesParser::new(SessionState::ALL.map(SessionState::as_str)).try_map(|s: String| super::state(&s)))]
+    state: Option<SessionState>,
+    /// Only sessions of this kind.
+    #[arg(long, value_name = "KIND",
+          value_parser = PossibleValuesParser::new(SessionKind::ALL.map(SessionKind::as_str)).try_map(|s: String| super::kind(&s)))]
+    kind: Option<SessionKind>,
+    /// Only sessions bound to this Task or working in its worktree (id or identifier).
+    #[arg(long, value_name = "TASK")]
+    task: Option<String>,
+    /// Only sessions that belong to no Task.
+    #[arg(long, conflicts_with = "task")]
+    orphan: bool,
+    /// Only sessions working in this directory or below it.
+    #[arg(long, value_name = "DIR", conflicts_with = "here")]
+    cwd: Option<PathBuf>,
+    /// Only sessions working in the current directory or below it.
+    #[arg(long)]
+    here: bool,
+    /// Include closed (completed) sessions.
+    #[arg(long)]
+    all: bool,
+    /// Print at most N sessions.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Continue after this cursor (the "next" of a previous --page).
+    #[arg(long, value_name = "CURSOR")]
+    after: Option<String>,
+    /// Print a page object {"entries": [...], "next": cursor or null}.
+    #[arg(long, conflicts_with = "jsonl")]
+    page: bool,
+    /// Print one record per line (JSON Lines), streamed.
+    #[arg(long)]
+    jsonl: bool,
+}
+
+impl Tool for Cli {
+    const NAME: &'static str = "lf-session-list";
+
+    fn run(self, out: &mut Output) -> lf::Result<()> {
+        let cwd = match (self.cwd, self.here) {
+            (Some(dir), _) => Some(dir),
+            (None, true) => Some(std::env::current_dir().map_err(|error| {
+                lf::Error::usage(format!("the current directory cannot be used: {error}"))
+            })?),
+            (None, false) => None,
+        };
+        let filter = lf::ListFilter {
+            attention: self.attention,
+            state: self.state,
+            kind: self.kind,
+            task: self.task,
+            orphan: self.orphan,
+            cwd,
+            all: self.all,
+            limit: self.limit,
+            after: self.after,
+        };
+        let lf = open_lf()?;
+        if self.jsonl {
+            lf.list(&filter, |record| out.json(&record))?;
+            return Ok(());
+        }
+        if self.page {
+            out.raw("{\"entries\":")?;
+        }
+        let mut array = ArrayWriter::begin(out)?;
+        let next = lf.list(&filter, |record| array.push(out, &record))?;
+        array.end(out)?;
+        if self.page {
+            out.raw(",\"next\":")?;
+            out.value(&next)?;
+            out.raw("}")?;
+        }
+        out.raw("\n")
+    }
+}

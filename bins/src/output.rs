@@ -1,0 +1,80 @@
+//! Writing JSON to stdout: buffered, streamed record by record, and aware
+//! of a reader that went away, so `lf-session-list | head` ends quietly.
+
+use lf::Error;
+use serde::Serialize;
+use std::io::{BufWriter, ErrorKind, StdoutLock, Write};
+
+pub struct Output {
+    writer: BufWriter<StdoutLock<'static>>,
+    reader_gone: bool,
+}
+
+impl Output {
+    pub fn stdout() -> Self {
+        Output {
+            writer: BufWriter::with_capacity(64 * 1024, std::io::stdout().lock()),
+            reader_gone: false,
+        }
+    }
+
+    /// Whether a write failed because nobody reads stdout any more.
+    pub fn reader_gone(&self) -> bool {
+        self.reader_gone
+    }
+
+    fn check(&mut self, result: std::io::Result<()>) -> lf::Result<()> {
+        result.map_err(|error| {
+            if error.kind() == ErrorKind::BrokenPipe {
+                self.reader_gone = true;
+            }
+            Error::operational(format!("cannot write the output: {error}"))
+        })
+    }
+
+    /// One JSON value on its own line.
+    pub fn json(&mut self, value: &impl Serialize) -> lf::Result<()> {
+        let result = serde_json::to_writer(&mut self.writer, value)
+            .map_err(std::io::Error::from)
+            .and_then(|()| self.writer.write_all(b"\n"));
+        self.check(result)
+    }
+
+    pub fn raw(&mut self, text: &str) -> lf::Result<()> {
+        let result = self.writer.write_all(text.as_bytes());
+        self.check(result)
+    }
+
+    /// Write a JSON value without a newline.
+    pub fn value(&mut self, value: &impl Serialize) -> lf::Result<()> {
+        let result = serde_json::to_writer(&mut self.writer, value).map_err(std::io::Error::from);
+        self.check(result)
+    }
+
+    pub fn finish(&mut self) -> lf::Result<()> {
+        let result = self.writer.flush();
+        self.check(result)
+    }
+}
+
+/// Streams a JSON array one element per line: `[`, elements, `]`.
+pub struct ArrayWriter {
+    first: bool,
+}
+
+impl ArrayWriter {
+    pub fn begin(out: &mut Output) -> lf::Result<Self> {
+        out.raw("[")?;
+        Ok(ArrayWriter { first: true })
+    }
+
+    pub fn push(&mut self, out: &mut Output, value: &impl Serialize) -> lf::Result<()> {
+        out.raw(if self.first { "\n" } else { ",\n" })?;
+        self.first = false;
+        out.value(value)
+    }
+
+    pub fn end(self, out: &mut Output) -> lf::Result<()> {
+        out.raw(if self.first { "]" } else { "\n]" })
+    }
+}
