@@ -1,1 +1,26 @@
-fn main() {}
+//! Integration tests: each runs the built `lf-*` binaries in a sealed
+//! environment (its own `LF_HOME` and `HOME` in a temp dir, a cleared
+//! environment) and decodes their JSON into the library's own wire types.
+
+mod util;
+
+/// --help, --version, exit codes, error formats, closed and full stdout.
+mod edges;
+/// Completions and man pages are generated from the clap definitions.
+mod generated;
+/// lf-session-bind: preview, permanence, run ids.
+mod session_bind;
+/// lf-session-complete: stopping clients, flow readiness, races.
+mod session_complete;
+/// lf-session-list: filters, paging, streaming, liveness.
+mod session_list;
+/// lf-session-new: validation and what is recorded.
+mod session_new;
+/// lf-session-ready and lf-session-rename.
+mod session_ready_rename;
+/// Many processes at once, killed writers, corrupt and newer databases.
+mod stress;
+/// The JSON contract: schema and fixtures.
+mod wire;
+/// lf-work: waves and tasks, association by worktree.
+mod work;

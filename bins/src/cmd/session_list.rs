@@ -86,15 +86,16 @@ impl Tool for Cli {
             after: self.after,
         };
         let lf = open_lf()?;
+        let listing = lf.list(&filter)?;
         if self.jsonl {
-            lf.list(&filter, |record| out.json(&record))?;
+            listing.for_each(|record| out.json(&record))?;
             return Ok(());
         }
         if self.page {
             out.raw("{\"entries\":")?;
         }
         let mut array = ArrayWriter::begin(out)?;
-        let next = lf.list(&filter, |record| array.push(out, &record))?;
+        let next = listing.for_each(|record| array.push(out, &record))?;
         array.end(out)?;
         if self.page {
             out.raw(",\"next\":")?;

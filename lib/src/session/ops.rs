@@ -126,15 +126,9 @@ impl Lf {
         self.record(row)
     }
 
-    /// Stream matching Sessions, newest first, to `emit`. Returns the cursor
-    /// of the next page when `limit` stopped the listing before the end.
-    pub fn list(
-        &self,
-        filter: &ListFilter,
-        mut emit: impl FnMut(SessionRecord) -> Result<()>,
-    ) -> Result<Option<String>> {
-        let catalog = Catalog::load(&self.store)?;
-        let live = LiveClients::observe(&self.store, None)?;
+    /// Prepare a listing: the filter is checked and the lookups loaded
+    /// here, so a bad filter fails before anything is printed.
+    pub fn list(&self, filter: &ListFilter) -> Result<Listing<'_>> {
         let task = match &filter.task {
             Some(selector) => Some(crate::work::find_task(&self.store, selector)?.id),
             None => None,
@@ -144,72 +138,15 @@ impl Lf {
             None => None,
         };
         let after = filter.after.as_deref().map(parse_cursor).transpose()?;
-        let mut conditions = Vec::new();
-        if !filter.all {
-            conditions.push("s.completed_at IS NULL");
-        }
-        if filter.kind.is_some() {
-            conditions.push("s.kind = :kind");
-        }
-        if after.is_some() {
-            conditions.push("(s.created_at, s.id) < (:after_created, :after_id)");
-        }
-        let sql = format!(
-            "SELECT {} FROM {} {} {} ORDER BY s.created_at DESC, s.id DESC",
-            crate::store::sessions_columns(),
-            crate::store::sessions_from(),
-            if conditions.is_empty() { "" } else { "WHERE" },
-            conditions.join(" AND ")
-        );
-        let mut statement = self.store.conn().prepare(&sql)?;
-        let kind = filter.kind.map(SessionKind::as_str);
-        let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = Vec::new();
-        if let Some(kind) = &kind {
-            params.push((":kind", kind));
-        }
-        if let Some((created, id)) = &after {
-            params.push((":after_created", created));
-            params.push((":after_id", id));
-        }
-        let mut rows = statement.query(params.as_slice())?;
-        let mut emitted = 0usize;
-        let mut last: Option<(i64, String)> = None;
-        while let Some(row) = rows.next()? {
-            let row = SessionRow::from_row(row)?;
-            let facts = project::facts(&row, &catalog, &live);
-            if filter.attention && rules::attention(&facts).is_none() {
-                continue;
-            }
-            if filter
-                .state
-                .is_some_and(|state| rules::state(&facts) != state)
-            {
-                continue;
-            }
-            if task.is_some() || filter.orphan {
-                let checkout = catalog.task_at(Path::new(&row.cwd)).map(|task| &task.id);
-                let belongs =
-                    |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id);
-                if task.as_ref().is_some_and(|id| !belongs(id)) {
-                    continue;
-                }
-                if filter.orphan && (row.task_id.is_some() || checkout.is_some()) {
-                    continue;
-                }
-            }
-            if let Some(dir) = &cwd {
-                if !Path::new(&row.cwd).starts_with(dir) {
-                    continue;
-                }
-            }
-            if filter.limit.is_some_and(|limit| emitted == limit) {
-                return Ok(last.map(|(created, id)| format_cursor(created, &id)));
-            }
-            last = Some((row.created_at, row.id.clone()));
-            emitted += 1;
-            emit(project::record(row, &facts, &catalog, &live, &self.open))?;
-        }
-        Ok(None)
+        Ok(Listing {
+            lf: self,
+            filter: filter.clone(),
+            task,
+            cwd,
+            after,
+            catalog: Catalog::load(&self.store)?,
+            live: LiveClients::observe(&self.store, None)?,
+        })
     }
 
     /// Record a new conversation and prepare its first Run.
@@ -365,9 +302,7 @@ impl Lf {
             )));
         }
         let record = self.record(row)?;
-        rules::require_action(record.kind, record.state, ActionKind::Complete).map_err(
-            |reason| Error::conflict(format!("cannot complete Session {}: {reason}", record.id)),
-        )?;
+        rules::require_action(record.kind, record.state, ActionKind::Complete).map_err(Error::conflict)?;
         let clients = self.store.open_clients(Some(&record.id))?;
         if !clients.is_empty() {
             let boot = crate::liveness::boot_id()?;
@@ -425,6 +360,95 @@ impl Lf {
             },
             now_micros(),
         )
+    }
+}
+
+/// A checked listing, ready to stream.
+pub struct Listing<'a> {
+    lf: &'a Lf,
+    filter: ListFilter,
+    task: Option<String>,
+    cwd: Option<String>,
+    after: Option<(i64, String)>,
+    catalog: Catalog,
+    live: LiveClients,
+}
+
+impl Listing<'_> {
+    /// Stream matching Sessions, newest first, to `emit`. Returns the
+    /// cursor of the next page when `limit` stopped the listing early.
+    pub fn for_each(self, mut emit: impl FnMut(SessionRecord) -> Result<()>) -> Result<Option<String>> {
+        let Listing {
+            lf,
+            filter,
+            task,
+            cwd,
+            after,
+            catalog,
+            live,
+        } = self;
+        let mut conditions = Vec::new();
+        if !filter.all {
+            conditions.push("s.completed_at IS NULL");
+        }
+        if filter.kind.is_some() {
+            conditions.push("s.kind = :kind");
+        }
+        if after.is_some() {
+            conditions.push("(s.created_at, s.id) < (:after_created, :after_id)");
+        }
+        let sql = format!(
+            "SELECT {} FROM {} {} {} ORDER BY s.created_at DESC, s.id DESC",
+            crate::store::sessions_columns(),
+            crate::store::sessions_from(),
+            if conditions.is_empty() { "" } else { "WHERE" },
+            conditions.join(" AND ")
+        );
+        let mut statement = lf.store.conn().prepare(&sql)?;
+        let kind = filter.kind.map(SessionKind::as_str);
+        let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = Vec::new();
+        if let Some(kind) = &kind {
+            params.push((":kind", kind));
+        }
+        if let Some((created, id)) = &after {
+            params.push((":after_created", created));
+            params.push((":after_id", id));
+        }
+        let mut rows = statement.query(params.as_slice())?;
+        let mut emitted = 0usize;
+        let mut last: Option<(i64, String)> = None;
+        while let Some(row) = rows.next()? {
+            let row = SessionRow::from_row(row)?;
+            let facts = project::facts(&row, &catalog, &live);
+            if filter.attention && rules::attention(&facts).is_none() {
+                continue;
+            }
+            if filter.state.is_some_and(|state| rules::state(&facts) != state) {
+                continue;
+            }
+            if task.is_some() || filter.orphan {
+                let checkout = catalog.task_at(Path::new(&row.cwd)).map(|task| &task.id);
+                let belongs = |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id);
+                if task.as_ref().is_some_and(|id| !belongs(id)) {
+                    continue;
+                }
+                if filter.orphan && (row.task_id.is_some() || checkout.is_some()) {
+                    continue;
+                }
+            }
+            if let Some(dir) = &cwd {
+                if !Path::new(&row.cwd).starts_with(dir) {
+                    continue;
+                }
+            }
+            if filter.limit.is_some_and(|limit| emitted == limit) {
+                return Ok(last.map(|(created, id)| format_cursor(created, &id)));
+            }
+            last = Some((row.created_at, row.id.clone()));
+            emitted += 1;
+            emit(project::record(row, &facts, &catalog, &live, &lf.open))?;
+        }
+        Ok(None)
     }
 }
 

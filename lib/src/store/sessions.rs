@@ -305,6 +305,50 @@ impl Store {
         Ok(())
     }
 
+    /// Record the latest turn of a Run's conversation. A started or
+    /// completed turn answers any pending permission prompt.
+    pub fn record_turn(&self, run: &str, turn: Turn, now: i64) -> Result<()> {
+        self.execute_write(
+            "UPDATE sessions SET latest_turn = ?2, permission_pending = 0, updated_at = ?3 \
+             WHERE current_run_id = ?1 AND completed_at IS NULL",
+            params![run, turn.as_str(), now],
+        )
+    }
+
+    /// Record that a Run's agent waits on a permission prompt.
+    pub fn record_permission_prompt(&self, run: &str, now: i64) -> Result<()> {
+        self.execute_write(
+            "UPDATE sessions SET permission_pending = 1, updated_at = ?2 \
+             WHERE current_run_id = ?1 AND completed_at IS NULL",
+            params![run, now],
+        )
+    }
+
+    /// Record how a Run's provider ended. This never completes the Session.
+    pub fn record_outcome(&self, run: &str, outcome: RunOutcome, exit_code: Option<i32>, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE runs SET outcome = ?2, exit_code = ?3, ended_at = ?4 WHERE id = ?1",
+            params![run, outcome.as_str(), exit_code, now],
+        )?;
+        if changed == 0 {
+            return Err(Error::not_found(format!("Run {run} was not found")));
+        }
+        tx.execute(
+            "UPDATE sessions SET permission_pending = 0, updated_at = ?2 WHERE current_run_id = ?1",
+            params![run, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn execute_write(&self, sql: &str, params: impl rusqlite::Params) -> Result<()> {
+        let tx = self.write()?;
+        tx.execute(sql, params)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// The Session a Run belongs to.
     pub fn session_of_run(&self, run: &str) -> Result<Option<String>> {
         optional(

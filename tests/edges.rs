@@ -1,0 +1,139 @@
+use crate::util::*;
+use std::io::Read;
+use std::process::Stdio;
+
+const BINARIES: [&str; 7] = [
+    "lf-session-list",
+    "lf-session-new",
+    "lf-session-ready",
+    "lf-session-rename",
+    "lf-session-complete",
+    "lf-session-bind",
+    "lf-work",
+];
+
+#[test]
+fn every_binary_has_help_with_examples_and_a_version() {
+    let env = Env::new();
+    for name in BINARIES {
+        let help = env.run(name, &["--help"]);
+        help.ok();
+        assert!(help.stdout.contains("Examples:"), "{name} --help has no examples:\n{}", help.stdout);
+        assert!(help.stdout.contains(&format!("{name} ")), "{name} --help names no usage");
+        let version = env.run(name, &["--version"]);
+        version.ok();
+        assert_eq!(version.stdout.trim(), format!("{name} {}", env!("CARGO_PKG_VERSION")));
+    }
+}
+
+#[test]
+fn unknown_flags_are_usage_errors_naming_the_program() {
+    let env = Env::new();
+    for name in BINARIES {
+        let message = env.run(name, &["--no-such-flag"]).fails(2);
+        assert!(message.contains("--no-such-flag"), "{name}: {message}");
+    }
+    assert!(!env.home().join("loopflow.db").exists(), "a usage error wrote the database");
+}
+
+#[test]
+fn json_error_format_is_one_object_on_stderr() {
+    #[derive(serde::Deserialize)]
+    struct JsonError {
+        program: String,
+        kind: lf::ErrorKind,
+        code: i32,
+        message: String,
+    }
+    let env = Env::new();
+    let mut command = env.command("lf-session-complete");
+    command.env("LF_ERROR_FORMAT", "json").arg("0123456789abcdef0123456789abcdef");
+    let ran = env.run_command(command);
+    assert_eq!(ran.code, Some(3));
+    assert!(ran.stdout.is_empty());
+    let error: JsonError = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    assert_eq!(error.program, "lf-session-complete");
+    assert_eq!(error.kind, lf::ErrorKind::NotFound);
+    assert_eq!(error.code, 3);
+    assert_eq!(error.message, "Session 0123456789abcdef0123456789abcdef was not found");
+
+    let mut command = env.command("lf-session-list");
+    command.env("LF_ERROR_FORMAT", "json").arg("--bogus");
+    let ran = env.run_command(command);
+    let error: JsonError = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    assert_eq!((error.kind, error.code), (lf::ErrorKind::Usage, 2));
+}
+
+#[test]
+fn a_closed_stdout_ends_the_listing_quietly() {
+    let env = Env::new();
+    for index in 0..300 {
+        env.new_session(&["--title", &format!("session {index}")]);
+    }
+    let mut child = env
+        .command("lf-session-list")
+        .arg("--jsonl")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one line, then hang up, as `| head -n 1` does.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}
+
+#[test]
+fn a_full_disk_on_stdout_is_an_operational_error() {
+    let env = Env::new();
+    env.new_session(&["--title", "one"]);
+    let mut command = env.command("lf-session-list");
+    command.stdout(std::fs::File::create("/dev/full").unwrap());
+    let ran = env.run_command(command);
+    assert_eq!(ran.code, Some(1), "{ran:?}");
+    assert!(ran.stderr.starts_with("lf-session-list: cannot write the output"), "{}", ran.stderr);
+}
+
+#[test]
+fn the_home_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    env.run("lf-session-list", &[]).ok();
+    for dir in ["", "locks", "runs"] {
+        let mode = std::fs::metadata(env.home().join(dir)).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "{dir}");
+    }
+}
+
+#[test]
+fn the_default_home_follows_xdg_state_home_then_home() {
+    let env = Env::new();
+    let state = env.dir.path().join("state");
+    let mut command = env.command("lf-session-list");
+    command.env_remove("LF_HOME").env("XDG_STATE_HOME", &state);
+    env.run_command(command).ok();
+    assert!(state.join("loopflow/loopflow.db").is_file());
+
+    let mut command = env.command("lf-session-list");
+    command.env_remove("LF_HOME");
+    env.run_command(command).ok();
+    assert!(env.dir.path().join(".local/state/loopflow/loopflow.db").is_file());
+}
+
+#[test]
+fn an_unwritable_home_is_a_clear_error() {
+    let env = Env::new();
+    let file = env.dir.path().join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let mut command = env.command("lf-session-list");
+    command.env("LF_HOME", file.join("home"));
+    let message = env.run_command(command).fails(1);
+    assert!(message.contains("cannot create the lf Home folder"), "{message}");
+    assert!(message.contains("not-a-dir/home"), "{message}");
+}

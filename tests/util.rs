@@ -1,0 +1,197 @@
+//! The test harness: a sealed environment per test and helpers that run a
+//! binary, show everything about a failure, and decode JSON output.
+
+#![allow(dead_code)]
+
+use lf::wire::SessionRecord;
+use serde::de::DeserializeOwned;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The path of a built binary of this workspace.
+pub fn bin(name: &str) -> PathBuf {
+    let path = match name {
+        "lf-session-list" => env!("CARGO_BIN_EXE_lf-session-list"),
+        "lf-session-new" => env!("CARGO_BIN_EXE_lf-session-new"),
+        "lf-session-ready" => env!("CARGO_BIN_EXE_lf-session-ready"),
+        "lf-session-rename" => env!("CARGO_BIN_EXE_lf-session-rename"),
+        "lf-session-complete" => env!("CARGO_BIN_EXE_lf-session-complete"),
+        "lf-session-bind" => env!("CARGO_BIN_EXE_lf-session-bind"),
+        "lf-work" => env!("CARGO_BIN_EXE_lf-work"),
+        other => panic!("no binary named {other}"),
+    };
+    PathBuf::from(path)
+}
+
+/// One sealed environment: a temp dir holding the Home and a work folder.
+pub struct Env {
+    pub dir: tempfile::TempDir,
+}
+
+/// What a finished command did.
+#[derive(Debug)]
+pub struct Ran {
+    pub argv: Vec<String>,
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    fn describe(&self) -> String {
+        format!(
+            "argv: {:?}\nexit: {:?}\nstdout:\n{}\nstderr:\n{}",
+            self.argv, self.code, self.stdout, self.stderr
+        )
+    }
+
+    /// Assert success and decode stdout.
+    pub fn json<T: DeserializeOwned>(&self) -> T {
+        assert_eq!(self.code, Some(0), "command failed\n{}", self.describe());
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|error| panic!("stdout is not the expected JSON: {error}\n{}", self.describe()))
+    }
+
+    /// Assert success.
+    pub fn ok(&self) -> &Self {
+        assert_eq!(self.code, Some(0), "command failed\n{}", self.describe());
+        self
+    }
+
+    /// Assert failure with this exit code, nothing on stdout, and a
+    /// message on stderr that names the program; return the message.
+    pub fn fails(&self, code: i32) -> String {
+        assert_eq!(self.code, Some(code), "unexpected exit code\n{}", self.describe());
+        assert!(self.stdout.is_empty(), "a failure printed to stdout\n{}", self.describe());
+        let program = Path::new(&self.argv[0]).file_name().unwrap().to_string_lossy().into_owned();
+        let prefix = format!("{program}: ");
+        assert!(
+            self.stderr.starts_with(&prefix),
+            "stderr does not start with {prefix:?}\n{}",
+            self.describe()
+        );
+        self.stderr[prefix.len()..].trim_end().to_owned()
+    }
+}
+
+impl Env {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir_all(dir.path().join("work")).unwrap();
+        Env { dir }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// A folder for working directories and worktrees.
+    pub fn work(&self) -> PathBuf {
+        self.dir.path().join("work")
+    }
+
+    /// Make a directory under the work folder and return its canonical path.
+    pub fn mkdir(&self, relative: &str) -> PathBuf {
+        let path = self.work().join(relative);
+        std::fs::create_dir_all(&path).unwrap();
+        std::fs::canonicalize(path).unwrap()
+    }
+
+    /// A command for a binary with a cleared environment.
+    pub fn command(&self, name: &str) -> Command {
+        let mut command = Command::new(bin(name));
+        command
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", self.dir.path())
+            .env("LF_HOME", self.home())
+            .current_dir(self.work())
+            .stdin(Stdio::null());
+        command
+    }
+
+    pub fn run_command(&self, mut command: Command) -> Ran {
+        let argv = std::iter::once(command.get_program())
+            .chain(command.get_args())
+            .map(|arg| arg.to_string_lossy().into_owned())
+            .collect();
+        let Output {
+            status,
+            stdout,
+            stderr,
+        } = command.output().expect("spawn the binary");
+        Ran {
+            argv,
+            code: status.code(),
+            stdout: String::from_utf8_lossy(&stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        }
+    }
+
+    /// Run a binary with arguments.
+    pub fn run(&self, name: &str, args: &[&str]) -> Ran {
+        let mut command = self.command(name);
+        command.args(args);
+        self.run_command(command)
+    }
+
+    /// Create a conversation (without launching) and return its record.
+    pub fn new_session(&self, args: &[&str]) -> SessionRecord {
+        let mut all = vec!["--no-launch"];
+        all.extend_from_slice(args);
+        self.run("lf-session-new", &all).json()
+    }
+
+    pub fn list(&self, args: &[&str]) -> Vec<SessionRecord> {
+        self.run("lf-session-list", args).json()
+    }
+
+    /// The record of one Session, as listing (with --all) shows it.
+    pub fn show(&self, id: &str) -> SessionRecord {
+        self.list(&["--all"])
+            .into_iter()
+            .find(|record| record.id == id)
+            .unwrap_or_else(|| panic!("session {id} is not listed"))
+    }
+
+    /// The library's view of this Home, for seeding what no binary makes yet.
+    pub fn lf(&self) -> lf::Lf {
+        lf::Lf::open(&lf::Home::at(self.home()).unwrap()).unwrap()
+    }
+
+    /// A raw connection to the database, for checks and seeding.
+    pub fn db(&self) -> rusqlite::Connection {
+        drop(self.lf());
+        rusqlite::Connection::open(self.home().join("loopflow.db")).unwrap()
+    }
+
+    /// The current Run of a Session, read from the database.
+    pub fn current_run(&self, session: &str) -> String {
+        self.db()
+            .query_row(
+                "SELECT current_run_id FROM sessions WHERE id = ?1",
+                [session],
+                |row| row.get(0),
+            )
+            .unwrap()
+    }
+}
+
+/// A child process that is killed when dropped.
+pub struct Child(pub std::process::Child);
+
+impl Child {
+    pub fn sleep() -> Self {
+        Child(Command::new("sleep").arg("300").spawn().unwrap())
+    }
+    pub fn id(&self) -> u32 {
+        self.0.id()
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
