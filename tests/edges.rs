@@ -18,11 +18,21 @@ fn every_binary_has_help_with_examples_and_a_version() {
     for name in BINARIES {
         let help = env.run(name, &["--help"]);
         help.ok();
-        assert!(help.stdout.contains("Examples:"), "{name} --help has no examples:\n{}", help.stdout);
-        assert!(help.stdout.contains(&format!("{name} ")), "{name} --help names no usage");
+        assert!(
+            help.stdout.contains("Examples:"),
+            "{name} --help has no examples:\n{}",
+            help.stdout
+        );
+        assert!(
+            help.stdout.contains(&format!("{name} ")),
+            "{name} --help names no usage"
+        );
         let version = env.run(name, &["--version"]);
         version.ok();
-        assert_eq!(version.stdout.trim(), format!("{name} {}", env!("CARGO_PKG_VERSION")));
+        assert_eq!(
+            version.stdout.trim(),
+            format!("{name} {}", env!("CARGO_PKG_VERSION"))
+        );
     }
 }
 
@@ -33,7 +43,10 @@ fn unknown_flags_are_usage_errors_naming_the_program() {
         let message = env.run(name, &["--no-such-flag"]).fails(2);
         assert!(message.contains("--no-such-flag"), "{name}: {message}");
     }
-    assert!(!env.home().join("loopflow.db").exists(), "a usage error wrote the database");
+    assert!(
+        !env.home().join("loopflow.db").exists(),
+        "a usage error wrote the database"
+    );
 }
 
 #[test]
@@ -47,7 +60,9 @@ fn json_error_format_is_one_object_on_stderr() {
     }
     let env = Env::new();
     let mut command = env.command("lf-session-complete");
-    command.env("LF_ERROR_FORMAT", "json").arg("0123456789abcdef0123456789abcdef");
+    command
+        .env("LF_ERROR_FORMAT", "json")
+        .arg("0123456789abcdef0123456789abcdef");
     let ran = env.run_command(command);
     assert_eq!(ran.code, Some(3));
     assert!(ran.stdout.is_empty());
@@ -55,7 +70,10 @@ fn json_error_format_is_one_object_on_stderr() {
     assert_eq!(error.program, "lf-session-complete");
     assert_eq!(error.kind, lf::ErrorKind::NotFound);
     assert_eq!(error.code, 3);
-    assert_eq!(error.message, "Session 0123456789abcdef0123456789abcdef was not found");
+    assert_eq!(
+        error.message,
+        "Session 0123456789abcdef0123456789abcdef was not found"
+    );
 
     let mut command = env.command("lf-session-list");
     command.env("LF_ERROR_FORMAT", "json").arg("--bogus");
@@ -83,7 +101,12 @@ fn a_closed_stdout_ends_the_listing_quietly() {
     stdout.read_exact(&mut first).unwrap();
     drop(stdout);
     let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0), "stderr: {stderr}");
     assert!(!stderr.contains("panicked"), "stderr: {stderr}");
@@ -97,7 +120,12 @@ fn a_full_disk_on_stdout_is_an_operational_error() {
     command.stdout(std::fs::File::create("/dev/full").unwrap());
     let ran = env.run_command(command);
     assert_eq!(ran.code, Some(1), "{ran:?}");
-    assert!(ran.stderr.starts_with("lf-session-list: cannot write the output"), "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .starts_with("lf-session-list: cannot write the output"),
+        "{}",
+        ran.stderr
+    );
 }
 
 #[test]
@@ -106,7 +134,10 @@ fn the_home_is_private() {
     let env = Env::new();
     env.run("lf-session-list", &[]).ok();
     for dir in ["", "locks", "runs"] {
-        let mode = std::fs::metadata(env.home().join(dir)).unwrap().permissions().mode();
+        let mode = std::fs::metadata(env.home().join(dir))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o700, "{dir}");
     }
 }
@@ -123,7 +154,12 @@ fn the_default_home_follows_xdg_state_home_then_home() {
     let mut command = env.command("lf-session-list");
     command.env_remove("LF_HOME");
     env.run_command(command).ok();
-    assert!(env.dir.path().join(".local/state/loopflow/loopflow.db").is_file());
+    assert!(
+        env.dir
+            .path()
+            .join(".local/state/loopflow/loopflow.db")
+            .is_file()
+    );
 }
 
 #[test]
@@ -134,6 +170,9 @@ fn an_unwritable_home_is_a_clear_error() {
     let mut command = env.command("lf-session-list");
     command.env("LF_HOME", file.join("home"));
     let message = env.run_command(command).fails(1);
-    assert!(message.contains("cannot create the lf Home folder"), "{message}");
+    assert!(
+        message.contains("cannot create the lf Home folder"),
+        "{message}"
+    );
     assert!(message.contains("not-a-dir/home"), "{message}");
 }

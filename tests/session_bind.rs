@@ -3,9 +3,30 @@ use lf::wire::{SessionBindingPreview, SessionRecord, WorkRef};
 
 fn setup() -> (Env, SessionRecord, lf::wire::TaskRecord) {
     let env = Env::new();
-    env.run("lf-work", &["wave", "add", "product", "--repo", env.work().to_str().unwrap()]).ok();
+    env.run(
+        "lf-work",
+        &[
+            "wave",
+            "add",
+            "product",
+            "--repo",
+            env.work().to_str().unwrap(),
+        ],
+    )
+    .ok();
     let task = env
-        .run("lf-work", &["task", "add", "LOO-291", "--title", "Rewrite the parser", "--wave", "product"])
+        .run(
+            "lf-work",
+            &[
+                "task",
+                "add",
+                "LOO-291",
+                "--title",
+                "Rewrite the parser",
+                "--wave",
+                "product",
+            ],
+        )
         .json();
     let session = env.new_session(&["--title", "parser"]);
     (env, session, task)
@@ -14,8 +35,9 @@ fn setup() -> (Env, SessionRecord, lf::wire::TaskRecord) {
 #[test]
 fn preview_shows_the_binding_and_binds_nothing() {
     let (env, session, task) = setup();
-    let preview: SessionBindingPreview =
-        env.run("lf-session-bind", &[&session.id, "LOO-291", "--preview"]).json();
+    let preview: SessionBindingPreview = env
+        .run("lf-session-bind", &[&session.id, "LOO-291", "--preview"])
+        .json();
     assert_eq!(
         preview,
         SessionBindingPreview {
@@ -36,16 +58,24 @@ fn binding_is_permanent_and_shows_the_work() {
     assert!(ran.stderr.contains("Permanent."), "{}", ran.stderr);
     assert_eq!(bound.work, Some(WorkRef::Task(task.id.clone())));
     assert_eq!(bound.work_path.as_deref(), Some("product / LOO-291"));
-    assert_eq!(bound.task_ids, [task.id.clone()]);
+    assert_eq!(bound.task_ids, [task.id.as_str()]);
     // The same Task again is fine; another is refused.
     env.run("lf-session-bind", &[&session.id, "LOO-291"]).ok();
-    env.run("lf-work", &["task", "add", "LOO-292", "--title", "Other"]).ok();
-    let message = env.run("lf-session-bind", &[&session.id, "LOO-292"]).fails(4);
+    env.run("lf-work", &["task", "add", "LOO-292", "--title", "Other"])
+        .ok();
+    let message = env
+        .run("lf-session-bind", &[&session.id, "LOO-292"])
+        .fails(4);
     assert_eq!(
         message,
-        format!("Session {} is already bound to Task {}; a binding is permanent", session.id, task.id)
+        format!(
+            "Session {} is already bound to Task {}; a binding is permanent",
+            session.id, task.id
+        )
     );
-    let message = env.run("lf-session-bind", &[&session.id, "LOO-292", "--preview"]).fails(4);
+    let message = env
+        .run("lf-session-bind", &[&session.id, "LOO-292", "--preview"])
+        .fails(4);
     assert!(message.contains("a binding is permanent"));
     assert_eq!(env.show(&session.id).work, Some(WorkRef::Task(task.id)));
 }
@@ -54,10 +84,17 @@ fn binding_is_permanent_and_shows_the_work() {
 fn binding_accepts_the_current_run_and_names_unknown_tasks() {
     let (env, session, _) = setup();
     let run = env.current_run(&session.id);
-    let preview: SessionBindingPreview = env.run("lf-session-bind", &[&run, "LOO-291", "--preview"]).json();
+    let preview: SessionBindingPreview = env
+        .run("lf-session-bind", &[&run, "LOO-291", "--preview"])
+        .json();
     assert_eq!(preview.session_id, session.id);
-    let message = env.run("lf-session-bind", &[&session.id, "LOO-404"]).fails(3);
-    assert!(message.starts_with("Task \"LOO-404\" is not registered"), "{message}");
+    let message = env
+        .run("lf-session-bind", &[&session.id, "LOO-404"])
+        .fails(3);
+    assert!(
+        message.starts_with("Task \"LOO-404\" is not registered"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -9,10 +9,15 @@ fn completing_stops_the_live_client_and_prints_the_closed_record() {
     let session = env.new_session(&["--title", "parser"]);
     let run = env.current_run(&session.id);
     let mut ready = env.command("lf-session-ready");
-    ready.env("LF_SESSION_ID", &session.id).env("LF_RUN_ID", &run).arg("Parser fixed");
+    ready
+        .env("LF_SESSION_ID", &session.id)
+        .env("LF_RUN_ID", &run)
+        .arg("Parser fixed");
     env.run_command(ready).ok();
     let mut agent = Child::sleep();
-    env.lf().record_client(&session.id, agent.id(), Some("%3")).unwrap();
+    env.lf()
+        .record_client(&session.id, agent.id(), Some("%3"))
+        .unwrap();
 
     let closed: SessionRecord = env.run("lf-session-complete", &[&session.id]).json();
     assert_eq!(closed.state, SessionState::Closed);
@@ -20,7 +25,10 @@ fn completing_stops_the_live_client_and_prints_the_closed_record() {
     assert_eq!(closed.ready_summary.as_deref(), Some("Parser fixed"));
     assert!(closed.completed_at.is_some());
     let status = agent.0.wait().unwrap();
-    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(libc::SIGTERM));
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(libc::SIGTERM)
+    );
     assert!(env.list(&[]).is_empty());
     assert_eq!(env.show(&session.id), closed);
 }
@@ -35,11 +43,21 @@ fn a_client_that_ignores_sigterm_is_killed_after_the_grace() {
         .spawn()
         .unwrap();
     let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(stubborn.stdout.take().unwrap()), &mut line).unwrap();
-    env.lf().record_client(&session.id, stubborn.id(), None).unwrap();
-    env.run("lf-session-complete", &[&session.id, "--grace", "0.2"]).ok();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(stubborn.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    env.lf()
+        .record_client(&session.id, stubborn.id(), None)
+        .unwrap();
+    env.run("lf-session-complete", &[&session.id, "--grace", "0.2"])
+        .ok();
     let status = stubborn.wait().unwrap();
-    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(libc::SIGKILL));
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(libc::SIGKILL)
+    );
 }
 
 #[test]
@@ -47,13 +65,22 @@ fn a_receipt_whose_pid_was_reused_is_never_signalled() {
     let env = Env::new();
     let session = env.new_session(&[]);
     let bystander = Child::sleep();
-    env.lf().record_client(&session.id, bystander.id(), None).unwrap();
+    env.lf()
+        .record_client(&session.id, bystander.id(), None)
+        .unwrap();
     env.db()
         .execute("UPDATE clients SET starttime = starttime + 1", [])
         .unwrap();
-    env.run("lf-session-complete", &[&session.id, "--grace", "0"]).ok();
+    env.run("lf-session-complete", &[&session.id, "--grace", "0"])
+        .ok();
     let stat = std::fs::read_to_string(format!("/proc/{}/stat", bystander.id())).unwrap();
-    let state = stat.rsplit(')').next().unwrap().split_whitespace().next().unwrap();
+    let state = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
     assert_ne!(state, "Z", "the bystander was killed");
 }
 
@@ -71,7 +98,10 @@ fn a_flow_review_completes_only_when_ready() {
         .arg("Design approved with two changes");
     env.run_command(ready).ok();
     let closed: SessionRecord = env.run("lf-session-complete", &[&review]).json();
-    assert_eq!(closed.ready_summary.as_deref(), Some("Design approved with two changes"));
+    assert_eq!(
+        closed.ready_summary.as_deref(),
+        Some("Design approved with two changes")
+    );
     assert_eq!(closed.state, SessionState::Closed);
 }
 
@@ -81,9 +111,18 @@ fn completing_twice_or_an_unknown_session_is_refused() {
     let session = env.new_session(&[]);
     env.run("lf-session-complete", &[&session.id]).ok();
     let message = env.run("lf-session-complete", &[&session.id]).fails(4);
-    assert_eq!(message, format!("Session {} is already complete", session.id));
-    let message = env.run("lf-session-complete", &["0123456789abcdef0123456789abcdef"]).fails(3);
-    assert_eq!(message, "Session 0123456789abcdef0123456789abcdef was not found");
+    assert_eq!(
+        message,
+        format!("Session {} is already complete", session.id)
+    );
+    let message = env
+        .run("lf-session-complete", &["0123456789abcdef0123456789abcdef"])
+        .fails(3);
+    assert_eq!(
+        message,
+        "Session 0123456789abcdef0123456789abcdef was not found"
+    );
     env.run("lf-session-complete", &["not-an-id"]).fails(2);
-    env.run("lf-session-complete", &[&session.id, "--grace", "-1"]).fails(2);
+    env.run("lf-session-complete", &[&session.id, "--grace", "-1"])
+        .fails(2);
 }

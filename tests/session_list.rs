@@ -1,13 +1,19 @@
 use crate::util::*;
 use lf::session::{RunOutcome, Turn};
-use lf::wire::{Attention, FlowMembership, FlowOccurrence, SessionKind, SessionPage, SessionRecord, SessionState};
+use lf::wire::{
+    Attention, FlowMembership, FlowOccurrence, SessionKind, SessionPage, SessionRecord,
+    SessionState,
+};
 
 fn ids(records: &[SessionRecord]) -> Vec<String> {
     records.iter().map(|record| record.id.clone()).collect()
 }
 
 fn turn(env: &Env, id: &str, turn: Turn) {
-    env.lf().store().record_turn(&env.current_run(id), turn, lf::clock::now_micros()).unwrap();
+    env.lf()
+        .store()
+        .record_turn(&env.current_run(id), turn, lf::clock::now_micros())
+        .unwrap();
 }
 
 /// A flow review Session of invocation `flow`, recorded as issue-5's
@@ -44,15 +50,28 @@ fn open_sessions_are_listed_newest_first_and_closed_ones_with_all() {
     let first = env.new_session(&["--title", "first"]);
     let second = env.new_session(&["--title", "second"]);
     let third = env.new_session(&["--title", "third"]);
-    assert_eq!(ids(&env.list(&[])), [third.id.clone(), second.id.clone(), first.id.clone()]);
+    assert_eq!(
+        ids(&env.list(&[])),
+        [third.id.as_str(), second.id.as_str(), first.id.as_str()]
+    );
     env.run("lf-session-complete", &[&second.id]).ok();
-    assert_eq!(ids(&env.list(&[])), [third.id.clone(), first.id.clone()]);
+    assert_eq!(ids(&env.list(&[])), [third.id.as_str(), first.id.as_str()]);
     let all = env.list(&["--all"]);
-    assert_eq!(ids(&all), [third.id.clone(), second.id.clone(), first.id.clone()]);
+    assert_eq!(
+        ids(&all),
+        [third.id.as_str(), second.id.as_str(), first.id.as_str()]
+    );
     assert_eq!(all[1].state, SessionState::Closed);
     assert!(all[1].completed_at.is_some());
-    assert_eq!(env.list(&["--state", "closed"]).len(), 0, "closed ones need --all");
-    assert_eq!(ids(&env.list(&["--all", "--state", "closed"])), [second.id.clone()]);
+    assert_eq!(
+        env.list(&["--state", "closed"]).len(),
+        0,
+        "closed ones need --all"
+    );
+    assert_eq!(
+        ids(&env.list(&["--all", "--state", "closed"])),
+        [second.id.as_str()]
+    );
 }
 
 #[test]
@@ -60,7 +79,13 @@ fn an_empty_home_lists_an_empty_array() {
     let env = Env::new();
     assert_eq!(env.list(&[]), Vec::<SessionRecord>::new());
     let page: SessionPage = env.run("lf-session-list", &["--page"]).json();
-    assert_eq!(page, SessionPage { entries: vec![], next: None });
+    assert_eq!(
+        page,
+        SessionPage {
+            entries: vec![],
+            next: None
+        }
+    );
     assert_eq!(env.run("lf-session-list", &["--jsonl"]).ok().stdout, "");
 }
 
@@ -78,7 +103,10 @@ fn attention_is_filtered_before_the_page_size() {
     needing.reverse();
     let all = env.list(&["--attention"]);
     assert_eq!(ids(&all), needing);
-    assert!(all.iter().all(|record| record.attention == Some(Attention::Reply)));
+    assert!(
+        all.iter()
+            .all(|record| record.attention == Some(Attention::Reply))
+    );
     let limited = env.list(&["--attention", "--limit", "3"]);
     assert_eq!(ids(&limited), needing[..3]);
 }
@@ -90,21 +118,32 @@ fn attention_reflects_turns_prompts_readiness_and_interrupts() {
     turn(&env, &reply.id, Turn::Completed);
     let approve = env.new_session(&["--title", "approve"]);
     turn(&env, &approve.id, Turn::Started);
-    env.lf().store().record_permission_prompt(&env.current_run(&approve.id), 1).unwrap();
+    env.lf()
+        .store()
+        .record_permission_prompt(&env.current_run(&approve.id), 1)
+        .unwrap();
     let working = env.new_session(&["--title", "working"]);
     turn(&env, &working.id, Turn::Started);
     let interrupted = env.new_session(&["--title", "interrupted"]);
     turn(&env, &interrupted.id, Turn::Completed);
     env.lf()
         .store()
-        .record_outcome(&env.current_run(&interrupted.id), RunOutcome::Interrupted, None, 1)
+        .record_outcome(
+            &env.current_run(&interrupted.id),
+            RunOutcome::Interrupted,
+            None,
+            1,
+        )
         .unwrap();
     let by_id = |id: &str| env.show(id);
     assert_eq!(by_id(&reply.id).attention, Some(Attention::Reply));
     assert_eq!(by_id(&approve.id).attention, Some(Attention::Approve));
     assert_eq!(by_id(&working.id).attention, None);
     let interrupted = by_id(&interrupted.id);
-    assert_eq!((interrupted.state, interrupted.attention), (SessionState::Interrupted, None));
+    assert_eq!(
+        (interrupted.state, interrupted.attention),
+        (SessionState::Interrupted, None)
+    );
     // The next turn answers the permission prompt.
     turn(&env, &approve.id, Turn::Completed);
     assert_eq!(by_id(&approve.id).attention, Some(Attention::Reply));
@@ -136,7 +175,9 @@ fn paging_with_cursors_visits_every_session_once() {
     assert_eq!(seen, expected);
     assert_eq!(pages, 3);
     // A page that ends exactly at the end says so.
-    let page: SessionPage = env.run("lf-session-list", &["--page", "--limit", "11"]).json();
+    let page: SessionPage = env
+        .run("lf-session-list", &["--page", "--limit", "11"])
+        .json();
     assert_eq!(page.next, None);
 }
 
@@ -174,21 +215,35 @@ fn liveness_needs_the_exact_process_identity() {
     let reused = env.new_session(&["--title", "reused"]);
     let rebooted = env.new_session(&["--title", "rebooted"]);
     let agent = Child::sleep();
-    env.lf().record_client(&live.id, agent.id(), Some("%12")).unwrap();
+    env.lf()
+        .record_client(&live.id, agent.id(), Some("%12"))
+        .unwrap();
     {
         let gone = Child::sleep();
-        env.lf().record_client(&dead.id, gone.id(), Some("%13")).unwrap();
+        env.lf()
+            .record_client(&dead.id, gone.id(), Some("%13"))
+            .unwrap();
     }
     // A receipt for a pid now running something else (other start time),
     // and one from another boot.
     let other = Child::sleep();
-    env.lf().record_client(&reused.id, other.id(), Some("%14")).unwrap();
-    env.db()
-        .execute("UPDATE clients SET starttime = starttime - 1 WHERE session_id = ?1", [&reused.id])
+    env.lf()
+        .record_client(&reused.id, other.id(), Some("%14"))
         .unwrap();
-    env.lf().record_client(&rebooted.id, other.id(), Some("%15")).unwrap();
     env.db()
-        .execute("UPDATE clients SET boot_id = 'another-boot' WHERE session_id = ?1", [&rebooted.id])
+        .execute(
+            "UPDATE clients SET starttime = starttime - 1 WHERE session_id = ?1",
+            [&reused.id],
+        )
+        .unwrap();
+    env.lf()
+        .record_client(&rebooted.id, other.id(), Some("%15"))
+        .unwrap();
+    env.db()
+        .execute(
+            "UPDATE clients SET boot_id = 'another-boot' WHERE session_id = ?1",
+            [&rebooted.id],
+        )
         .unwrap();
 
     let record = env.show(&live.id);
@@ -203,7 +258,7 @@ fn liveness_needs_the_exact_process_identity() {
         assert_eq!(record.state, SessionState::Unknown, "{}", record.title);
         assert!(record.terminal_ids.is_empty());
     }
-    assert_eq!(ids(&env.list(&["--state", "active"])), [live.id.clone()]);
+    assert_eq!(ids(&env.list(&["--state", "active"])), [live.id.as_str()]);
     drop(agent);
     assert_eq!(env.show(&live.id).state, SessionState::Unknown);
 }
@@ -214,25 +269,56 @@ fn kind_task_orphan_and_cwd_filters_select_exactly() {
     let worktree = env.mkdir("wt");
     let inner = env.mkdir("wt/nested");
     let elsewhere = env.mkdir("elsewhere");
-    env.run("lf-work", &["task", "add", "LOO-1", "--title", "Outer", "--worktree", worktree.to_str().unwrap()]).ok();
-    env.run("lf-work", &["task", "add", "LOO-2", "--title", "Inner", "--worktree", inner.to_str().unwrap()]).ok();
-    env.run("lf-work", &["task", "add", "LOO-3", "--title", "Bound"]).ok();
+    env.run(
+        "lf-work",
+        &[
+            "task",
+            "add",
+            "LOO-1",
+            "--title",
+            "Outer",
+            "--worktree",
+            worktree.to_str().unwrap(),
+        ],
+    )
+    .ok();
+    env.run(
+        "lf-work",
+        &[
+            "task",
+            "add",
+            "LOO-2",
+            "--title",
+            "Inner",
+            "--worktree",
+            inner.to_str().unwrap(),
+        ],
+    )
+    .ok();
+    env.run("lf-work", &["task", "add", "LOO-3", "--title", "Bound"])
+        .ok();
     let in_outer = env.new_session(&["--cwd", worktree.to_str().unwrap()]);
     let in_inner = env.new_session(&["--cwd", inner.to_str().unwrap()]);
     let bound = env.new_session(&["--cwd", elsewhere.to_str().unwrap(), "--task", "LOO-3"]);
     let orphan = env.new_session(&["--cwd", elsewhere.to_str().unwrap()]);
     let review = insert_flow_review(&env, "inv-1", true, false);
 
-    assert_eq!(ids(&env.list(&["--task", "LOO-1"])), [in_outer.id.clone()]);
-    assert_eq!(ids(&env.list(&["--task", "LOO-2"])), [in_inner.id.clone()]);
-    assert_eq!(ids(&env.list(&["--task", "LOO-3"])), [bound.id.clone()]);
-    assert_eq!(ids(&env.list(&["--orphan", "--kind", "conversation"])), [orphan.id.clone()]);
-    assert_eq!(ids(&env.list(&["--kind", "flow"])), [review.clone()]);
-    assert_eq!(ids(&env.list(&["--cwd", worktree.to_str().unwrap()])), [in_inner.id.clone(), in_outer.id.clone()]);
+    assert_eq!(ids(&env.list(&["--task", "LOO-1"])), [in_outer.id.as_str()]);
+    assert_eq!(ids(&env.list(&["--task", "LOO-2"])), [in_inner.id.as_str()]);
+    assert_eq!(ids(&env.list(&["--task", "LOO-3"])), [bound.id.as_str()]);
+    assert_eq!(
+        ids(&env.list(&["--orphan", "--kind", "conversation"])),
+        [orphan.id.as_str()]
+    );
+    assert_eq!(ids(&env.list(&["--kind", "flow"])), [review.as_str()]);
+    assert_eq!(
+        ids(&env.list(&["--cwd", worktree.to_str().unwrap()])),
+        [in_inner.id.as_str(), in_outer.id.as_str()]
+    );
     let mut here = env.command("lf-session-list");
     here.arg("--here").current_dir(&inner);
     let here: Vec<SessionRecord> = env.run_command(here).json();
-    assert_eq!(ids(&here), [in_inner.id.clone()]);
+    assert_eq!(ids(&here), [in_inner.id.as_str()]);
     let message = env.run("lf-session-list", &["--task", "LOO-404"]).fails(3);
     assert!(message.contains("LOO-404"), "{message}");
 }
@@ -253,7 +339,12 @@ fn flow_reviews_need_review_only_while_they_are_the_pending_step() {
         Some("The session agent has not marked this ready")
     );
     let occurrence = |id: &str| match env.show(id).flow_membership {
-        FlowMembership::Step { occurrence, flow, node, .. } => {
+        FlowMembership::Step {
+            occurrence,
+            flow,
+            node,
+            ..
+        } => {
             assert_eq!((flow.as_str(), node), ("feature", Some(2)));
             occurrence
         }
@@ -264,5 +355,5 @@ fn flow_reviews_need_review_only_while_they_are_the_pending_step() {
     assert_eq!(occurrence(&past), FlowOccurrence::Past);
     assert_eq!(env.show(&unplaced).attention, None);
     assert_eq!(env.show(&past).attention, None);
-    assert_eq!(ids(&env.list(&["--attention"])), [current.clone()]);
+    assert_eq!(ids(&env.list(&["--attention"])), [current.as_str()]);
 }

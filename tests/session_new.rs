@@ -30,7 +30,10 @@ fn a_new_conversation_is_recorded_with_a_prepared_run() {
         vec![
             "/usr/bin/env".to_owned(),
             format!("LF_HOME={}", env.home().display()),
-            bin("lf-session-list").with_file_name("lf-session-open").display().to_string(),
+            bin("lf-session-list")
+                .with_file_name("lf-session-open")
+                .display()
+                .to_string(),
             record.id.clone(),
         ]
     );
@@ -54,17 +57,41 @@ fn a_new_conversation_is_recorded_with_a_prepared_run() {
 fn a_human_title_and_a_task_are_kept() {
     let env = Env::new();
     let worktree = env.mkdir("loo-291");
-    env.run("lf-work", &["wave", "add", "product", "--repo", env.work().to_str().unwrap()]).ok();
+    env.run(
+        "lf-work",
+        &[
+            "wave",
+            "add",
+            "product",
+            "--repo",
+            env.work().to_str().unwrap(),
+        ],
+    )
+    .ok();
     let task: lf::wire::TaskRecord = env
         .run(
             "lf-work",
-            &["task", "add", "LOO-291", "--title", "Parser", "--worktree", worktree.to_str().unwrap(), "--wave", "product"],
+            &[
+                "task",
+                "add",
+                "LOO-291",
+                "--title",
+                "Parser",
+                "--worktree",
+                worktree.to_str().unwrap(),
+                "--wave",
+                "product",
+            ],
         )
         .json();
     let record = env.new_session(&["--task", "LOO-291", "--title", "  Review the parser  "]);
     assert_eq!(record.title, "Review the parser");
     assert_eq!(record.title_source, TitleSource::Human);
-    assert_eq!(record.cwd, worktree.to_str().unwrap(), "a Task's session works in its worktree");
+    assert_eq!(
+        record.cwd,
+        worktree.to_str().unwrap(),
+        "a Task's session works in its worktree"
+    );
     assert_eq!(record.work, Some(WorkRef::Task(task.id.clone())));
     assert_eq!(record.wave_id, task.wave_id);
     assert_eq!(record.work_path.as_deref(), Some("product / LOO-291"));
@@ -79,16 +106,25 @@ fn the_command_provider_records_its_argv() {
     assert_eq!(record.title, "htop in work");
     let argv: String = env
         .db()
-        .query_row("SELECT argv FROM runs WHERE session_id = ?1", [&record.id], |row| row.get(0))
+        .query_row(
+            "SELECT argv FROM runs WHERE session_id = ?1",
+            [&record.id],
+            |row| row.get(0),
+        )
         .unwrap();
-    assert_eq!(serde_json::from_str::<Vec<String>>(&argv).unwrap(), ["htop", "-d", "10"]);
+    assert_eq!(
+        serde_json::from_str::<Vec<String>>(&argv).unwrap(),
+        ["htop", "-d", "10"]
+    );
 }
 
 fn session_count(env: &Env) -> i64 {
     if !env.home().join("loopflow.db").exists() {
         return 0;
     }
-    env.db().query_row("SELECT count(*) FROM sessions", [], |row| row.get(0)).unwrap()
+    env.db()
+        .query_row("SELECT count(*) FROM sessions", [], |row| row.get(0))
+        .unwrap()
 }
 
 #[test]
@@ -97,15 +133,27 @@ fn bad_input_is_refused_and_nothing_is_written() {
     let long_title = "x".repeat(10_000);
     let missing = env.work().join("missing");
     let cases: Vec<(Vec<&str>, i32, &str)> = vec![
-        (vec!["--title", "bad\u{1b}[2Jtitle"], 2, "control characters"),
+        (
+            vec!["--title", "bad\u{1b}[2Jtitle"],
+            2,
+            "control characters",
+        ),
         (vec!["--title", &long_title], 2, "at most 200 characters"),
         (vec!["--title", "   "], 2, "cannot be empty"),
-        (vec!["--cwd", missing.to_str().unwrap()], 2, "cannot be used"),
+        (
+            vec!["--cwd", missing.to_str().unwrap()],
+            2,
+            "cannot be used",
+        ),
         (vec!["--provider", "gemini"], 2, "gemini"),
         (vec!["--model=--evil"], 2, "not a model name"),
         (vec!["--model", "a;rm -rf"], 2, "not a model name"),
         (vec!["--provider", "command"], 2, "needs the command to run"),
-        (vec!["--provider", "command", "prompt", "--", "ls"], 2, "takes no prompt"),
+        (
+            vec!["--provider", "command", "prompt", "--", "ls"],
+            2,
+            "takes no prompt",
+        ),
         (vec!["--", "ls"], 2, "only for --provider command"),
         (vec!["--task", "LOO-404"], 3, "is not registered"),
     ];
@@ -115,14 +163,6 @@ fn bad_input_is_refused_and_nothing_is_written() {
         let message = env.run("lf-session-new", &all).fails(code);
         assert!(message.contains(expected), "{args:?}: {message}");
     }
-    assert_eq!(session_count(&env), 0);
-}
-
-#[test]
-fn launching_needs_the_next_release_so_no_launch_is_required() {
-    let env = Env::new();
-    let message = env.run("lf-session-new", &["hello"]).fails(2);
-    assert!(message.contains("--no-launch"), "{message}");
     assert_eq!(session_count(&env), 0);
 }
 

@@ -3,7 +3,10 @@ use lf::wire::{Attention, SessionRecord, SessionState, TitleSource};
 
 fn ready(env: &Env, session: &str, run: &str, summary: &str) -> Ran {
     let mut command = env.command("lf-session-ready");
-    command.env("LF_SESSION_ID", session).env("LF_RUN_ID", run).arg(summary);
+    command
+        .env("LF_SESSION_ID", session)
+        .env("LF_RUN_ID", run)
+        .arg(summary);
     env.run_command(command)
 }
 
@@ -12,8 +15,17 @@ fn the_agent_marks_its_session_ready_for_review() {
     let env = Env::new();
     let session = env.new_session(&["--title", "parser"]);
     let run = env.current_run(&session.id);
-    let record: SessionRecord = ready(&env, &session.id, &run, "  Parser fixed; see tests/parser.rs  ").json();
-    assert_eq!(record.ready_summary.as_deref(), Some("Parser fixed; see tests/parser.rs"));
+    let record: SessionRecord = ready(
+        &env,
+        &session.id,
+        &run,
+        "  Parser fixed; see tests/parser.rs  ",
+    )
+    .json();
+    assert_eq!(
+        record.ready_summary.as_deref(),
+        Some("Parser fixed; see tests/parser.rs")
+    );
     assert_eq!(record.state, SessionState::Ready);
     assert_eq!(record.attention, Some(Attention::Review));
     assert_eq!(env.show(&session.id), record);
@@ -35,7 +47,10 @@ fn readiness_is_fenced_on_the_current_run() {
     let message = ready(&env, &session.id, &old, "done").fails(4);
     assert_eq!(
         message,
-        format!("Run {old} is superseded and cannot mark Session {} ready; its current Run is {current}", session.id)
+        format!(
+            "Run {old} is superseded and cannot mark Session {} ready; its current Run is {current}",
+            session.id
+        )
     );
     // Another Session's Run cannot mark it either.
     let other = env.new_session(&[]);
@@ -49,10 +64,20 @@ fn empty_summaries_primary_sessions_and_missing_env_are_refused() {
     let env = Env::new();
     let session = env.new_session(&[]);
     let run = env.current_run(&session.id);
-    assert_eq!(ready(&env, &session.id, &run, "   ").fails(2), "ready summary cannot be empty");
-    assert!(ready(&env, &session.id, &run, "a\u{1b}[2Jb").fails(2).contains("control characters"));
+    assert_eq!(
+        ready(&env, &session.id, &run, "   ").fails(2),
+        "ready summary cannot be empty"
+    );
+    assert!(
+        ready(&env, &session.id, &run, "a\u{1b}[2Jb")
+            .fails(2)
+            .contains("control characters")
+    );
     env.db()
-        .execute("UPDATE sessions SET primary_scope = '/repo' WHERE id = ?1", [&session.id])
+        .execute(
+            "UPDATE sessions SET primary_scope = '/repo' WHERE id = ?1",
+            [&session.id],
+        )
         .unwrap();
     assert_eq!(
         ready(&env, &session.id, &run, "done").fails(4),
@@ -71,15 +96,36 @@ fn a_person_renames_and_a_generated_title_never_replaces_theirs() {
     let session = env.new_session(&["Fix the parser"]);
     assert_eq!(session.title_source, TitleSource::Generated);
     let renamed: SessionRecord = env
-        .run("lf-session-rename", &[&session.id, "Agent summary", "--generated"])
+        .run(
+            "lf-session-rename",
+            &[&session.id, "Agent summary", "--generated"],
+        )
         .json();
-    assert_eq!((renamed.title.as_str(), renamed.title_source), ("Agent summary", TitleSource::Generated));
-    let renamed: SessionRecord = env.run("lf-session-rename", &[&session.id, "  Parser rewrite "]).json();
-    assert_eq!((renamed.title.as_str(), renamed.title_source), ("Parser rewrite", TitleSource::Human));
-    let ran = env.run("lf-session-rename", &[&session.id, "Agent again", "--generated"]);
+    assert_eq!(
+        (renamed.title.as_str(), renamed.title_source),
+        ("Agent summary", TitleSource::Generated)
+    );
+    let renamed: SessionRecord = env
+        .run("lf-session-rename", &[&session.id, "  Parser rewrite "])
+        .json();
+    assert_eq!(
+        (renamed.title.as_str(), renamed.title_source),
+        ("Parser rewrite", TitleSource::Human)
+    );
+    let ran = env.run(
+        "lf-session-rename",
+        &[&session.id, "Agent again", "--generated"],
+    );
     let kept: SessionRecord = ran.json();
-    assert_eq!((kept.title.as_str(), kept.title_source), ("Parser rewrite", TitleSource::Human));
-    assert!(ran.stderr.contains("kept the title a person chose"), "{}", ran.stderr);
+    assert_eq!(
+        (kept.title.as_str(), kept.title_source),
+        ("Parser rewrite", TitleSource::Human)
+    );
+    assert!(
+        ran.stderr.contains("kept the title a person chose"),
+        "{}",
+        ran.stderr
+    );
 }
 
 #[test]
@@ -88,7 +134,10 @@ fn rename_accepts_the_current_run_and_refuses_a_historical_one() {
     let session = env.new_session(&[]);
     let current = env.current_run(&session.id);
     let renamed: SessionRecord = env.run("lf-session-rename", &[&current, "Via run"]).json();
-    assert_eq!((renamed.id.as_str(), renamed.title.as_str()), (session.id.as_str(), "Via run"));
+    assert_eq!(
+        (renamed.id.as_str(), renamed.title.as_str()),
+        (session.id.as_str(), "Via run")
+    );
     let old = lf::ids::RunId::new().to_string();
     env.db()
         .execute(
@@ -99,7 +148,10 @@ fn rename_accepts_the_current_run_and_refuses_a_historical_one() {
     let message = env.run("lf-session-rename", &[&old, "x"]).fails(4);
     assert_eq!(
         message,
-        format!("Run {old} is a historical attempt of Session {}; its current Run is {current}", session.id)
+        format!(
+            "Run {old} is a historical attempt of Session {}; its current Run is {current}",
+            session.id
+        )
     );
 }
 

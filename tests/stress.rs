@@ -31,7 +31,9 @@ fn spawn_all(env: &Env, count: usize, make: impl Fn(usize) -> Command) -> Vec<Ra
 }
 
 fn integrity(env: &Env) -> String {
-    env.db().query_row("PRAGMA integrity_check", [], |row| row.get(0)).unwrap()
+    env.db()
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .unwrap()
 }
 
 #[test]
@@ -39,7 +41,9 @@ fn sixteen_concurrent_completions_have_exactly_one_winner() {
     let env = Env::new();
     let session = env.new_session(&[]);
     let agent = Child::sleep();
-    env.lf().record_client(&session.id, agent.id(), Some("%1")).unwrap();
+    env.lf()
+        .record_client(&session.id, agent.id(), Some("%1"))
+        .unwrap();
     let results = spawn_all(&env, 16, |_| {
         let mut command = env.command("lf-session-complete");
         command.arg(&session.id);
@@ -48,7 +52,10 @@ fn sixteen_concurrent_completions_have_exactly_one_winner() {
     let winners: Vec<&Ran> = results.iter().filter(|ran| ran.code == Some(0)).collect();
     assert_eq!(winners.len(), 1, "{results:#?}");
     for loser in results.iter().filter(|ran| ran.code != Some(0)) {
-        assert_eq!(loser.fails(4), format!("Session {} is already complete", session.id));
+        assert_eq!(
+            loser.fails(4),
+            format!("Session {} is already complete", session.id)
+        );
     }
     let winner: SessionRecord = winners[0].json();
     assert_eq!(env.show(&session.id).completed_at, winner.completed_at);
@@ -77,7 +84,11 @@ fn sixteen_concurrent_writers_never_see_a_locked_database() {
     for ran in &results {
         ran.ok();
     }
-    assert!(env.list(&[]).iter().all(|record| record.title.starts_with("renamed")));
+    assert!(
+        env.list(&[])
+            .iter()
+            .all(|record| record.title.starts_with("renamed"))
+    );
     assert_eq!(integrity(&env), "ok");
 }
 
@@ -90,7 +101,10 @@ fn fresh_processes_migrating_an_empty_home_at_once_all_succeed() {
             let records: Vec<SessionRecord> = ran.json();
             assert!(records.is_empty());
         }
-        let version: i64 = env.db().query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
+        let version: i64 = env
+            .db()
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .unwrap();
         assert_eq!(version, lf::store::schema::version());
     }
 }
@@ -117,7 +131,9 @@ fn a_writer_killed_mid_transaction_leaves_a_sound_database() {
     .unwrap();
     stdin.flush().unwrap();
     let mut line = String::new();
-    BufReader::new(writer.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    BufReader::new(writer.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
     assert_eq!(line.trim(), "in-transaction");
     writer.kill().unwrap();
     writer.wait().unwrap();
@@ -152,7 +168,10 @@ fn writers_killed_at_random_moments_lose_nothing_committed() {
     }
     assert_eq!(integrity(&env), "ok");
     let listed = env.list(&[]);
-    let stored: i64 = env.db().query_row("SELECT count(*) FROM sessions", [], |row| row.get(0)).unwrap();
+    let stored: i64 = env
+        .db()
+        .query_row("SELECT count(*) FROM sessions", [], |row| row.get(0))
+        .unwrap();
     assert_eq!(listed.len() as i64, stored);
     let runs: i64 = env
         .db()
@@ -172,9 +191,15 @@ fn a_newer_or_corrupt_database_is_refused_and_left_as_it_was() {
     env.db().pragma_update(None, "user_version", 999).unwrap();
     let before = std::fs::read(env.home().join("loopflow.db")).unwrap();
     let message = env.run("lf-session-list", &[]).fails(1);
-    assert!(message.contains("schema version 999") && message.contains("upgrade lf"), "{message}");
+    assert!(
+        message.contains("schema version 999") && message.contains("upgrade lf"),
+        "{message}"
+    );
     env.run("lf-session-new", &["--no-launch"]).fails(1);
-    assert_eq!(std::fs::read(env.home().join("loopflow.db")).unwrap(), before);
+    assert_eq!(
+        std::fs::read(env.home().join("loopflow.db")).unwrap(),
+        before
+    );
 
     let env = Env::new();
     std::fs::create_dir_all(env.home()).unwrap();
@@ -183,5 +208,8 @@ fn a_newer_or_corrupt_database_is_refused_and_left_as_it_was() {
     let message = env.run("lf-session-list", &[]).fails(1);
     assert!(message.contains("not a valid lf database"), "{message}");
     assert!(message.contains("loopflow.db"), "{message}");
-    assert_eq!(std::fs::read(env.home().join("loopflow.db")).unwrap(), garbage);
+    assert_eq!(
+        std::fs::read(env.home().join("loopflow.db")).unwrap(),
+        garbage
+    );
 }

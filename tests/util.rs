@@ -48,8 +48,12 @@ impl Ran {
     /// Assert success and decode stdout.
     pub fn json<T: DeserializeOwned>(&self) -> T {
         assert_eq!(self.code, Some(0), "command failed\n{}", self.describe());
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|error| panic!("stdout is not the expected JSON: {error}\n{}", self.describe()))
+        serde_json::from_str(&self.stdout).unwrap_or_else(|error| {
+            panic!(
+                "stdout is not the expected JSON: {error}\n{}",
+                self.describe()
+            )
+        })
     }
 
     /// Assert success.
@@ -61,9 +65,22 @@ impl Ran {
     /// Assert failure with this exit code, nothing on stdout, and a
     /// message on stderr that names the program; return the message.
     pub fn fails(&self, code: i32) -> String {
-        assert_eq!(self.code, Some(code), "unexpected exit code\n{}", self.describe());
-        assert!(self.stdout.is_empty(), "a failure printed to stdout\n{}", self.describe());
-        let program = Path::new(&self.argv[0]).file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(
+            self.code,
+            Some(code),
+            "unexpected exit code\n{}",
+            self.describe()
+        );
+        assert!(
+            self.stdout.is_empty(),
+            "a failure printed to stdout\n{}",
+            self.describe()
+        );
+        let program = Path::new(&self.argv[0])
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         let prefix = format!("{program}: ");
         assert!(
             self.stderr.starts_with(&prefix),

@@ -5,14 +5,32 @@ use lf::wire::{TaskRecord, WaveRecord};
 fn waves_and_tasks_are_registered_listed_and_finished() {
     let env = Env::new();
     let repo = env.mkdir("repo");
-    let wave: WaveRecord = env.run("lf-work", &["wave", "add", "product", "--repo", repo.to_str().unwrap()]).json();
-    assert_eq!((wave.name.as_str(), wave.repo.as_str()), ("product", repo.to_str().unwrap()));
+    let wave: WaveRecord = env
+        .run(
+            "lf-work",
+            &["wave", "add", "product", "--repo", repo.to_str().unwrap()],
+        )
+        .json();
+    assert_eq!(
+        (wave.name.as_str(), wave.repo.as_str()),
+        ("product", repo.to_str().unwrap())
+    );
     assert!(wave.id.starts_with("wave-"));
     let worktree = env.mkdir("repo-loo-1");
     let task: TaskRecord = env
         .run(
             "lf-work",
-            &["task", "add", "LOO-1", "--title", "First", "--worktree", worktree.to_str().unwrap(), "--wave", &wave.id],
+            &[
+                "task",
+                "add",
+                "LOO-1",
+                "--title",
+                "First",
+                "--worktree",
+                worktree.to_str().unwrap(),
+                "--wave",
+                &wave.id,
+            ],
         )
         .json();
     assert_eq!(task.work_path.as_deref(), Some("product / LOO-1"));
@@ -30,20 +48,65 @@ fn waves_and_tasks_are_registered_listed_and_finished() {
 fn duplicates_unknown_references_and_bad_paths_are_refused() {
     let env = Env::new();
     let repo = env.mkdir("repo");
-    env.run("lf-work", &["wave", "add", "product", "--repo", repo.to_str().unwrap()]).ok();
-    let message = env.run("lf-work", &["wave", "add", "product", "--repo", repo.to_str().unwrap()]).fails(4);
+    env.run(
+        "lf-work",
+        &["wave", "add", "product", "--repo", repo.to_str().unwrap()],
+    )
+    .ok();
+    let message = env
+        .run(
+            "lf-work",
+            &["wave", "add", "product", "--repo", repo.to_str().unwrap()],
+        )
+        .fails(4);
     assert!(message.contains("already registered"), "{message}");
-    env.run("lf-work", &["task", "add", "LOO-1", "--title", "x"]).ok();
-    assert!(env.run("lf-work", &["task", "add", "LOO-1", "--title", "y"]).fails(4).contains("already registered"));
-    assert!(env.run("lf-work", &["task", "add", "LOO-2", "--title", "y", "--wave", "nope"]).fails(3).contains("Wave"));
+    env.run("lf-work", &["task", "add", "LOO-1", "--title", "x"])
+        .ok();
+    assert!(
+        env.run("lf-work", &["task", "add", "LOO-1", "--title", "y"])
+            .fails(4)
+            .contains("already registered")
+    );
+    assert!(
+        env.run(
+            "lf-work",
+            &["task", "add", "LOO-2", "--title", "y", "--wave", "nope"]
+        )
+        .fails(3)
+        .contains("Wave")
+    );
     let missing = env.work().join("missing");
-    assert!(env
-        .run("lf-work", &["task", "add", "LOO-3", "--title", "y", "--worktree", missing.to_str().unwrap()])
+    assert!(
+        env.run(
+            "lf-work",
+            &[
+                "task",
+                "add",
+                "LOO-3",
+                "--title",
+                "y",
+                "--worktree",
+                missing.to_str().unwrap()
+            ]
+        )
         .fails(2)
-        .contains("cannot be used"));
-    assert!(env.run("lf-work", &["task", "add", "LOO 4;rm", "--title", "y"]).fails(2).contains("not a valid"));
-    assert!(env.run("lf-work", &["task", "add", "LOO-5", "--title", "a\u{1b}b"]).fails(2).contains("control"));
-    assert!(env.run("lf-work", &["task", "finish", "LOO-404"]).fails(3).contains("not registered"));
+        .contains("cannot be used")
+    );
+    assert!(
+        env.run("lf-work", &["task", "add", "LOO 4;rm", "--title", "y"])
+            .fails(2)
+            .contains("not a valid")
+    );
+    assert!(
+        env.run("lf-work", &["task", "add", "LOO-5", "--title", "a\u{1b}b"])
+            .fails(2)
+            .contains("control")
+    );
+    assert!(
+        env.run("lf-work", &["task", "finish", "LOO-404"])
+            .fails(3)
+            .contains("not registered")
+    );
     let tasks: Vec<TaskRecord> = env.run("lf-work", &["task", "list"]).json();
     assert_eq!(tasks.len(), 1);
 }
@@ -56,12 +119,23 @@ fn a_session_in_a_symlinked_worktree_is_associated() {
     std::os::unix::fs::symlink(&real, &link).unwrap();
     // The Task is registered through the link, the session through the real path.
     let task: TaskRecord = env
-        .run("lf-work", &["task", "add", "LOO-7", "--title", "x", "--worktree", link.to_str().unwrap()])
+        .run(
+            "lf-work",
+            &[
+                "task",
+                "add",
+                "LOO-7",
+                "--title",
+                "x",
+                "--worktree",
+                link.to_str().unwrap(),
+            ],
+        )
         .json();
     assert_eq!(task.worktree.as_deref(), real.to_str());
     let sub = env.mkdir("real-wt/src");
     let session = env.new_session(&["--cwd", sub.to_str().unwrap()]);
-    assert_eq!(session.task_ids, [task.id.clone()]);
+    assert_eq!(session.task_ids, [task.id.as_str()]);
     assert_eq!(session.workspace.unwrap().task_id, task.id);
     assert_eq!(session.work, None, "association is not a binding");
 }

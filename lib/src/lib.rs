@@ -14,12 +14,14 @@
 pub mod clock;
 pub mod error;
 pub mod home;
+pub mod hook;
 pub mod ids;
 pub mod liveness;
 pub mod locks;
 pub mod provider;
 pub mod session;
 pub mod store;
+pub mod tmux;
 pub mod wire;
 pub mod work;
 

@@ -53,6 +53,13 @@ pub fn launch(home: &Home, session: &SessionId) -> Result<Lock> {
     )
 }
 
+/// A lock named by any text (such as a primary Session's scope), hashed
+/// into a file name like the launch locks.
+pub fn named(home: &Home, key: &str) -> Result<Lock> {
+    home.ensure()?;
+    exclusive(&home.locks().join(format!("{}.lock", short_digest(key))))
+}
+
 /// The launch lock, or `None` at once when another process holds it.
 pub fn try_launch(home: &Home, session: &SessionId) -> Result<Option<Lock>> {
     home.ensure()?;

@@ -167,7 +167,18 @@ pub struct Workspace {
     pub worktree: String,
 }
 
-/// One Session as every lf surface shows it.
+/// Make a field required even though it may be null: serde would
+/// otherwise read a missing `Option` field as `None`.
+fn required<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer)
+}
+
+/// One Session as every lf surface shows it. Every field is required;
+/// nullable ones are present as `null`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionRecord {
     pub id: String,
@@ -177,20 +188,28 @@ pub struct SessionRecord {
     pub interactive: bool,
     pub state: SessionState,
     /// A current obligation of the person, independent of liveness.
+    #[serde(deserialize_with = "required")]
     pub attention: Option<Attention>,
     pub actions: Vec<SessionAction>,
+    #[serde(deserialize_with = "required")]
     pub ready_summary: Option<String>,
+    #[serde(deserialize_with = "required")]
     pub provider: Option<String>,
     /// `provider[:model]` for a conversation, the step for a flow review.
     pub detail: String,
     pub cwd: String,
+    #[serde(deserialize_with = "required")]
     pub work: Option<WorkRef>,
+    #[serde(deserialize_with = "required")]
     pub wave_id: Option<String>,
     /// `wave / TASK-1`.
+    #[serde(deserialize_with = "required")]
     pub work_path: Option<String>,
     pub task_ids: Vec<String>,
+    #[serde(deserialize_with = "required")]
     pub primary_scope: Option<String>,
     pub flow_membership: FlowMembership,
+    #[serde(deserialize_with = "required")]
     pub workspace: Option<Workspace>,
     /// The exact argv a fresh terminal runs to connect to this Session.
     pub open_argv: Vec<String>,
@@ -198,6 +217,7 @@ pub struct SessionRecord {
     pub terminal_ids: Vec<String>,
     pub created_at: String,
     pub updated_at: String,
+    #[serde(deserialize_with = "required")]
     pub completed_at: Option<String>,
 }
 
@@ -205,6 +225,7 @@ pub struct SessionRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionPage {
     pub entries: Vec<SessionRecord>,
+    #[serde(deserialize_with = "required")]
     pub next: Option<String>,
 }
 

@@ -1,9 +1,13 @@
 //! One module per binary.
 
+pub mod hook;
+pub mod primary;
+pub mod serve;
 pub mod session_bind;
 pub mod session_complete;
 pub mod session_list;
 pub mod session_new;
+pub mod session_open;
 pub mod session_ready;
 pub mod session_rename;
 pub mod work;
@@ -23,6 +27,13 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<session_complete::Cli>(),
         named::<session_bind::Cli>(),
         named::<work::Cli>(),
+        named::<session_open::Cli>(),
+        named::<serve::Cli>(),
+        {
+            use clap::CommandFactory;
+            hook::Cli::command().name("lf-hook")
+        },
+        named::<primary::Cli>(),
     ]
 }
 

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 
 /// Create a conversation with an agent and print its SessionRecord.
 ///
-/// Records the session and prepares its first Run. Launching it in a
-/// durable tmux session is not built yet, so --no-launch is required for
-/// now: the session is recorded and can be launched later.
+/// Records the session, prepares its first Run and launches it in a durable
+/// tmux session (lf-<12 id characters>), then prints the record. --attach
+/// goes there; --no-launch only records it (lf-session-open launches it
+/// later).
 #[derive(Debug, Parser)]
 #[command(
     version,
@@ -37,8 +38,11 @@ pub struct Cli {
     #[arg(long, value_name = "TASK")]
     task: Option<String>,
     /// Only record the session; do not launch it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "attach")]
     no_launch: bool,
+    /// Go to the session once it runs.
+    #[arg(long)]
+    attach: bool,
     /// The first message to the agent.
     #[arg(value_name = "PROMPT")]
     prompt: Option<String>,
@@ -51,12 +55,8 @@ impl Tool for Cli {
     const NAME: &'static str = "lf-session-new";
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
-        if !self.no_launch {
-            return Err(lf::Error::usage(
-                "launching sessions is not available yet: pass --no-launch to record the session without starting it",
-            ));
-        }
-        let record = open_lf()?.create(lf::NewConversation {
+        let lf = open_lf()?;
+        let record = lf.create(lf::NewConversation {
             provider: self.provider,
             model: self.model,
             title: self.title,
@@ -65,6 +65,24 @@ impl Tool for Cli {
             prompt: self.prompt,
             argv: self.argv,
         })?;
-        out.json(&record)
+        if self.no_launch {
+            return out.json(&record);
+        }
+        let destination = lf
+            .open_session(&record.id, lf::session::OpenOptions::default())
+            .map_err(|error| {
+                error.context(format!(
+                    "Session {} was recorded but did not start",
+                    record.id
+                ))
+            })?;
+        out.json(&lf.get(&record.id)?)?;
+        match destination {
+            lf::session::Destination::Tmux(name) if self.attach => {
+                out.finish()?;
+                lf::tmux::Tmux::from_env().go_to(&name)
+            }
+            _ => Ok(()),
+        }
     }
 }

@@ -2,10 +2,13 @@
 //! (`rules`), the validation of text people and agents give us (`text`),
 //! and the operations the binaries and the plugin call (`ops`).
 
+pub mod launch;
 pub mod ops;
+pub mod primary;
 pub mod project;
 pub mod rules;
 pub mod text;
 
+pub use launch::{Destination, OpenOptions};
 pub use ops::*;
 pub use rules::{Facts, FlowFacts, RunOutcome, Turn};

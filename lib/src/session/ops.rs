@@ -97,13 +97,13 @@ impl Lf {
             .store
             .session_row(&id)?
             .ok_or_else(|| Error::not_found(format!("Session {id} was not found")))?;
-        if let SessionSelector::Run(run) = selector {
-            if row.current_run_id != run.as_str() {
-                return Err(Error::conflict(format!(
-                    "Run {run} is a historical attempt of Session {}; its current Run is {}",
-                    row.id, row.current_run_id
-                )));
-            }
+        if let SessionSelector::Run(run) = selector
+            && row.current_run_id != run.as_str()
+        {
+            return Err(Error::conflict(format!(
+                "Run {run} is a historical attempt of Session {}; its current Run is {}",
+                row.id, row.current_run_id
+            )));
         }
         Ok(row)
     }
@@ -230,6 +230,7 @@ impl Lf {
         };
         let run = NewRun {
             id: RunId::new(),
+            chosen_native_id: request.provider.chosen_native_id(),
             provider: request.provider.as_str().to_owned(),
             model,
             argv: request.argv,
@@ -302,7 +303,8 @@ impl Lf {
             )));
         }
         let record = self.record(row)?;
-        rules::require_action(record.kind, record.state, ActionKind::Complete).map_err(Error::conflict)?;
+        rules::require_action(record.kind, record.state, ActionKind::Complete)
+            .map_err(Error::conflict)?;
         let clients = self.store.open_clients(Some(&record.id))?;
         if !clients.is_empty() {
             let boot = crate::liveness::boot_id()?;
@@ -331,13 +333,13 @@ impl Lf {
     pub fn preview_binding(&self, selector: &str, task: &str) -> Result<SessionBindingPreview> {
         let row = self.find(selector)?;
         let task = crate::work::find_task(&self.store, task)?;
-        if let Some(existing) = &row.task_id {
-            if *existing != task.id {
-                return Err(Error::conflict(format!(
-                    "Session {} is already bound to Task {existing}; a binding is permanent",
-                    row.id
-                )));
-            }
+        if let Some(existing) = &row.task_id
+            && *existing != task.id
+        {
+            return Err(Error::conflict(format!(
+                "Session {} is already bound to Task {existing}; a binding is permanent",
+                row.id
+            )));
         }
         Ok(SessionBindingPreview {
             session_id: row.id,
@@ -377,7 +379,10 @@ pub struct Listing<'a> {
 impl Listing<'_> {
     /// Stream matching Sessions, newest first, to `emit`. Returns the
     /// cursor of the next page when `limit` stopped the listing early.
-    pub fn for_each(self, mut emit: impl FnMut(SessionRecord) -> Result<()>) -> Result<Option<String>> {
+    pub fn for_each(
+        self,
+        mut emit: impl FnMut(SessionRecord) -> Result<()>,
+    ) -> Result<Option<String>> {
         let Listing {
             lf,
             filter,
@@ -423,12 +428,16 @@ impl Listing<'_> {
             if filter.attention && rules::attention(&facts).is_none() {
                 continue;
             }
-            if filter.state.is_some_and(|state| rules::state(&facts) != state) {
+            if filter
+                .state
+                .is_some_and(|state| rules::state(&facts) != state)
+            {
                 continue;
             }
             if task.is_some() || filter.orphan {
                 let checkout = catalog.task_at(Path::new(&row.cwd)).map(|task| &task.id);
-                let belongs = |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id);
+                let belongs =
+                    |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id);
                 if task.as_ref().is_some_and(|id| !belongs(id)) {
                     continue;
                 }
@@ -436,10 +445,10 @@ impl Listing<'_> {
                     continue;
                 }
             }
-            if let Some(dir) = &cwd {
-                if !Path::new(&row.cwd).starts_with(dir) {
-                    continue;
-                }
+            if let Some(dir) = &cwd
+                && !Path::new(&row.cwd).starts_with(dir)
+            {
+                continue;
             }
             if filter.limit.is_some_and(|limit| emitted == limit) {
                 return Ok(last.map(|(created, id)| format_cursor(created, &id)));

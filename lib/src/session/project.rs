@@ -87,10 +87,10 @@ impl LiveClients {
         for receipt in receipts {
             if receipt.process.is_alive(&boot) {
                 let terminals = live.terminals.entry(receipt.session_id).or_default();
-                if let Some(terminal) = receipt.terminal_id {
-                    if !terminals.contains(&terminal) {
-                        terminals.push(terminal);
-                    }
+                if let Some(terminal) = receipt.terminal_id
+                    && !terminals.contains(&terminal)
+                {
+                    terminals.push(terminal);
                 }
             }
         }
@@ -193,10 +193,10 @@ pub fn record(
     let work_path = rules::work_path(wave_label, task_label);
     let checkout = catalog.task_at(Path::new(&row.cwd));
     let mut task_ids: Vec<String> = row.task_id.iter().cloned().collect();
-    if let Some(task) = checkout {
-        if !task_ids.contains(&task.id) {
-            task_ids.push(task.id.clone());
-        }
+    if let Some(task) = checkout
+        && !task_ids.contains(&task.id)
+    {
+        task_ids.push(task.id.clone());
     }
     let workspace = checkout.map(|task| Workspace {
         task_id: task.id.clone(),

@@ -36,6 +36,26 @@ impl Store {
         Ok(())
     }
 
+    /// Mark a client ended (its process exited or was stopped).
+    pub fn end_client(&self, process: &crate::liveness::ProcessIdentity, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        tx.execute(
+            "UPDATE clients SET ended_at = ?4 WHERE boot_id = ?1 AND pid = ?2 AND starttime = ?3 AND ended_at IS NULL",
+            params![process.boot_id, process.pid, process.starttime as i64, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Open receipts of one Run.
+    pub fn open_clients_of_run(&self, run: &str) -> Result<Vec<ClientReceipt>> {
+        Ok(self
+            .open_clients(None)?
+            .into_iter()
+            .filter(|receipt| receipt.run_id == run)
+            .collect())
+    }
+
     /// Receipts not yet known to have ended, of one Session or of all.
     pub fn open_clients(&self, session: Option<&str>) -> Result<Vec<ClientReceipt>> {
         let sql = "SELECT boot_id, pid, starttime, run_id, session_id, terminal_id FROM clients \

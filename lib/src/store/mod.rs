@@ -182,6 +182,16 @@ pub(crate) fn optional<T>(result: rusqlite::Result<T>) -> Result<Option<T>> {
     }
 }
 
+/// The column list `SessionRow` reads, for queries built elsewhere.
+pub(crate) fn sessions_columns() -> &'static str {
+    sessions::SESSION_COLUMNS
+}
+
+/// The `FROM` clause that joins a Session to its current Run.
+pub(crate) fn sessions_from() -> &'static str {
+    sessions::SESSION_FROM
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,14 +245,4 @@ mod tests {
         );
         assert_eq!(std::fs::read(home.database()).unwrap(), garbage);
     }
-}
-
-/// The column list `SessionRow` reads, for queries built elsewhere.
-pub(crate) fn sessions_columns() -> &'static str {
-    sessions::SESSION_COLUMNS
-}
-
-/// The `FROM` clause that joins a Session to its current Run.
-pub(crate) fn sessions_from() -> &'static str {
-    sessions::SESSION_FROM
 }

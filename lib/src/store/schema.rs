@@ -104,6 +104,13 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT;
     CREATE INDEX clients_open ON clients (session_id) WHERE ended_at IS NULL;
     "#,
+    // 2: launching: the native id lf chose for a Run (Claude's
+    // --session-id), why a launch failed, and a primary Session's successor.
+    r#"
+    ALTER TABLE runs ADD COLUMN chosen_native_id TEXT;
+    ALTER TABLE runs ADD COLUMN diagnostic TEXT;
+    ALTER TABLE sessions ADD COLUMN replaced_by TEXT;
+    "#,
 ];
 
 pub fn version() -> i64 {

@@ -102,6 +102,10 @@ pub struct RunRow {
     pub outcome: Option<RunOutcome>,
     pub exit_code: Option<i32>,
     pub created_at: i64,
+    /// The native id lf chose for this Run (Claude's `--session-id`).
+    pub chosen_native_id: Option<String>,
+    /// Why its launch failed, for the person who opens it next.
+    pub diagnostic: Option<String>,
 }
 
 /// What creating a Session stores.
@@ -125,6 +129,8 @@ pub struct NewSessionRow {
 #[derive(Debug, Clone)]
 pub struct NewRun {
     pub id: RunId,
+    /// The native id lf presets for the provider, if it can preset one.
+    pub chosen_native_id: Option<String>,
     pub provider: String,
     pub model: Option<String>,
     pub argv: Vec<String>,
@@ -173,7 +179,7 @@ impl Store {
     pub fn run_row(&self, id: &str) -> Result<Option<RunRow>> {
         optional(self.conn().query_row(
             "SELECT id, session_id, provider, model, argv, prompt, native_id, prepared, published, \
-             launcher, outcome, exit_code, created_at FROM runs WHERE id = ?1",
+             launcher, outcome, exit_code, created_at, chosen_native_id, diagnostic FROM runs WHERE id = ?1",
             [id],
             |row| {
                 let argv: String = row.get(4)?;
@@ -192,6 +198,8 @@ impl Store {
                     outcome: outcome.as_deref().and_then(RunOutcome::parse),
                     exit_code: row.get(11)?,
                     created_at: row.get(12)?,
+                    chosen_native_id: row.get(13)?,
+                    diagnostic: row.get(14)?,
                 })
             },
         ))
@@ -325,7 +333,13 @@ impl Store {
     }
 
     /// Record how a Run's provider ended. This never completes the Session.
-    pub fn record_outcome(&self, run: &str, outcome: RunOutcome, exit_code: Option<i32>, now: i64) -> Result<()> {
+    pub fn record_outcome(
+        &self,
+        run: &str,
+        outcome: RunOutcome,
+        exit_code: Option<i32>,
+        now: i64,
+    ) -> Result<()> {
         let tx = self.write()?;
         let changed = tx.execute(
             "UPDATE runs SET outcome = ?2, exit_code = ?3, ended_at = ?4 WHERE id = ?1",
@@ -349,6 +363,99 @@ impl Store {
         Ok(())
     }
 
+    /// Give a Session a new current Run (a new launch attempt). Its title,
+    /// summary and work stay; the turn and prompt state start afresh.
+    pub fn new_attempt(
+        &self,
+        session: &SessionId,
+        expected_current: &str,
+        run: &NewRun,
+        now: i64,
+    ) -> Result<()> {
+        let tx = self.write()?;
+        insert_run(&tx, session, run, now)?;
+        let changed = tx.execute(
+            "UPDATE sessions SET current_run_id = ?2, latest_turn = NULL, permission_pending = 0, updated_at = ?3 \
+             WHERE id = ?1 AND current_run_id = ?4 AND completed_at IS NULL",
+            params![session.as_str(), run.id.as_str(), now, expected_current],
+        )?;
+        if changed == 0 {
+            return Err(Error::conflict(format!(
+                "Session {session} changed while a new attempt was prepared; open it again"
+            )));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Mark a prepared Run launched. Only one launcher can do so.
+    pub fn mark_run_started(&self, run: &str, launcher: &str, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE runs SET published = 1, launcher = ?2, started_at = ?3, outcome = NULL, \
+             exit_code = NULL, ended_at = NULL, diagnostic = NULL WHERE id = ?1",
+            params![run, launcher, now],
+        )?;
+        if changed == 0 {
+            return Err(Error::not_found(format!("Run {run} was not found")));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Record the provider's native id for a Run, once. Returns the id the
+    /// Run has afterwards (an earlier one is never replaced).
+    pub fn record_native_id(&self, run: &str, native_id: &str) -> Result<Option<String>> {
+        let tx = self.write()?;
+        tx.execute(
+            "UPDATE runs SET native_id = ?2 WHERE id = ?1 AND native_id IS NULL",
+            params![run, native_id],
+        )?;
+        let stored = optional(tx.query_row(
+            "SELECT native_id FROM runs WHERE id = ?1",
+            [run],
+            |row| row.get::<_, Option<String>>(0),
+        ))?
+        .flatten();
+        tx.commit()?;
+        Ok(stored)
+    }
+
+    /// Keep why a launch failed (or forget it, before a new launch).
+    pub fn record_diagnostic(&self, run: &str, diagnostic: Option<&str>) -> Result<()> {
+        self.execute_write(
+            "UPDATE runs SET diagnostic = ?2 WHERE id = ?1",
+            params![run, diagnostic],
+        )
+    }
+
+    /// The open primary Session of a scope, if any.
+    pub fn primary_session(&self, scope: &str) -> Result<Option<String>> {
+        optional(self.conn().query_row(
+            "SELECT id FROM sessions WHERE primary_scope = ?1 AND completed_at IS NULL",
+            [scope],
+            |row| row.get(0),
+        ))
+    }
+
+    /// Record which Session replaced a primary Session.
+    pub fn set_replaced_by(&self, id: &str, successor: &str) -> Result<()> {
+        self.execute_write(
+            "UPDATE sessions SET replaced_by = ?2 WHERE id = ?1",
+            params![id, successor],
+        )
+    }
+
+    /// The Session that replaced this one, if any.
+    pub fn replaced_by(&self, id: &str) -> Result<Option<String>> {
+        Ok(optional(self.conn().query_row(
+            "SELECT replaced_by FROM sessions WHERE id = ?1",
+            [id],
+            |row| row.get::<_, Option<String>>(0),
+        ))?
+        .flatten())
+    }
+
     /// The Session a Run belongs to.
     pub fn session_of_run(&self, run: &str) -> Result<Option<String>> {
         optional(
@@ -367,8 +474,8 @@ fn insert_run(
     now: i64,
 ) -> Result<()> {
     tx.execute(
-        "INSERT INTO runs (id, session_id, provider, model, argv, prompt, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO runs (id, session_id, provider, model, argv, prompt, created_at, chosen_native_id) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
             run.id.as_str(),
             session.as_str(),
@@ -376,7 +483,8 @@ fn insert_run(
             run.model,
             serde_json::to_string(&run.argv)?,
             run.prompt,
-            now
+            now,
+            run.chosen_native_id
         ],
     )?;
     Ok(())

@@ -1,0 +1,3 @@
+fn main() {
+    lf_bins::cmd::hook::main()
+}

@@ -1,0 +1,98 @@
+use clap::{CommandFactory, Parser};
+use lf::provider::Provider;
+use std::io::Read;
+
+/// Receive a provider's hook (called by the agent, not by people).
+///
+/// Claude Code sends its hook JSON on stdin; Codex sends its notification
+/// JSON as the last argument. The Run is $LF_RUN_ID. lf-hook records turns,
+/// permission prompts and the native session id, prints nothing and always
+/// exits 0 (a hook's output and exit code change the agent's behaviour);
+/// problems are appended to $LF_HOME/hook.log.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    after_help = "\
+Examples:
+  echo '{\"hook_event_name\":\"Stop\",\"session_id\":\"…\"}' | lf-hook claude
+  lf-hook codex '{\"type\":\"agent-turn-complete\",\"thread-id\":\"…\"}'"
+)]
+pub struct Cli {
+    /// Which provider is calling: claude or codex.
+    #[arg(value_name = "PROVIDER")]
+    provider: String,
+    /// The payload arguments (Codex passes its JSON as the last one).
+    #[arg(
+        value_name = "PAYLOAD",
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    payload: Vec<String>,
+}
+
+/// lf-hook's own main: whatever happens, nothing on stdout and exit 0.
+pub fn main() -> ! {
+    let cli = match Cli::command()
+        .name("lf-hook")
+        .try_get_matches_from(std::env::args_os())
+    {
+        Ok(matches) => <Cli as clap::FromArgMatches>::from_arg_matches(&matches).ok(),
+        Err(error) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                error.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) {
+                let _ = error.print();
+                std::process::exit(0);
+            }
+            None
+        }
+    };
+    let home = lf::Home::from_env();
+    let run = std::env::var("LF_RUN_ID").ok();
+    let problem = match (&cli, &home) {
+        (None, _) => Some((
+            "?".to_owned(),
+            "lf-hook was called with arguments it does not understand".to_owned(),
+        )),
+        (Some(_), Err(error)) => Some(("?".to_owned(), error.message.clone())),
+        (Some(cli), Ok(home)) => receive(cli, home, run.as_deref())
+            .err()
+            .map(|message| (cli.provider.clone(), message)),
+    };
+    if let (Some((provider, message)), Ok(home)) = (problem, &home) {
+        lf::hook::log(home, &provider, run.as_deref(), &message);
+    }
+    std::process::exit(0)
+}
+
+fn receive(cli: &Cli, home: &lf::Home, run: Option<&str>) -> Result<(), String> {
+    let provider = Provider::parse(&cli.provider).map_err(|error| error.message)?;
+    let payload = match provider {
+        Provider::Codex => cli
+            .payload
+            .last()
+            .map(|arg| arg.as_bytes().to_vec())
+            .ok_or("codex called lf-hook without a payload argument")?,
+        _ => {
+            let mut buffer = Vec::new();
+            std::io::stdin()
+                .take(lf::hook::MAX_PAYLOAD as u64 + 1)
+                .read_to_end(&mut buffer)
+                .map_err(|error| format!("cannot read the payload: {error}"))?;
+            buffer
+        }
+    };
+    if payload.len() > lf::hook::MAX_PAYLOAD {
+        return Err(format!(
+            "payload is larger than {} bytes; ignored",
+            lf::hook::MAX_PAYLOAD
+        ));
+    }
+    match lf::hook::receive(home, provider, run, &payload) {
+        Ok(None) => Ok(()),
+        Ok(Some(note)) => Err(note),
+        Err(error) => Err(error.message),
+    }
+}

@@ -1,0 +1,75 @@
+use crate::{Output, Tool, open_lf};
+use clap::Parser;
+use lf::session::{Destination, OpenOptions};
+
+/// Take this terminal to a session.
+///
+/// If the session's agent runs in its durable tmux session, go there
+/// (switch-client inside tmux, attach-session outside). Otherwise resume the
+/// agent's native history in a new durable tmux session, or launch its
+/// prepared Run, or start a new attempt under the same session — then go
+/// there. A session whose agent is live in another terminal is refused
+/// unless --replace stops that client ("Move here": unsent text there is
+/// lost). Concurrent opens of one session launch it once.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    after_help = "\
+Examples:
+  lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c
+  lf-session-open \"$(lf-session-list --attention | jq -r '.[0].id')\"
+  lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --replace
+  lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --detach | jq .state
+  tmux bind-key a display-popup -E 'lf-session-open \"$(lf-session-list --attention | jq -r .[0].id)\"'"
+)]
+pub struct Cli {
+    /// The session id, or the id of its current Run.
+    #[arg(value_name = "ID")]
+    id: String,
+    /// Run the agent in this terminal instead of a durable tmux session.
+    #[arg(long)]
+    here: bool,
+    /// Stop the session's client in another terminal and resume here.
+    #[arg(long)]
+    replace: bool,
+    /// Fail at once (exit 4) if another process is opening the session now.
+    #[arg(long = "try")]
+    try_lock: bool,
+    /// Launch or resume if needed, print the record, and stay here.
+    #[arg(long, conflicts_with = "here")]
+    detach: bool,
+    /// Print the session's record and do nothing else.
+    #[arg(long, conflicts_with_all = ["here", "replace", "detach"])]
+    print: bool,
+}
+
+impl Tool for Cli {
+    const NAME: &'static str = "lf-session-open";
+
+    fn run(self, out: &mut Output) -> lf::Result<()> {
+        let lf = open_lf()?;
+        if self.print {
+            return out.json(&lf.get(&self.id)?);
+        }
+        let options = OpenOptions {
+            replace: self.replace,
+            try_lock: self.try_lock,
+            here: self.here,
+        };
+        match lf.open_session(&self.id, options)? {
+            Destination::Tmux(name) if self.detach => {
+                let _ = name;
+                out.json(&lf.get(&self.id)?)
+            }
+            Destination::Tmux(name) => lf::tmux::Tmux::from_env().go_to(&name),
+            Destination::Exec(argv) => {
+                use std::os::unix::process::CommandExt;
+                let error = std::process::Command::new(&argv[0]).args(&argv[1..]).exec();
+                Err(lf::Error::operational(format!(
+                    "cannot run {}: {error}",
+                    argv[0]
+                )))
+            }
+        }
+    }
+}

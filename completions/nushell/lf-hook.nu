@@ -1,0 +1,13 @@
+module completions {
+
+  # Receive a provider's hook (called by the agent, not by people)
+  export extern lf-hook [
+    --help(-h)                # Print help (see more with '--help')
+    --version(-V)             # Print version
+    provider: string          # Which provider is calling: claude or codex
+    ...payload: string        # The payload arguments (Codex passes its JSON as the last one)
+  ]
+
+}
+
+export use completions *

@@ -1,0 +1,13 @@
+module completions {
+
+  # Stop a session's agent and close the session; print its final record
+  export extern lf-session-complete [
+    --grace: string           # Seconds between SIGTERM and SIGKILL for the session's live clients
+    --help(-h)                # Print help (see more with '--help')
+    --version(-V)             # Print version
+    id: string                # The session id, or the id of its current Run
+  ]
+
+}
+
+export use completions *

@@ -1,0 +1,23 @@
+module completions {
+
+  def "nu-complete lf-session-new provider" [] {
+    [ "claude" "codex" "command" ]
+  }
+
+  # Create a conversation with an agent and print its SessionRecord
+  export extern lf-session-new [
+    --provider: string@"nu-complete lf-session-new provider" # The agent CLI to run
+    --model: string           # The model, passed to the provider's --model
+    --title: string           # The title (1–200 characters); by default one is generated from the prompt
+    --cwd: path               # The working directory (default: the Task's worktree, else the current directory)
+    --task: string            # Bind the session to this Task (id or identifier)
+    --no-launch               # Only record the session; do not launch it
+    --attach                  # Go to the session once it runs
+    --help(-h)                # Print help (see more with '--help')
+    --version(-V)             # Print version
+    prompt?: string           # The first message to the agent
+  ]
+
+}
+
+export use completions *

@@ -1,0 +1,17 @@
+module completions {
+
+  # Take this terminal to a session
+  export extern lf-session-open [
+    --here                    # Run the agent in this terminal instead of a durable tmux session
+    --replace                 # Stop the session's client in another terminal and resume here
+    --try                     # Fail at once (exit 4) if another process is opening the session now
+    --detach                  # Launch or resume if needed, print the record, and stay here
+    --print                   # Print the session's record and do nothing else
+    --help(-h)                # Print help (see more with '--help')
+    --version(-V)             # Print version
+    id: string                # The session id, or the id of its current Run
+  ]
+
+}
+
+export use completions *

@@ -1,0 +1,113 @@
+//! The hook receiver (`lf-hook PROVIDER`): providers call it on every turn
+//! of every agent, so it is short and it never disturbs the agent. A hook's
+//! exit code and stdout change the agent's behaviour, so whatever the input,
+//! it prints nothing and succeeds; problems go to `$LF_HOME/hook.log`.
+//!
+//! The Run comes from `$LF_RUN_ID` (set by `lf-serve` for the agent and
+//! inherited by its hooks). Every write is fenced on that Run being its
+//! Session's current one, so a superseded agent changes nothing.
+
+use crate::clock::{now_micros, rfc3339};
+use crate::error::{Error, Result};
+use crate::home::Home;
+use crate::ids::{RunId, quote};
+use crate::provider::{HookEvent, Provider};
+use crate::session::Turn;
+use crate::store::Store;
+use std::io::Write;
+
+/// The most a payload may be; larger input is refused, not read on.
+pub const MAX_PAYLOAD: usize = 1 << 20;
+
+/// Apply one hook call. `Ok(note)` carries something worth logging that is
+/// not a failure (a mismatched native id), `Err` a refused input.
+pub fn receive(
+    home: &Home,
+    provider: Provider,
+    run: Option<&str>,
+    payload: &[u8],
+) -> Result<Option<String>> {
+    let run = run.ok_or_else(|| {
+        Error::usage("LF_RUN_ID is not set: the agent was not launched by lf-serve")
+    })?;
+    let run = RunId::parse(run)?;
+    let event = provider.parse_hook(payload).map_err(Error::usage)?;
+    let store = Store::open(home)?;
+    let row = store
+        .run_row(run.as_str())?
+        .ok_or_else(|| Error::not_found(format!("Run {run} was not found")))?;
+    if row.provider != provider.as_str() {
+        return Err(Error::usage(format!(
+            "a {} hook arrived for Run {run}, which runs {}",
+            provider.as_str(),
+            row.provider
+        )));
+    }
+    let now = now_micros();
+    let mut note = None;
+    let mut adopt = |native: &str| -> Result<()> {
+        let expected = row.chosen_native_id.as_deref().or(row.native_id.as_deref());
+        match expected {
+            Some(expected) if expected != native => {
+                note = Some(format!(
+                    "{} reported native id {} but Run {run} has {expected}; not adopted",
+                    provider.as_str(),
+                    quote(native)
+                ));
+            }
+            _ => {
+                let stored = store.record_native_id(run.as_str(), native)?;
+                if stored.as_deref() != Some(native) {
+                    note = Some(format!(
+                        "{} reported native id {} but Run {run} has {}; not adopted",
+                        provider.as_str(),
+                        quote(native),
+                        stored.unwrap_or_default()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    };
+    match event {
+        HookEvent::SessionStarted { native_id } => adopt(&native_id)?,
+        HookEvent::TurnStarted { native_id } => {
+            if let Some(native_id) = native_id {
+                adopt(&native_id)?;
+            }
+            store.record_turn(run.as_str(), Turn::Started, now)?;
+        }
+        HookEvent::TurnCompleted { native_id } => {
+            if let Some(native_id) = native_id {
+                adopt(&native_id)?;
+            }
+            store.record_turn(run.as_str(), Turn::Completed, now)?;
+        }
+        HookEvent::PermissionPrompt => store.record_permission_prompt(run.as_str(), now)?,
+        HookEvent::SessionEnded | HookEvent::Ignored(_) => {}
+    }
+    Ok(note)
+}
+
+/// Append one line to the hook log. Failing to log is not worth failing for.
+pub fn log(home: &Home, provider: &str, run: Option<&str>, message: &str) {
+    let line = format!(
+        "{} {} run={} {}\n",
+        rfc3339(now_micros()),
+        provider,
+        run.map(quote).unwrap_or_else(|| "-".to_owned()),
+        message.replace('\n', " ")
+    );
+    if home.ensure().is_err() {
+        return;
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(home.hook_log())
+    {
+        let _ = file.write_all(line.as_bytes());
+    }
+}

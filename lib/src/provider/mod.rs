@@ -1,0 +1,275 @@
+//! Providers: the agent CLIs lf launches. This module and its children are
+//! the only place that knows a provider's flags, how lf's hooks are
+//! injected into one launch (never by editing the user's own agent config),
+//! and what the provider's hook payloads mean.
+
+mod claude;
+mod codex;
+
+use crate::error::{Error, Result};
+use crate::ids::quote;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Provider {
+    /// Claude Code.
+    Claude,
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Any interactive command, given as an argv.
+    Command,
+}
+
+impl Provider {
+    pub const ALL: [Provider; 3] = [Provider::Claude, Provider::Codex, Provider::Command];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::Claude => "claude",
+            Provider::Codex => "codex",
+            Provider::Command => "command",
+        }
+    }
+
+    /// The native id lf presets for a new conversation, for a provider
+    /// that lets it choose one (Claude's `--session-id`).
+    pub fn chosen_native_id(self) -> Option<String> {
+        match self {
+            Provider::Claude => Some(uuid_v4()),
+            Provider::Codex | Provider::Command => None,
+        }
+    }
+
+    /// Whether a launch is resumable only once the provider has confirmed
+    /// its native id (else a live client is enough).
+    pub fn confirms_native_id_at_start(self) -> bool {
+        self == Provider::Claude
+    }
+
+    /// Parse a hook payload of this provider: Claude's JSON on stdin, or
+    /// Codex's JSON as the last argument.
+    pub fn parse_hook(self, payload: &[u8]) -> std::result::Result<HookEvent, String> {
+        match self {
+            Provider::Claude => claude::parse_hook(payload),
+            Provider::Codex => codex::parse_notify(payload),
+            Provider::Command => Err("the command provider has no hooks".to_owned()),
+        }
+    }
+
+    /// The argv that launches (or resumes) this provider for one Run.
+    pub fn argv(self, launch: &Launch<'_>) -> Result<Vec<String>> {
+        match self {
+            Provider::Claude => claude::argv(launch),
+            Provider::Codex => Ok(codex::argv(launch)),
+            Provider::Command => {
+                if launch.command.is_empty() {
+                    return Err(Error::usage("this command session has no argv to run"));
+                }
+                Ok(launch.command.to_vec())
+            }
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Self> {
+        Provider::ALL
+            .into_iter()
+            .find(|provider| provider.as_str() == text)
+            .ok_or_else(|| {
+                Error::usage(format!(
+                    "unknown provider {}: choose claude, codex or command",
+                    quote(text)
+                ))
+            })
+    }
+}
+
+/// A model name passes through to the provider's `--model`: a short token
+/// of letters, digits and `.-_:/@[]`, nothing a shell or a flag parser could
+/// misread.
+pub fn validate_model(model: &str) -> Result<String> {
+    let ok = !model.is_empty()
+        && model.len() <= 100
+        && !model.starts_with('-')
+        && model
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || ".-_:/@[]".contains(c));
+    if ok {
+        Ok(model.to_owned())
+    } else {
+        Err(Error::usage(format!(
+            "{} is not a model name: use up to 100 letters, digits and . - _ : / @ [ ], not starting with -",
+            quote(model)
+        )))
+    }
+}
+
+/// Whether a launch starts a conversation or resumes one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode<'a> {
+    New {
+        /// The native id lf chose, for providers that accept one.
+        chosen_native_id: Option<&'a str>,
+        prompt: Option<&'a str>,
+    },
+    Resume {
+        native_id: &'a str,
+    },
+}
+
+/// Everything an adapter needs to build one launch.
+#[derive(Debug, Clone)]
+pub struct Launch<'a> {
+    pub mode: Mode<'a>,
+    pub model: Option<&'a str>,
+    /// The `command` provider's argv.
+    pub command: &'a [String],
+    /// The `lf-hook` binary the provider calls.
+    pub hook_program: &'a Path,
+    /// The Run's own directory, for per-launch files such as settings.
+    pub run_dir: &'a Path,
+    /// A primary Session: no caller waits on its readiness.
+    pub primary: bool,
+}
+
+/// What a provider's hook says happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookEvent {
+    /// The provider started (or resumed) its conversation with this id.
+    SessionStarted { native_id: String },
+    /// The person submitted a prompt: a turn began.
+    TurnStarted { native_id: Option<String> },
+    /// The agent finished its turn.
+    TurnCompleted { native_id: Option<String> },
+    /// The agent is blocked on a permission prompt.
+    PermissionPrompt,
+    /// The provider's conversation ended.
+    SessionEnded,
+    /// An event lf does not act on (named for the log).
+    Ignored(String),
+}
+
+/// The instructions appended to an agent's system prompt.
+pub fn instructions(primary: bool) -> &'static str {
+    if primary {
+        "This is the one ongoing primary conversation of its repository or wave, run by lf. \
+         No caller is waiting on it and it is not a review: do not run lf-session-ready. \
+         Reconcile the current state of the work, then work with the person."
+    } else {
+        "This conversation runs inside an lf session. When your work is ready for the person to \
+         review, run `lf-session-ready \"<summary>\"` once, where the summary says what changed, \
+         where, and what the reviewer should check. It does not end the conversation."
+    }
+}
+
+/// A random (version 4) UUID, as Claude's `--session-id` takes it.
+pub fn uuid_v4() -> String {
+    let mut bytes = crate::ids::random_bytes::<16>();
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
+/// Whether text is a UUID in its canonical lowercase or uppercase form.
+pub fn is_uuid(text: &str) -> bool {
+    text.len() == 36
+        && text.char_indices().all(|(index, c)| match index {
+            8 | 13 | 18 | 23 => c == '-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+/// A native id from a payload: a short token, never a path or a flag.
+pub(crate) fn native_token(text: &str) -> std::result::Result<String, String> {
+    let ok = !text.is_empty()
+        && text.len() <= 128
+        && !text.starts_with('-')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        && !text.contains("..");
+    if ok {
+        Ok(text.to_owned())
+    } else {
+        Err(format!("native id {} is malformed", quote(text)))
+    }
+}
+
+/// The program a provider is started as: found on PATH, so that a user's
+/// installation (or a test's fake) is used.
+pub fn program(name: &str) -> Result<PathBuf> {
+    which_on_path(name).ok_or_else(|| {
+        Error::operational(format!(
+            "{name} is not installed or not on PATH; install it, or choose another --provider"
+        ))
+    })
+}
+
+fn which_on_path(name: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .filter(|dir| !dir.is_empty())
+        .map(|dir| Path::new(dir).join(name))
+        .find(|path| {
+            path.metadata()
+                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// Quote a string for POSIX `sh` (Claude runs hook commands with a shell).
+pub(crate) fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn providers_parse_by_name() {
+        for provider in Provider::ALL {
+            assert_eq!(Provider::parse(provider.as_str()).unwrap(), provider);
+        }
+        assert!(Provider::parse("gemini").is_err());
+    }
+
+    #[test]
+    fn uuids_are_version_4_and_recognised() {
+        let id = uuid_v4();
+        assert!(is_uuid(&id), "{id}");
+        assert_eq!(&id[14..15], "4");
+        assert!(!is_uuid("not-a-uuid"));
+        assert_ne!(uuid_v4(), uuid_v4());
+    }
+
+    #[test]
+    fn shell_quoting_survives_quotes() {
+        assert_eq!(shell_quote("/a b/it's"), r"'/a b/it'\''s'");
+    }
+
+    #[test]
+    fn native_tokens_are_never_paths_or_flags() {
+        assert!(native_token("019a-thread_1.2").is_ok());
+        for bad in ["", "../x", "a/b", "-rf", "a b", &"x".repeat(129)] {
+            assert!(native_token(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn models_are_plain_tokens() {
+        assert!(validate_model("claude-opus-4-5[1m]").is_ok());
+        assert!(validate_model("gpt-5.1-codex").is_ok());
+        for bad in ["", "--dangerous", "a b", "x;rm", &"m".repeat(101)] {
+            assert!(validate_model(bad).is_err(), "{bad}");
+        }
+    }
+}

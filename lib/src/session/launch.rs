@@ -1,0 +1,413 @@
+//! Launching and reaching Sessions: `open` decides what getting a person to
+//! a Session means right now (go to its live tmux session, resume its native
+//! history, launch its prepared Run, or start a new attempt), and `serve`
+//! is the launcher that runs inside the durable tmux session and owns the
+//! provider process. Every decision is taken under the Session's launch
+//! lock, so N concurrent opens make one launch.
+
+use super::ops::Lf;
+use super::rules::{self, RunOutcome};
+use crate::clock::now_micros;
+use crate::error::{Error, Result};
+use crate::ids::{RunId, SessionId, SessionSelector};
+use crate::liveness::ProcessIdentity;
+use crate::provider::{self, Mode, Provider};
+use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
+use crate::tmux::{self, Tmux};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// How long a launch may take to become resumable.
+pub const START_TIMEOUT: Duration = Duration::from_secs(30);
+const POLL: Duration = Duration::from_millis(10);
+
+/// What `lf-session-open` may do to a Session that is live elsewhere.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// Stop the other client and resume here ("Move here").
+    pub replace: bool,
+    /// Do not wait for another opener: fail at once if one holds the lock.
+    pub try_lock: bool,
+    /// Run the agent in this terminal instead of a durable tmux session.
+    pub here: bool,
+}
+
+/// Where the person should go now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// A durable tmux session (already running, or just launched).
+    Tmux(String),
+    /// Run this argv in this terminal (`--here`): the launcher itself.
+    Exec(Vec<String>),
+}
+
+/// A program installed beside the running executable.
+pub fn sibling_program(name: &str) -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join(name)))
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+impl Lf {
+    /// Get ready to take a person to a Session; see the module docs.
+    pub fn open_session(&self, selector: &str, options: OpenOptions) -> Result<Destination> {
+        let selector = SessionSelector::parse(selector)?;
+        let row = self.resolve(&selector)?;
+        let id = SessionId::parse(&row.id)?;
+        refuse_completed(&row)?;
+        let lock = if options.try_lock {
+            crate::locks::try_launch(self.home(), &id)?.ok_or_else(|| {
+                Error::conflict(format!(
+                    "Session {id} is being opened by another process; try again in a moment"
+                ))
+            })?
+        } else {
+            crate::locks::launch(self.home(), &id)?
+        };
+        // Decide on what is true under the lock, not on what was read before.
+        let row = self.resolve(&selector)?;
+        refuse_completed(&row)?;
+        let tmux = Tmux::from_env();
+        let name = tmux::session_name(&id);
+        let running = tmux.has_session(&name)?;
+        let clients = self.live_clients(&row.id)?;
+        if running || !clients.is_empty() {
+            if options.replace {
+                self.stop_clients(&clients)?;
+                tmux.kill_session(&name)?;
+            } else if running && !options.here {
+                return Ok(Destination::Tmux(name));
+            } else {
+                return Err(Error::conflict(rules::ACTIVE_ELSEWHERE));
+            }
+        }
+        let run = self.launchable_run(&row)?;
+        let serve = vec![
+            sibling_program("lf-serve").display().to_string(),
+            run.id.clone(),
+        ];
+        if options.here {
+            drop(lock);
+            return Ok(Destination::Exec(serve));
+        }
+        self.store().record_diagnostic(&run.id, None)?;
+        tmux.new_session(
+            &name,
+            std::path::Path::new(&row.cwd),
+            &[("LF_HOME", self.home().root().display().to_string())],
+            &serve,
+        )?;
+        drop(lock);
+        self.wait_started(&run.id, &tmux, &name)?;
+        Ok(Destination::Tmux(name))
+    }
+
+    /// The Run a launch should use: the current one if it can still be
+    /// resumed or was never launched, else a new attempt under the same
+    /// Session (its title, summary and work stay).
+    fn launchable_run(&self, row: &SessionRow) -> Result<RunRow> {
+        let current = self.run(&row.current_run_id)?;
+        if current.native_id.is_some() || !current.published {
+            return Ok(current);
+        }
+        let provider = Provider::parse(&current.provider)?;
+        let next = NewRun {
+            id: RunId::new(),
+            chosen_native_id: provider.chosen_native_id(),
+            provider: current.provider.clone(),
+            model: current.model.clone(),
+            argv: current.argv.clone(),
+            prompt: current.prompt.clone(),
+        };
+        self.store().new_attempt(
+            &SessionId::parse(&row.id)?,
+            &current.id,
+            &next,
+            now_micros(),
+        )?;
+        self.run(next.id.as_str())
+    }
+
+    fn run(&self, id: &str) -> Result<RunRow> {
+        self.store()
+            .run_row(id)?
+            .ok_or_else(|| Error::not_found(format!("Run {id} was not found")))
+    }
+
+    /// Live clients of a Session, checked against `/proc`.
+    pub(crate) fn live_clients(&self, session: &str) -> Result<Vec<ProcessIdentity>> {
+        let receipts = self.store().open_clients(Some(session))?;
+        if receipts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let boot = crate::liveness::boot_id()?;
+        Ok(receipts
+            .into_iter()
+            .map(|receipt| receipt.process)
+            .filter(|process| process.is_alive(&boot))
+            .collect())
+    }
+
+    pub(crate) fn stop_clients(&self, clients: &[ProcessIdentity]) -> Result<()> {
+        if clients.is_empty() {
+            return Ok(());
+        }
+        let boot = crate::liveness::boot_id()?;
+        for client in clients {
+            client.stop(&boot, Duration::from_secs(5));
+            self.store().end_client(client, now_micros())?;
+        }
+        Ok(())
+    }
+
+    /// Wait until the launcher has started the provider, or say why not.
+    fn wait_started(&self, run: &str, tmux: &Tmux, name: &str) -> Result<()> {
+        let deadline = Instant::now() + START_TIMEOUT;
+        loop {
+            let row = self.run(run)?;
+            if let Some(diagnostic) = &row.diagnostic {
+                return Err(Error::operational(diagnostic.clone()));
+            }
+            if row.published && !self.store().open_clients_of_run(run)?.is_empty() {
+                return Ok(());
+            }
+            if !tmux.has_session(name)? {
+                let row = self.run(run)?;
+                return Err(Error::operational(row.diagnostic.unwrap_or_else(|| {
+                    format!(
+                        "the launcher of Run {run} exited before starting the agent; see {}",
+                        self.home()
+                            .run_dir(&RunId::parse(run).expect("stored run ids are valid"))
+                            .join("serve.log")
+                            .display()
+                    )
+                })));
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::operational(format!(
+                    "Run {run} did not start within {}s; look at the tmux session {name}",
+                    START_TIMEOUT.as_secs()
+                )));
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// The launcher (`lf-serve RUN`): runs the provider for one Run in this
+    /// terminal and records everything a listing needs. Returns how the
+    /// provider ended. A launcher that fails leaves its reason on the Run,
+    /// where the opener waiting for it reads it.
+    pub fn serve(&self, run: &str) -> Result<RunOutcome> {
+        self.serve_run(run).inspect_err(|error| {
+            if let Ok(Some(row)) = self.store().run_row(run)
+                && row.diagnostic.is_none()
+            {
+                let _ = self.store().record_diagnostic(run, Some(&error.message));
+            }
+        })
+    }
+
+    fn serve_run(&self, run: &str) -> Result<RunOutcome> {
+        let run_id = RunId::parse(run)?;
+        let run = self.run(run_id.as_str())?;
+        let id = SessionId::parse(&run.session_id)?;
+        let lock = crate::locks::launch(self.home(), &id)?;
+        let row = self.resolve(&SessionSelector::Session(id.clone()))?;
+        refuse_completed(&row)?;
+        if row.current_run_id != run.id {
+            return Err(Error::conflict(format!(
+                "Run {} is no longer current for Session {id}; its current Run is {}: open the Session instead",
+                run.id, row.current_run_id
+            )));
+        }
+        if !self.live_clients(&row.id)?.is_empty() {
+            return Err(Error::conflict(rules::ACTIVE_ELSEWHERE));
+        }
+        let run = self.run(run_id.as_str())?;
+        let provider = Provider::parse(&run.provider)?;
+        let mode = match (&run.native_id, run.published) {
+            (Some(native_id), _) => Mode::Resume { native_id },
+            (None, false) => Mode::New {
+                chosen_native_id: run.chosen_native_id.as_deref(),
+                prompt: run.prompt.as_deref(),
+            },
+            (None, true) => {
+                return Err(Error::conflict(format!(
+                    "Run {} was already launched and has no native history; open the Session to start a new attempt",
+                    run.id
+                )));
+            }
+        };
+        let run_dir = self.home().run_dir(&run_id);
+        std::fs::create_dir_all(&run_dir).map_err(|error| {
+            Error::operational(format!("cannot create {}: {error}", run_dir.display()))
+        })?;
+        let hook_program = sibling_program("lf-hook");
+        let argv = provider.argv(&provider::Launch {
+            mode,
+            model: run.model.as_deref(),
+            command: &run.argv,
+            hook_program: &hook_program,
+            run_dir: &run_dir,
+            primary: row.primary_scope.is_some(),
+        })?;
+        let terminal = terminal_id();
+        self.store().mark_run_started(
+            &run.id,
+            &format!("lf-serve {}", terminal.as_deref().unwrap_or("?")),
+            now_micros(),
+        )?;
+        let launch = self.describe_launch(&argv[0], &row.cwd, &run.id);
+        let spawned = Command::new(&argv[0])
+            .args(&argv[1..])
+            .current_dir(&row.cwd)
+            .env("LF_HOME", self.home().root())
+            .env("LF_SESSION_ID", id.as_str())
+            .env("LF_RUN_ID", run_id.as_str())
+            .spawn();
+        let mut child = match spawned {
+            Ok(child) => child,
+            Err(error) => {
+                return Err(self.fail(&run.id, format!("could not start {launch}: {error}")));
+            }
+        };
+        let process = ProcessIdentity::of(child.id())?;
+        self.store().record_client(
+            &ClientReceipt {
+                session_id: row.id.clone(),
+                run_id: run.id.clone(),
+                process: process.clone(),
+                terminal_id: terminal,
+            },
+            now_micros(),
+        )?;
+        // Resumable: the native id is known (when the provider confirms it
+        // at start) and the client is alive.
+        let needs_native = provider.confirms_native_id_at_start() && run.native_id.is_none();
+        let deadline = Instant::now() + START_TIMEOUT;
+        while needs_native && self.run(&run.id)?.native_id.is_none() {
+            if let Some(status) = child.try_wait()? {
+                self.store().end_client(&process, now_micros())?;
+                return Err(self.fail(
+                    &run.id,
+                    format!("{launch}: exited with {status} before becoming resumable"),
+                ));
+            }
+            if Instant::now() >= deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                self.store().end_client(&process, now_micros())?;
+                return Err(self.fail(
+                    &run.id,
+                    format!(
+                        "{launch}: did not become resumable within {}s",
+                        START_TIMEOUT.as_secs()
+                    ),
+                ));
+            }
+            std::thread::sleep(POLL);
+        }
+        drop(lock);
+        let status = child.wait()?;
+        let outcome = outcome_of(&status);
+        let now = now_micros();
+        self.store().end_client(&process, now)?;
+        self.store()
+            .record_outcome(&run.id, outcome, status.code(), now)?;
+        Ok(outcome)
+    }
+
+    /// The diagnostic of a launch: executable (with its sha256), cwd, Home
+    /// and database. Arguments are left out: they may hold prompts.
+    fn describe_launch(&self, program: &str, cwd: &str, run: &str) -> String {
+        let (path, digest) = match provider::program(program) {
+            Ok(path) => {
+                let digest = std::fs::read(&path)
+                    .map(|bytes| {
+                        use sha2::Digest;
+                        sha2::Sha256::digest(bytes)
+                            .iter()
+                            .map(|byte| format!("{byte:02x}"))
+                            .collect::<String>()
+                    })
+                    .unwrap_or_else(|_| "unavailable".to_owned());
+                (path.display().to_string(), digest)
+            }
+            Err(_) => (
+                format!("{program} (not found on PATH)"),
+                "unavailable".to_owned(),
+            ),
+        };
+        format!(
+            "Run {run}: executable {path} (sha256 {digest}), cwd {cwd}, Home {}, database {}",
+            self.home().root().display(),
+            self.home().database().display()
+        )
+    }
+
+    /// Record a failed launch where the next opener and the log will see it.
+    fn fail(&self, run: &str, diagnostic: String) -> Error {
+        let now = now_micros();
+        let _ = self.store().record_diagnostic(run, Some(&diagnostic));
+        let _ = self
+            .store()
+            .record_outcome(run, RunOutcome::Failed, None, now);
+        if let Ok(run_id) = RunId::parse(run) {
+            let log = self.home().run_dir(&run_id).join("serve.log");
+            let _ = std::fs::write(log, format!("{}\n", diagnostic));
+        }
+        Error::operational(diagnostic)
+    }
+}
+
+fn refuse_completed(row: &SessionRow) -> Result<()> {
+    if row.completed_at.is_some() {
+        return Err(Error::conflict(format!(
+            "Session {} is already complete",
+            row.id
+        )));
+    }
+    Ok(())
+}
+
+/// The terminal this launcher runs in: its tmux pane, else its tty.
+fn terminal_id() -> Option<String> {
+    if let Ok(pane) = std::env::var("TMUX_PANE")
+        && pane.starts_with('%')
+        && pane[1..].bytes().all(|b| b.is_ascii_digit())
+        && pane.len() > 1
+    {
+        return Some(pane);
+    }
+    std::fs::read_link("/proc/self/fd/0")
+        .ok()
+        .map(|path| path.display().to_string())
+        .filter(|path| path.starts_with("/dev/pts/") || path.starts_with("/dev/tty"))
+}
+
+/// A signal, or the shell convention for one (128 + n), is an interrupt.
+fn outcome_of(status: &std::process::ExitStatus) -> RunOutcome {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.signal(), status.code()) {
+        (Some(_), _) => RunOutcome::Interrupted,
+        (None, Some(code)) if code > 128 && code <= 128 + 64 => RunOutcome::Interrupted,
+        _ => RunOutcome::Exited,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+
+    #[test]
+    fn signals_and_their_exit_codes_are_interrupts() {
+        let status = |raw| std::process::ExitStatus::from_raw(raw);
+        assert_eq!(outcome_of(&status(0)), RunOutcome::Exited);
+        assert_eq!(outcome_of(&status(1 << 8)), RunOutcome::Exited);
+        assert_eq!(outcome_of(&status(130 << 8)), RunOutcome::Interrupted);
+        assert_eq!(outcome_of(&status(libc::SIGTERM)), RunOutcome::Interrupted);
+    }
+}

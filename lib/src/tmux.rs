@@ -1,0 +1,236 @@
+//! The one place that talks to tmux. Every call is an argv vector (never a
+//! shell string) with exact targets: sessions as `=NAME`, panes by id.
+//! `LF_TMUX_SOCKET` selects a tmux server by socket name (`-L`); tests use
+//! it to run a private server each and never touch the user's.
+
+use crate::error::{Error, Result};
+use crate::ids::SessionId;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+pub const SOCKET_ENV: &str = "LF_TMUX_SOCKET";
+
+#[derive(Debug, Clone, Default)]
+pub struct Tmux {
+    socket: Option<String>,
+}
+
+/// The durable tmux session of an lf Session: `lf-` and 12 id characters.
+pub fn session_name(id: &SessionId) -> String {
+    format!("lf-{}", &id.as_str()[..12])
+}
+
+impl Tmux {
+    pub fn from_env() -> Self {
+        Tmux {
+            socket: std::env::var(SOCKET_ENV)
+                .ok()
+                .filter(|socket| !socket.is_empty()),
+        }
+    }
+
+    pub fn with_socket(socket: impl Into<String>) -> Self {
+        Tmux {
+            socket: Some(socket.into()),
+        }
+    }
+
+    /// The tmux argv prefix: `tmux [-L socket]`.
+    pub fn base_argv(&self) -> Vec<String> {
+        let mut argv = vec!["tmux".to_owned()];
+        if let Some(socket) = &self.socket {
+            argv.extend(["-L".to_owned(), socket.clone()]);
+        }
+        argv
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let base = self.base_argv();
+        let mut command = Command::new(&base[0]);
+        command.args(&base[1..]).args(args).stdin(Stdio::null());
+        command
+    }
+
+    fn output(&self, args: &[&str]) -> Result<Output> {
+        self.command(args).output().map_err(|error| {
+            if error.kind() == std::io::ErrorKind::NotFound {
+                Error::operational(
+                    "tmux is not installed (or not on PATH): lf runs agents in tmux sessions; install tmux",
+                )
+            } else {
+                Error::operational(format!("cannot run tmux: {error}"))
+            }
+        })
+    }
+
+    fn run(&self, args: &[&str], what: &str) -> Result<()> {
+        let output = self.output(args)?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+        Err(Error::operational(format!("{what}: tmux said: {stderr}")))
+    }
+
+    /// Whether a tmux session of exactly this name exists. A server that is
+    /// not running has no sessions.
+    pub fn has_session(&self, name: &str) -> Result<bool> {
+        let target = format!("={name}");
+        let output = self.output(&["has-session", "-t", &target])?;
+        Ok(output.status.success())
+    }
+
+    /// Start a detached session running `argv` (no shell) in `cwd`, then
+    /// check that it exists: a command that dies at once takes its session
+    /// with it, and that must not be reported as started.
+    pub fn new_session(
+        &self,
+        name: &str,
+        cwd: &Path,
+        env: &[(&str, String)],
+        argv: &[String],
+    ) -> Result<()> {
+        let cwd = cwd
+            .to_str()
+            .ok_or_else(|| Error::usage("the working directory is not valid UTF-8"))?;
+        let mut args: Vec<String> = [
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-c",
+            cwd,
+            "-x",
+            "200",
+            "-y",
+            "50",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        for (key, value) in env {
+            args.extend(["-e".to_owned(), format!("{key}={value}")]);
+        }
+        args.push("--".to_owned());
+        args.extend(argv.iter().cloned());
+        let borrowed: Vec<&str> = args.iter().map(String::as_str).collect();
+        self.run(&borrowed, &format!("cannot start the tmux session {name}"))?;
+        if !self.has_session(name)? {
+            return Err(Error::operational(format!(
+                "the tmux session {name} ended as soon as it started"
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn kill_session(&self, name: &str) -> Result<()> {
+        if !self.has_session(name)? {
+            return Ok(());
+        }
+        let target = format!("={name}");
+        self.run(
+            &["kill-session", "-t", &target],
+            &format!("cannot stop the tmux session {name}"),
+        )
+    }
+
+    /// Take this terminal to a session: `switch-client` inside tmux,
+    /// `attach-session` outside (which returns when the person detaches).
+    pub fn go_to(&self, name: &str) -> Result<()> {
+        let target = format!("={name}");
+        if std::env::var_os("TMUX").is_some_and(|value| !value.is_empty()) {
+            return self.run(
+                &["switch-client", "-t", &target],
+                &format!("cannot switch to {name}"),
+            );
+        }
+        // SAFETY: isatty has no preconditions.
+        if unsafe { libc::isatty(0) } != 1 {
+            return Err(Error::usage(format!(
+                "cannot attach to the tmux session {name}: this is not a terminal; run {} attach-session -t ={name}",
+                self.base_argv().join(" ")
+            )));
+        }
+        let status = self
+            .command(&["attach-session", "-t", &target])
+            .stdin(Stdio::inherit())
+            .status()
+            .map_err(|error| Error::operational(format!("cannot run tmux: {error}")))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(Error::operational(format!(
+                "tmux could not attach to {name}"
+            )))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Server(Tmux, String);
+
+    impl Server {
+        fn new() -> Self {
+            let socket = format!("lf-unit-{}", SessionId::new());
+            Server(Tmux::with_socket(socket.clone()), socket)
+        }
+    }
+
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = Command::new("tmux")
+                .args(["-L", &self.1, "kill-server"])
+                .output();
+        }
+    }
+
+    #[test]
+    fn names_are_derived_from_the_id() {
+        let id = SessionId::parse("0123456789abcdef0123456789abcdef").unwrap();
+        assert_eq!(session_name(&id), "lf-0123456789ab");
+    }
+
+    #[test]
+    fn sessions_start_with_argv_and_are_found_exactly() {
+        let server = Server::new();
+        let tmux = &server.0;
+        assert!(
+            !tmux.has_session("lf-x").unwrap(),
+            "no server yet means no session"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let argv = vec![
+            "sh".to_owned(),
+            "-c".to_owned(),
+            "echo \"$LF_PROBE $(pwd)\" > out; sleep 30".to_owned(),
+        ];
+        tmux.new_session(
+            "lf-x",
+            dir.path(),
+            &[("LF_PROBE", "a b;c".to_owned())],
+            &argv,
+        )
+        .unwrap();
+        assert!(tmux.has_session("lf-x").unwrap());
+        assert!(
+            !tmux.has_session("lf").unwrap(),
+            "targets are exact, not prefixes"
+        );
+        for _ in 0..200 {
+            if out.exists() && std::fs::read_to_string(&out).unwrap().ends_with('\n') {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let canonical = std::fs::canonicalize(dir.path()).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap().trim(),
+            format!("a b;c {}", canonical.display())
+        );
+        tmux.kill_session("lf-x").unwrap();
+        assert!(!tmux.has_session("lf-x").unwrap());
+    }
+}
