@@ -8,6 +8,8 @@ mod util;
 mod edges;
 /// Completions and man pages are generated from the clap definitions.
 mod generated;
+/// Launching with fake agents in a private tmux server.
+mod launch;
 /// lf-session-bind: preview, permanence, run ids.
 mod session_bind;
 /// lf-session-complete: stopping clients, flow readiness, races.

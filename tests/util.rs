@@ -18,14 +18,47 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-session-complete" => env!("CARGO_BIN_EXE_lf-session-complete"),
         "lf-session-bind" => env!("CARGO_BIN_EXE_lf-session-bind"),
         "lf-work" => env!("CARGO_BIN_EXE_lf-work"),
+        "lf-session-open" => env!("CARGO_BIN_EXE_lf-session-open"),
+        "lf-serve" => env!("CARGO_BIN_EXE_lf-serve"),
+        "lf-hook" => env!("CARGO_BIN_EXE_lf-hook"),
+        "lf-primary" => env!("CARGO_BIN_EXE_lf-primary"),
         other => panic!("no binary named {other}"),
     };
     PathBuf::from(path)
 }
 
-/// One sealed environment: a temp dir holding the Home and a work folder.
+/// One sealed environment: a temp dir holding the Home and a work folder,
+/// and a private tmux server (killed when the environment is dropped).
 pub struct Env {
     pub dir: tempfile::TempDir,
+    pub socket: String,
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let _ = self.tmux_command(&["kill-server"]).output();
+    }
+}
+
+/// The folder of the fake agent programs (`claude`, `codex`).
+pub fn fakes() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fakes")
+}
+
+/// Poll until `probe` returns something, or fail after `seconds` saying
+/// what was awaited. A time limit for a failure, not a speed assertion.
+pub fn wait_for<T>(what: &str, seconds: u64, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        if let Some(value) = probe() {
+            return value;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 /// What a finished command did.
@@ -95,7 +128,72 @@ impl Env {
     pub fn new() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        Env { dir }
+        let socket = format!("lf-test-{}", lf::ids::SessionId::new());
+        Env { dir, socket }
+    }
+
+    /// PATH for every command: the fake agents, the built binaries, the system.
+    pub fn path(&self) -> String {
+        format!(
+            "{}:{}:/usr/bin:/bin",
+            fakes().display(),
+            bin("lf-session-list").parent().unwrap().display()
+        )
+    }
+
+    /// A tmux command on this environment's private server.
+    pub fn tmux_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new("tmux");
+        command
+            .env_clear()
+            .env("PATH", self.path())
+            .env("HOME", self.dir.path())
+            .env("TMUX_TMPDIR", self.dir.path())
+            .args(["-L", &self.socket])
+            .args(args)
+            .stdin(Stdio::null());
+        command
+    }
+
+    /// Run tmux on the private server and return its stdout.
+    pub fn tmux(&self, args: &[&str]) -> String {
+        let output = self.tmux_command(args).output().expect("tmux runs");
+        assert!(
+            output.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Whether the private server has a session of exactly this name.
+    pub fn tmux_has(&self, name: &str) -> bool {
+        self.tmux_command(&["has-session", "-t", &format!("={name}")])
+            .output()
+            .unwrap()
+            .status
+            .success()
+    }
+
+    /// The visible text and history of a pane.
+    pub fn capture(&self, pane: &str) -> String {
+        self.tmux(&["capture-pane", "-p", "-S", "-", "-t", pane])
+    }
+
+    /// Type a line into a pane.
+    pub fn type_line(&self, pane: &str, text: &str) {
+        self.tmux(&["send-keys", "-t", pane, "-l", text]);
+        self.tmux(&["send-keys", "-t", pane, "Enter"]);
+    }
+
+    /// The lines the fake agents logged, of one kind.
+    pub fn agent_log(&self, kind: &str) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(self.dir.path().join("agent.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+            .filter(|entry| entry["kind"] == kind)
+            .collect()
     }
 
     pub fn home(&self) -> PathBuf {
@@ -119,9 +217,13 @@ impl Env {
         let mut command = Command::new(bin(name));
         command
             .env_clear()
-            .env("PATH", "/usr/bin:/bin")
+            .env("PATH", self.path())
             .env("HOME", self.dir.path())
             .env("LF_HOME", self.home())
+            .env("LF_TMUX_SOCKET", &self.socket)
+            .env("TMUX_TMPDIR", self.dir.path())
+            .env("FAKE_AGENT_HOME", self.dir.path().join("fake-agents"))
+            .env("FAKE_AGENT_LOG", self.dir.path().join("agent.log"))
             .current_dir(self.work())
             .stdin(Stdio::null());
         command

@@ -43,6 +43,14 @@ pub fn receive(
             row.provider
         )));
     }
+    let current = store
+        .session_row(&row.session_id)?
+        .map(|session| session.current_run_id);
+    if current.as_deref() != Some(run.as_str()) {
+        return Ok(Some(format!(
+            "Run {run} is no longer its Session's current Run; the hook changed nothing"
+        )));
+    }
     let now = now_micros();
     let mut note = None;
     let mut adopt = |native: &str| -> Result<()> {

@@ -56,11 +56,10 @@ impl Tool for Cli {
             try_lock: self.try_lock,
             here: self.here,
         };
+        // A Run id names the session only until a new attempt replaces it.
+        let session = lf.find(&self.id)?.id;
         match lf.open_session(&self.id, options)? {
-            Destination::Tmux(name) if self.detach => {
-                let _ = name;
-                out.json(&lf.get(&self.id)?)
-            }
+            Destination::Tmux(_) if self.detach => out.json(&lf.get(&session)?),
             Destination::Tmux(name) => lf::tmux::Tmux::from_env().go_to(&name),
             Destination::Exec(argv) => {
                 use std::os::unix::process::CommandExt;

@@ -162,26 +162,29 @@ impl Lf {
         Ok(())
     }
 
-    /// Wait until the launcher has started the provider, or say why not.
+    /// Wait until the launcher's Run is resumable (the provider runs and,
+    /// for a provider that confirms it, its native id is known), or say why
+    /// not: an agent that dies at once is not reported as started.
     fn wait_started(&self, run: &str, tmux: &Tmux, name: &str) -> Result<()> {
         let deadline = Instant::now() + START_TIMEOUT;
+        let confirms = Provider::parse(&self.run(run)?.provider)?.confirms_native_id_at_start();
         loop {
             let row = self.run(run)?;
             if let Some(diagnostic) = &row.diagnostic {
                 return Err(Error::operational(diagnostic.clone()));
             }
-            if row.published && !self.store().open_clients_of_run(run)?.is_empty() {
+            if row.published
+                && (!confirms || row.native_id.is_some())
+                && self.run_has_live_client(run)?
+            {
                 return Ok(());
             }
             if !tmux.has_session(name)? {
                 let row = self.run(run)?;
                 return Err(Error::operational(row.diagnostic.unwrap_or_else(|| {
                     format!(
-                        "the launcher of Run {run} exited before starting the agent; see {}",
-                        self.home()
-                            .run_dir(&RunId::parse(run).expect("stored run ids are valid"))
-                            .join("serve.log")
-                            .display()
+                        "the launcher of Run {run} exited before the agent was resumable; see {}",
+                        self.home().runs().join(run).join("serve.log").display()
                     )
                 })));
             }
@@ -193,6 +196,17 @@ impl Lf {
             }
             std::thread::sleep(POLL);
         }
+    }
+
+    fn run_has_live_client(&self, run: &str) -> Result<bool> {
+        let receipts = self.store().open_clients_of_run(run)?;
+        if receipts.is_empty() {
+            return Ok(false);
+        }
+        let boot = crate::liveness::boot_id()?;
+        Ok(receipts
+            .iter()
+            .any(|receipt| receipt.process.is_alive(&boot)))
     }
 
     /// The launcher (`lf-serve RUN`): runs the provider for one Run in this
