@@ -351,3 +351,132 @@ fn a_historical_run_id_is_refused_naming_the_current_run() {
         )
     );
 }
+
+/// Two terminals: panes of an outer tmux server, each of which becomes a
+/// client of the test's (inner) server when it opens a session.
+struct Terminals<'a> {
+    env: &'a Env,
+    socket: String,
+}
+
+impl<'a> Terminals<'a> {
+    fn new(env: &'a Env, names: &[&str]) -> Self {
+        let socket = format!("{}-outer", env.socket);
+        let terminals = Terminals { env, socket };
+        for name in names {
+            let mut command = terminals.command(&[
+                "new-session",
+                "-d",
+                "-s",
+                name,
+                "-x",
+                "150",
+                "-y",
+                "40",
+                "--",
+                "sh",
+            ]);
+            command
+                .env("LF_HOME", env.home())
+                .env("LF_TMUX_SOCKET", &env.socket)
+                .env("FAKE_AGENT_HOME", env.dir.path().join("fake-agents"))
+                .env("FAKE_AGENT_LOG", env.dir.path().join("agent.log"));
+            assert!(command.status().unwrap().success());
+        }
+        terminals
+    }
+
+    fn command(&self, args: &[&str]) -> std::process::Command {
+        let mut command = std::process::Command::new("tmux");
+        command
+            .env_clear()
+            .env("PATH", self.env.path())
+            .env("HOME", self.env.dir.path())
+            .env("TMUX_TMPDIR", self.env.dir.path())
+            .env("TERM", "xterm-256color")
+            .args(["-L", &self.socket])
+            .args(args)
+            .stdin(Stdio::null());
+        command
+    }
+
+    fn type_line(&self, terminal: &str, text: &str) {
+        let target = format!("={terminal}:");
+        assert!(
+            self.command(&["send-keys", "-t", &target, "-l", text])
+                .status()
+                .unwrap()
+                .success()
+        );
+        assert!(
+            self.command(&["send-keys", "-t", &target, "Enter"])
+                .status()
+                .unwrap()
+                .success()
+        );
+    }
+
+    fn screen(&self, terminal: &str) -> String {
+        let output = self
+            .command(&["capture-pane", "-p", "-t", &format!("={terminal}:")])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+}
+
+impl Drop for Terminals<'_> {
+    fn drop(&mut self) {
+        let _ = self.command(&["kill-server"]).output();
+    }
+}
+
+fn inner_clients(env: &Env) -> usize {
+    let output = env
+        .tmux_command(&["list-clients", "-F", "#{client_tty}"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).lines().count()
+}
+
+#[test]
+fn move_here_stops_the_other_terminals_client_and_resumes_here() {
+    let env = Env::new();
+    let record = env.new_session(&["--title", "movable"]);
+    let terminals = Terminals::new(&env, &["one", "two"]);
+
+    terminals.type_line("one", &format!("env -u TMUX lf-session-open {}", record.id));
+    wait_for("terminal one to show the agent", 20, || {
+        terminals
+            .screen("one")
+            .contains("fake-claude")
+            .then_some(())
+    });
+    assert_eq!(inner_clients(&env), 1);
+    let first_agent = agent_pid(&env, &record.id);
+
+    terminals.type_line(
+        "two",
+        &format!("env -u TMUX lf-session-open --replace {}", record.id),
+    );
+    wait_for("terminal two to show the resumed conversation", 20, || {
+        terminals.screen("two").contains("resumed").then_some(())
+    });
+    wait_for("terminal one to be let go", 20, || {
+        (inner_clients(&env) == 1).then_some(())
+    });
+    assert!(
+        !terminals.screen("one").contains("resumed"),
+        "{}",
+        terminals.screen("one")
+    );
+    let stat = std::fs::read_to_string(format!("/proc/{first_agent}/stat"));
+    assert!(
+        stat.is_err() || stat.unwrap().contains(") Z "),
+        "the first agent still runs"
+    );
+    let record = state_is(&env, &record.id, SessionState::Active);
+    assert_eq!(record.terminal_ids.len(), 1);
+    assert_eq!(launches(&env).len(), 2);
+    assert!(launches(&env)[1].contains(&"--resume".to_owned()));
+}

@@ -8,8 +8,12 @@ mod util;
 mod edges;
 /// Completions and man pages are generated from the clap definitions.
 mod generated;
+/// lf-hook: fuzzed payloads, fencing on the current Run.
+mod hooks;
 /// Launching with fake agents in a private tmux server.
 mod launch;
+/// lf-primary: the one ongoing conversation of a repository or wave.
+mod primary;
 /// lf-session-bind: preview, permanence, run ids.
 mod session_bind;
 /// lf-session-complete: stopping clients, flow readiness, races.

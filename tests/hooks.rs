@@ -1,0 +1,240 @@
+use crate::util::*;
+use std::io::Write;
+use std::process::Stdio;
+
+/// Everything the hook could change, as text.
+fn snapshot(env: &Env) -> String {
+    let db = env.db();
+    let mut rows = Vec::new();
+    for sql in [
+        "SELECT id, title, latest_turn, permission_pending, updated_at, current_run_id, ready_summary FROM sessions ORDER BY id",
+        "SELECT id, native_id, outcome, published FROM runs ORDER BY id",
+    ] {
+        let mut statement = db.prepare(sql).unwrap();
+        let count = statement.column_count();
+        let mut query = statement.query([]).unwrap();
+        while let Some(row) = query.next().unwrap() {
+            let values: Vec<String> = (0..count)
+                .map(|index| format!("{:?}", row.get_ref(index).unwrap()))
+                .collect();
+            rows.push(values.join("|"));
+        }
+    }
+    rows.join("\n")
+}
+
+fn hook_log_lines(env: &Env) -> usize {
+    std::fs::read_to_string(env.home().join("hook.log"))
+        .map(|text| text.lines().count())
+        .unwrap_or(0)
+}
+
+fn call_hook(env: &Env, provider: &str, run: Option<&str>, payload: &[u8]) -> Ran {
+    let mut command = env.command("lf-hook");
+    command
+        .arg(provider)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::piped());
+    if let Some(run) = run {
+        command.env("LF_RUN_ID", run);
+    }
+    if provider == "codex" {
+        command.arg(String::from_utf8_lossy(payload).into_owned());
+    }
+    let mut child = command.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    if provider == "claude" {
+        let _ = stdin.write_all(payload);
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    Ran {
+        argv: vec![bin("lf-hook").display().to_string(), provider.to_owned()],
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// A small deterministic generator, so a failure can be replayed.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next() as u8).collect()
+    }
+}
+
+#[test]
+fn random_and_truncated_payloads_change_nothing_and_are_logged() {
+    let env = Env::new();
+    let record = env.new_session(&["--title", "fuzzed"]);
+    let run = env.current_run(&record.id);
+    let codex = env.new_session(&["--provider", "codex", "--title", "fuzzed codex"]);
+    let codex_run = env.current_run(&codex.id);
+    let before = snapshot(&env);
+    let valid_claude = r#"{"hook_event_name":"Stop","session_id":"4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a","transcript_path":"/x","cwd":"/"}"#;
+    let valid_codex = r#"{"type":"agent-turn-complete","thread-id":"t-1","turn-id":"1","cwd":"/","input-messages":[],"last-assistant-message":"ok"}"#;
+    let mut random = XorShift(0x5eed_1234_abcd_ef01);
+    let mut calls = 0;
+    for round in 0..40 {
+        let length = (random.next() % 300) as usize;
+        let mut payloads = vec![random.bytes(length)];
+        let cut = (random.next() as usize) % valid_claude.len();
+        payloads.push(valid_claude.as_bytes()[..cut].to_vec());
+        for payload in payloads {
+            let ran = call_hook(&env, "claude", Some(&run), &payload);
+            assert_eq!(ran.code, Some(0), "round {round}: {ran:?}");
+            assert_eq!(ran.stdout, "", "round {round}");
+            calls += 1;
+        }
+        let cut = (random.next() as usize) % valid_codex.len();
+        let ran = call_hook(
+            &env,
+            "codex",
+            Some(&codex_run),
+            &valid_codex.as_bytes()[..cut],
+        );
+        assert_eq!(
+            (ran.code, ran.stdout.as_str()),
+            (Some(0), ""),
+            "round {round}"
+        );
+        calls += 1;
+    }
+    assert_eq!(snapshot(&env), before, "a bad payload changed the store");
+    assert_eq!(
+        hook_log_lines(&env),
+        calls,
+        "every bad call leaves one line"
+    );
+}
+
+#[test]
+fn hooks_without_a_run_or_for_a_superseded_run_change_nothing() {
+    let env = Env::new();
+    let record = env.new_session(&[]);
+    let run = env.current_run(&record.id);
+    let stop = br#"{"hook_event_name":"Stop","session_id":"4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a"}"#;
+    let before = snapshot(&env);
+    for (provider, run) in [
+        ("claude", None),
+        ("claude", Some("run-../../etc/passwd")),
+        ("claude", Some("run-0000000000000000000000000z")),
+        ("gemini", Some(run.as_str())),
+        ("codex", Some(run.as_str())),
+    ] {
+        let ran = call_hook(&env, provider, run, stop);
+        assert_eq!(
+            (ran.code, ran.stdout.as_str()),
+            (Some(0), ""),
+            "{provider} {run:?}"
+        );
+    }
+    // A Run that is no longer current.
+    let old = lf::ids::RunId::new().to_string();
+    env.db()
+        .execute(
+            "INSERT INTO runs (id, session_id, provider, created_at) VALUES (?1, ?2, 'claude', 0)",
+            [&old, &record.id],
+        )
+        .unwrap();
+    let before_old = snapshot(&env);
+    let ran = call_hook(&env, "claude", Some(&old), stop);
+    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""));
+    assert_eq!(snapshot(&env), before_old);
+    assert!(before_old.contains(&before.lines().next().unwrap()[..40]));
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap();
+    assert_eq!(log.lines().count(), 6, "{log}");
+    assert!(log.contains("LF_RUN_ID is not set"), "{log}");
+    assert!(log.contains("no longer its Session's current Run"), "{log}");
+    // Bad arguments are logged too, and still exit 0 silently.
+    let mut command = env.command("lf-hook");
+    command.arg("--what");
+    let ran = env.run_command(command);
+    assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""));
+}
+
+#[test]
+fn a_valid_hook_records_the_turn_of_its_own_run() {
+    let env = Env::new();
+    let record = env.new_session(&[]);
+    let run = env.current_run(&record.id);
+    let chosen: String = env
+        .db()
+        .query_row(
+            "SELECT chosen_native_id FROM runs WHERE id = ?1",
+            [&run],
+            |row| row.get(0),
+        )
+        .unwrap();
+    let payload = |event: &str, extra: &str| {
+        format!(r#"{{"hook_event_name":"{event}","session_id":"{chosen}","cwd":"/"{extra}}}"#)
+            .into_bytes()
+    };
+    call_hook(
+        &env,
+        "claude",
+        Some(&run),
+        &payload("SessionStart", r#","source":"startup""#),
+    )
+    .ok();
+    call_hook(
+        &env,
+        "claude",
+        Some(&run),
+        &payload("UserPromptSubmit", r#","prompt":"hi""#),
+    )
+    .ok();
+    assert_eq!(env.show(&record.id).attention, None);
+    call_hook(
+        &env,
+        "claude",
+        Some(&run),
+        &payload("Notification", r#","notification_type":"idle_prompt""#),
+    )
+    .ok();
+    assert_eq!(
+        env.show(&record.id).attention,
+        None,
+        "idle_prompt is not a request for approval"
+    );
+    call_hook(
+        &env,
+        "claude",
+        Some(&run),
+        &payload(
+            "Notification",
+            r#","notification_type":"permission_prompt""#,
+        ),
+    )
+    .ok();
+    assert_eq!(
+        env.show(&record.id).attention,
+        Some(lf::wire::Attention::Approve)
+    );
+    call_hook(&env, "claude", Some(&run), &payload("Stop", "")).ok();
+    assert_eq!(
+        env.show(&record.id).attention,
+        Some(lf::wire::Attention::Reply)
+    );
+    let native: Option<String> = env
+        .db()
+        .query_row("SELECT native_id FROM runs WHERE id = ?1", [&run], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    assert_eq!(native, Some(chosen));
+    // Another id is logged, never adopted.
+    let other = br#"{"hook_event_name":"SessionStart","session_id":"11111111-2222-4333-8444-555555555555"}"#;
+    call_hook(&env, "claude", Some(&run), other).ok();
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap();
+    assert!(log.contains("not adopted"), "{log}");
+}
