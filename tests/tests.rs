@@ -8,6 +8,8 @@ mod util;
 mod edges;
 /// Completions and man pages are generated from the clap definitions.
 mod generated;
+/// lf-handoff: interactive handoffs, their races and their wire.
+mod handoff;
 /// lf-hook: fuzzed payloads, fencing on the current Run.
 mod hooks;
 /// Launching with fake agents in a private tmux server.

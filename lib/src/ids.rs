@@ -50,6 +50,10 @@ string_id!(
     /// A Wave: `wave-` and 26 base32 characters.
     WaveId
 );
+string_id!(
+    /// An interactive handoff: `handoff-` and 26 base32 characters.
+    HandoffId
+);
 
 impl SessionId {
     pub fn new() -> Self {
@@ -130,6 +134,7 @@ macro_rules! ulid_id {
 ulid_id!(RunId, "run-", "Run");
 ulid_id!(TaskId, "task-", "Task");
 ulid_id!(WaveId, "wave-", "Wave");
+ulid_id!(HandoffId, "handoff-", "handoff");
 
 /// What a user may pass where a Session is meant: its id, or the id of its
 /// current Run (what `$LF_RUN_ID` holds inside an agent).

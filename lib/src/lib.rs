@@ -13,6 +13,7 @@
 
 pub mod clock;
 pub mod error;
+pub mod handoff;
 pub mod home;
 pub mod hook;
 pub mod ids;

@@ -260,3 +260,160 @@ pub struct TaskRecord {
     pub created_at: String,
     pub finished_at: Option<String>,
 }
+
+/// What an interactive handoff hands back to: a Task or a Wave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoffParentKind {
+    Task,
+    Wave,
+}
+
+impl HandoffParentKind {
+    pub const ALL: [HandoffParentKind; 2] = [HandoffParentKind::Task, HandoffParentKind::Wave];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandoffParentKind::Task => "task",
+            HandoffParentKind::Wave => "wave",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
+    }
+}
+
+/// Where an interactive handoff stands. The last three are terminal: the
+/// first of them recorded is the handoff's outcome for good.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoffStatus {
+    /// Opened; no person has attached yet.
+    Waiting,
+    /// A person attached to the terminal.
+    Attached,
+    /// The person gave the work back to the agent, with a summary.
+    HandedBack,
+    /// The person finished the work, with a summary.
+    Completed,
+    /// The handoff failed, with a reason.
+    Failed,
+}
+
+impl HandoffStatus {
+    pub const ALL: [HandoffStatus; 5] = [
+        HandoffStatus::Waiting,
+        HandoffStatus::Attached,
+        HandoffStatus::HandedBack,
+        HandoffStatus::Completed,
+        HandoffStatus::Failed,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandoffStatus::Waiting => "waiting",
+            HandoffStatus::Attached => "attached",
+            HandoffStatus::HandedBack => "handed_back",
+            HandoffStatus::Completed => "completed",
+            HandoffStatus::Failed => "failed",
+        }
+    }
+
+    /// Whether the handoff still waits for its outcome.
+    pub fn is_active(self) -> bool {
+        matches!(self, HandoffStatus::Waiting | HandoffStatus::Attached)
+    }
+}
+
+/// How an interactive handoff ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HandoffOutcome {
+    HandedBack { summary: String },
+    Completed { summary: String },
+    Failed { reason: String },
+}
+
+impl HandoffOutcome {
+    pub fn status(&self) -> HandoffStatus {
+        match self {
+            HandoffOutcome::HandedBack { .. } => HandoffStatus::HandedBack,
+            HandoffOutcome::Completed { .. } => HandoffStatus::Completed,
+            HandoffOutcome::Failed { .. } => HandoffStatus::Failed,
+        }
+    }
+
+    /// The summary or the reason.
+    pub fn text(&self) -> &str {
+        match self {
+            HandoffOutcome::HandedBack { summary } | HandoffOutcome::Completed { summary } => {
+                summary
+            }
+            HandoffOutcome::Failed { reason } => reason,
+        }
+    }
+}
+
+/// One interactive handoff, as `lf-handoff` prints it; documented by
+/// `schema/handoff.schema.json`. Environment values never appear on the
+/// wire (they may be secret): only their names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandoffRecord {
+    pub id: String,
+    pub parent_kind: HandoffParentKind,
+    /// The Task or Wave id.
+    pub parent_id: String,
+    /// The Wave the parent belongs to (a Wave parent's own id).
+    #[serde(deserialize_with = "required")]
+    pub wave_id: Option<String>,
+    pub status: HandoffStatus,
+    /// The lf Home this handoff is recorded in.
+    pub home: String,
+    pub cwd: String,
+    pub provider: String,
+    #[serde(deserialize_with = "required")]
+    pub provider_session_id: Option<String>,
+    /// The generation of the agent process that handed off.
+    pub body_generation: u32,
+    pub reason: String,
+    /// Names of the variables the attach argv runs with, sorted.
+    pub environment_names: Vec<String>,
+    /// The argv that puts a person in the handed-off terminal.
+    pub attach_argv: Vec<String>,
+    #[serde(deserialize_with = "required")]
+    pub attached_at: Option<String>,
+    #[serde(deserialize_with = "required")]
+    pub outcome: Option<HandoffOutcome>,
+    #[serde(deserialize_with = "required")]
+    pub finished_at: Option<String>,
+    /// The body generation that claimed the wake after the outcome.
+    #[serde(deserialize_with = "required")]
+    pub wake_claimed_by_generation: Option<u32>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// What `lf-handoff open` prints: the handoff, and whether this call
+/// created it (`false` for a replayed open).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandoffOpened {
+    pub created: bool,
+    pub handoff: HandoffRecord,
+}
+
+/// One row of `lf-handoff list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandoffListRow {
+    /// The handoff id.
+    pub session_id: String,
+    pub parent_kind: HandoffParentKind,
+    pub parent_id: String,
+    #[serde(deserialize_with = "required")]
+    pub wave_id: Option<String>,
+    pub status: HandoffStatus,
+    pub home: String,
+    pub provider: String,
+    /// Seconds since the handoff was opened.
+    pub age_secs: u64,
+}

@@ -1,5 +1,6 @@
 //! One module per binary.
 
+pub mod handoff;
 pub mod hook;
 pub mod primary;
 pub mod serve;
@@ -34,6 +35,7 @@ pub(crate) fn all() -> Vec<clap::Command> {
             hook::Cli::command().name("lf-hook")
         },
         named::<primary::Cli>(),
+        named::<handoff::Cli>(),
     ]
 }
 

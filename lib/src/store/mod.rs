@@ -7,6 +7,7 @@
 //! database written by a newer lf is refused, never rewritten.
 
 mod clients;
+pub mod handoffs;
 pub mod schema;
 mod sessions;
 mod work;

@@ -111,6 +111,41 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE runs ADD COLUMN diagnostic TEXT;
     ALTER TABLE sessions ADD COLUMN replaced_by TEXT;
     "#,
+    // 3: interactive handoffs: an autonomous agent's terminal handed to a
+    // person and back. The status is derived (outcome, else attached_at);
+    // one handoff per parent body generation (a replayed open finds it),
+    // and at most one without an outcome per parent.
+    r#"
+    CREATE TABLE handoffs (
+        id TEXT PRIMARY KEY,
+        parent_kind TEXT NOT NULL CHECK (parent_kind IN ('task', 'wave')),
+        parent_id TEXT NOT NULL,
+        wave_id TEXT,
+        -- Canonical (symlinks resolved) at opening.
+        cwd TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        provider_session_id TEXT,
+        body_generation INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        -- JSON object of names to values; values may be secret and are
+        -- only ever given to the attach argv's process.
+        environment TEXT NOT NULL,
+        -- JSON array.
+        attach_argv TEXT NOT NULL,
+        attached_at INTEGER,
+        outcome TEXT CHECK (outcome IN ('handed_back', 'completed', 'failed')),
+        -- The summary (handed_back, completed) or the reason (failed).
+        outcome_text TEXT,
+        finished_at INTEGER,
+        wake_claimed_by_generation INTEGER,
+        wake_claimed_at INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE UNIQUE INDEX handoffs_replay ON handoffs (parent_kind, parent_id, body_generation);
+    CREATE UNIQUE INDEX handoffs_active ON handoffs (parent_kind, parent_id) WHERE outcome IS NULL;
+    CREATE INDEX handoffs_created ON handoffs (created_at DESC, id DESC);
+    "#,
 ];
 
 pub fn version() -> i64 {

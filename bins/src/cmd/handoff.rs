@@ -1,0 +1,190 @@
+use crate::{Output, Tool, open_lf};
+use clap::builder::PossibleValuesParser;
+use clap::{ArgGroup, Args, Parser, Subcommand};
+use lf::ids::HandoffId;
+use lf::provider::Provider;
+use lf::wire::HandoffOutcome;
+use std::path::PathBuf;
+
+/// Hand an agent's terminal to a person, and give it back.
+///
+/// An autonomous agent that meets something only a person can do (a
+/// login, a decision) opens a handoff under its Task or Wave; a person
+/// attaches to the terminal, does it, and finishes the handoff; the agent's
+/// next body generation claims the wake and carries on. Opening is
+/// idempotent on replay, attaching is idempotent, the first outcome wins
+/// (a different later one exits 4), and a wake is claimed exactly once.
+/// Environment values may be secret: they are never printed, only their
+/// names.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    after_help = "\
+Examples:
+  lf-handoff open task:LOO-291 --provider codex --body-generation 4 \\
+      --reason 'OAuth login requires a human' --env \"GH_TOKEN=$GH_TOKEN\" \\
+      -- tmux attach-session -t lf-loo-291
+  lf-handoff list --active | jq -r '.[] | \"\\(.session_id) \\(.status) \\(.age_secs)s\"'
+  lf-handoff attach handoff-01kqpt849vf8y8dfxm5see3ewd --exec
+  lf-handoff finish handoff-01kqpt849vf8y8dfxm5see3ewd --handed-back 'Logged in; carry on'
+  lf-handoff claim-wake handoff-01kqpt849vf8y8dfxm5see3ewd --generation 5"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(Debug, Subcommand)]
+enum What {
+    /// Open a handoff (or find the one this request opened) and print
+    /// `{created, handoff}`.
+    Open(Open),
+    /// Record that a person attaches and print the handoff; --exec runs
+    /// the attach command in this terminal.
+    Attach {
+        /// The handoff id (handoff- and 26 base32 characters).
+        #[arg(value_name = "ID")]
+        id: String,
+        /// Replace this process with the attach command, run with the
+        /// handoff's environment added.
+        #[arg(long)]
+        exec: bool,
+    },
+    /// Record the handoff's outcome and print the handoff; the first
+    /// outcome wins.
+    Finish(Finish),
+    /// After the outcome, claim the wake of the agent: prints true for the
+    /// first claim, false for every later one.
+    ClaimWake {
+        /// The handoff id.
+        #[arg(value_name = "ID")]
+        id: String,
+        /// The body generation that claims the wake.
+        #[arg(long, value_name = "G")]
+        generation: u32,
+    },
+    /// Print handoffs as a JSON array of rows, newest first.
+    List {
+        /// Only handoffs without an outcome yet.
+        #[arg(long)]
+        active: bool,
+    },
+    /// Print one handoff.
+    Show {
+        /// The handoff id.
+        #[arg(value_name = "ID")]
+        id: String,
+    },
+}
+
+#[derive(Debug, Args)]
+struct Open {
+    /// What the work is handed back to: task:TASK (id or identifier) or
+    /// wave:WAVE (id or name).
+    #[arg(value_name = "PARENT")]
+    parent: String,
+    /// The terminal's working directory: the Task's worktree, or the
+    /// Wave's repository.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    cwd: PathBuf,
+    /// The agent CLI whose terminal is handed over.
+    #[arg(long, value_parser = PossibleValuesParser::new(Provider::ALL.map(Provider::as_str)))]
+    provider: String,
+    /// The provider's own id of the conversation (Claude's session UUID,
+    /// Codex's thread id).
+    #[arg(long, value_name = "ID")]
+    provider_session_id: Option<String>,
+    /// The generation of the agent process handing off; one handoff per
+    /// generation, so a replayed open finds it.
+    #[arg(long, value_name = "G")]
+    body_generation: u32,
+    /// Why a person is needed.
+    #[arg(long)]
+    reason: String,
+    /// A variable for the attach command, NAME=VALUE (repeatable). The
+    /// value is never printed.
+    #[arg(long = "env", value_name = "NAME=VALUE")]
+    environment: Vec<String>,
+    /// The command that puts a person in the terminal.
+    #[arg(last = true, required = true, value_name = "ATTACH_ARGV")]
+    attach_argv: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("outcome").required(true).multiple(false)))]
+struct Finish {
+    /// The handoff id.
+    #[arg(value_name = "ID")]
+    id: String,
+    /// The person gives the work back to the agent.
+    #[arg(long, value_name = "SUMMARY", group = "outcome")]
+    handed_back: Option<String>,
+    /// The person finished the work.
+    #[arg(long, value_name = "SUMMARY", group = "outcome")]
+    completed: Option<String>,
+    /// The handoff failed.
+    #[arg(long, value_name = "REASON", group = "outcome")]
+    failed: Option<String>,
+}
+
+impl Finish {
+    fn outcome(self) -> HandoffOutcome {
+        match (self.handed_back, self.completed, self.failed) {
+            (Some(summary), _, _) => HandoffOutcome::HandedBack { summary },
+            (_, Some(summary), _) => HandoffOutcome::Completed { summary },
+            (_, _, reason) => HandoffOutcome::Failed {
+                reason: reason.unwrap_or_default(),
+            },
+        }
+    }
+}
+
+impl Tool for Cli {
+    const NAME: &'static str = "lf-handoff";
+
+    fn run(self, out: &mut Output) -> lf::Result<()> {
+        // Everything checkable without the store is checked first, so bad
+        // input never creates or changes a database.
+        match self.what {
+            What::Open(open) => {
+                let request = lf::handoff::OpenRequest::check(&lf::handoff::OpenArgs {
+                    parent: &open.parent,
+                    cwd: &open.cwd,
+                    provider: &open.provider,
+                    provider_session_id: open.provider_session_id.as_deref(),
+                    body_generation: open.body_generation,
+                    reason: &open.reason,
+                    environment: &open.environment,
+                    attach_argv: &open.attach_argv,
+                })?;
+                out.json(&lf::handoff::open(open_lf()?.store(), &request)?)
+            }
+            What::Attach { id, exec } => {
+                let id = HandoffId::parse(&id)?;
+                let attach = lf::handoff::attach(open_lf()?.store(), &id)?;
+                if exec {
+                    return Err(attach.exec());
+                }
+                out.json(&attach.record)
+            }
+            What::Finish(finish) => {
+                let id = HandoffId::parse(&finish.id)?;
+                let outcome = lf::handoff::outcome(finish.outcome())?;
+                out.json(&lf::handoff::finish(open_lf()?.store(), &id, &outcome)?)
+            }
+            What::ClaimWake { id, generation } => {
+                let id = HandoffId::parse(&id)?;
+                out.json(&lf::handoff::claim_wake(
+                    open_lf()?.store(),
+                    &id,
+                    generation,
+                )?)
+            }
+            What::List { active } => out.json(&lf::handoff::list(open_lf()?.store(), active)?),
+            What::Show { id } => {
+                let id = HandoffId::parse(&id)?;
+                out.json(&lf::handoff::show(open_lf()?.store(), &id)?)
+            }
+        }
+    }
+}

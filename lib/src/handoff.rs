@@ -1,0 +1,856 @@
+//! Interactive handoffs: an autonomous agent meets something only a person
+//! can do (a login, a decision), hands its terminal to a person, and gets
+//! it back. The rules:
+//!
+//! - Opening is idempotent on replay: the same parent and body generation
+//!   find the same handoff (`created: false`); a parent has at most one
+//!   handoff without an outcome, and its working directory must be the
+//!   parent's checkout (a Task's worktree, a Wave's repository), so the
+//!   person lands where the agent's provider history lives.
+//! - Attaching is idempotent: the first attach time and the attach argv
+//!   never change, across repeats and restarts.
+//! - The first outcome (handed back, completed, failed) wins, also between
+//!   processes finishing at once; repeating it returns it, a different one
+//!   is refused.
+//! - After an outcome, exactly one claim wakes the agent.
+//!
+//! Environment values may be secret: they are stored, given to the attach
+//! argv's process, and never printed, not even in an error.
+
+use crate::clock::{now_micros, rfc3339};
+use crate::error::{Error, Result};
+use crate::home::Home;
+use crate::ids::{HandoffId, quote};
+use crate::provider::Provider;
+use crate::store::Store;
+use crate::store::handoffs::{HandoffRow, Opened};
+use crate::wire::{
+    HandoffListRow, HandoffOpened, HandoffOutcome, HandoffParentKind, HandoffRecord, HandoffStatus,
+};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const REASON_MAX_CHARS: usize = 2_000;
+pub const SUMMARY_MAX_CHARS: usize = 20_000;
+pub const NATIVE_ID_MAX_CHARS: usize = 200;
+pub const ENVIRONMENT_MAX_ENTRIES: usize = 200;
+pub const ENVIRONMENT_NAME_MAX_CHARS: usize = 128;
+pub const ENVIRONMENT_VALUE_MAX_BYTES: usize = 32 * 1024;
+pub const ARGV_MAX_ITEMS: usize = 1_000;
+
+/// The parent a person hands work back to, as given: `task:T` (a Task id
+/// or identifier) or `wave:W` (a Wave id or name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParentSelector {
+    pub kind: HandoffParentKind,
+    pub selector: String,
+}
+
+impl ParentSelector {
+    pub fn parse(text: &str) -> Result<Self> {
+        let parsed = text.split_once(':').and_then(|(kind, selector)| {
+            let kind = HandoffParentKind::parse(kind)?;
+            (!selector.trim().is_empty()).then(|| ParentSelector {
+                kind,
+                selector: selector.to_owned(),
+            })
+        });
+        parsed.ok_or_else(|| {
+            Error::usage(format!(
+                "{} is not a handoff parent: use task:TASK (a Task id or identifier) or wave:WAVE (a Wave id or name)",
+                quote(text)
+            ))
+        })
+    }
+}
+
+/// What `lf-handoff open` is given, before any checking.
+#[derive(Debug, Clone)]
+pub struct OpenArgs<'a> {
+    /// `task:T` or `wave:W`.
+    pub parent: &'a str,
+    pub cwd: &'a Path,
+    pub provider: &'a str,
+    pub provider_session_id: Option<&'a str>,
+    pub body_generation: u32,
+    pub reason: &'a str,
+    /// `KEY=VALUE` entries.
+    pub environment: &'a [String],
+    pub attach_argv: &'a [String],
+}
+
+/// A checked open request: everything that can be checked without the
+/// store is, so a bad request is refused before the database is touched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenRequest {
+    pub parent: ParentSelector,
+    /// Canonical.
+    pub cwd: String,
+    pub provider: Provider,
+    pub provider_session_id: Option<String>,
+    pub body_generation: u32,
+    pub reason: String,
+    pub environment: BTreeMap<String, String>,
+    pub attach_argv: Vec<String>,
+}
+
+impl OpenRequest {
+    pub fn check(args: &OpenArgs<'_>) -> Result<Self> {
+        Ok(OpenRequest {
+            parent: ParentSelector::parse(args.parent)?,
+            cwd: crate::work::canonical_dir(args.cwd, "handoff working directory")?,
+            provider: Provider::parse(args.provider)?,
+            provider_session_id: args
+                .provider_session_id
+                .map(provider_session_id)
+                .transpose()?,
+            body_generation: args.body_generation,
+            reason: text(args.reason, "handoff reason", REASON_MAX_CHARS)?,
+            environment: environment(args.environment)?,
+            attach_argv: attach_argv(args.attach_argv)?,
+        })
+    }
+}
+
+/// Trimmed, not empty, bounded; newlines and tabs allowed, other control
+/// characters not.
+fn text(text: &str, what: &str, max: usize) -> Result<String> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(Error::usage(format!("a {what} cannot be empty")));
+    }
+    let count = trimmed.chars().count();
+    if count > max {
+        return Err(Error::usage(format!(
+            "a {what} has at most {max} characters; this one has {count}"
+        )));
+    }
+    if let Some(bad) = trimmed
+        .chars()
+        .find(|c| c.is_control() && *c != '\n' && *c != '\t')
+    {
+        return Err(Error::usage(format!(
+            "a {what} cannot contain control characters (found {bad:?})"
+        )));
+    }
+    Ok(trimmed.to_owned())
+}
+
+fn provider_session_id(id: &str) -> Result<String> {
+    let ok = !id.is_empty()
+        && id.chars().count() <= NATIVE_ID_MAX_CHARS
+        && !id.chars().any(|c| c.is_control() || c.is_whitespace());
+    if ok {
+        Ok(id.to_owned())
+    } else {
+        Err(Error::usage(format!(
+            "{} is not a provider session id: use 1 to {NATIVE_ID_MAX_CHARS} characters without spaces or control characters",
+            quote(id)
+        )))
+    }
+}
+
+fn is_environment_name(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == b'_')
+        && bytes.all(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
+        && name.len() <= ENVIRONMENT_NAME_MAX_CHARS
+}
+
+/// `KEY=VALUE` entries as a map. Names are checked and may be shown;
+/// values may be secret, so no error ever shows one (nor an entry without
+/// `=`, which may be a value given by mistake).
+pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
+    if entries.len() > ENVIRONMENT_MAX_ENTRIES {
+        return Err(Error::usage(format!(
+            "a handoff takes at most {ENVIRONMENT_MAX_ENTRIES} environment entries; this one has {}",
+            entries.len()
+        )));
+    }
+    let mut map = BTreeMap::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let number = index + 1;
+        let Some((name, value)) = entry.split_once('=') else {
+            return Err(Error::usage(format!(
+                "environment entry {number} is not KEY=VALUE (its text is not shown: it may be a secret); \
+                 pass each variable as --env NAME=VALUE"
+            )));
+        };
+        if !is_environment_name(name) {
+            let shown = if name.is_empty() {
+                "an empty name".to_owned()
+            } else {
+                quote(name)
+            };
+            return Err(Error::usage(format!(
+                "environment entry {number} has {shown}, not a valid variable name: use letters, digits and _, \
+                 not starting with a digit, at most {ENVIRONMENT_NAME_MAX_CHARS} characters"
+            )));
+        }
+        if value.len() > ENVIRONMENT_VALUE_MAX_BYTES || value.contains('\0') {
+            return Err(Error::usage(format!(
+                "the value of environment variable {name} is not usable (at most {ENVIRONMENT_VALUE_MAX_BYTES} bytes, no NUL); \
+                 it is not shown: it may be a secret"
+            )));
+        }
+        if map.insert(name.to_owned(), value.to_owned()).is_some() {
+            return Err(Error::usage(format!(
+                "environment variable {name} is given twice; give each variable once"
+            )));
+        }
+    }
+    Ok(map)
+}
+
+fn attach_argv(argv: &[String]) -> Result<Vec<String>> {
+    match argv.first() {
+        None => Err(Error::usage(
+            "a handoff needs the command that attaches a person, after --: such as -- tmux attach-session -t NAME",
+        )),
+        Some(program) if program.is_empty() => {
+            Err(Error::usage("the attach command's program name is empty"))
+        }
+        Some(_) if argv.len() > ARGV_MAX_ITEMS => Err(Error::usage(format!(
+            "the attach command has at most {ARGV_MAX_ITEMS} arguments; this one has {}",
+            argv.len()
+        ))),
+        Some(_) if argv.iter().any(|arg| arg.contains('\0')) => Err(Error::usage(
+            "the attach command's arguments cannot contain NUL characters",
+        )),
+        Some(_) => Ok(argv.to_vec()),
+    }
+}
+
+/// A checked outcome: the summary or reason trimmed and bounded.
+pub fn outcome(outcome: HandoffOutcome) -> Result<HandoffOutcome> {
+    Ok(match outcome {
+        HandoffOutcome::HandedBack { summary } => HandoffOutcome::HandedBack {
+            summary: text(&summary, "handed-back summary", SUMMARY_MAX_CHARS)?,
+        },
+        HandoffOutcome::Completed { summary } => HandoffOutcome::Completed {
+            summary: text(&summary, "completion summary", SUMMARY_MAX_CHARS)?,
+        },
+        HandoffOutcome::Failed { reason } => HandoffOutcome::Failed {
+            reason: text(&reason, "failure reason", SUMMARY_MAX_CHARS)?,
+        },
+    })
+}
+
+/// A resolved parent: its id, Wave, checkout, and a name for messages.
+struct Parent {
+    kind: HandoffParentKind,
+    id: String,
+    wave_id: Option<String>,
+    checkout: Option<String>,
+    name: String,
+}
+
+fn resolve(store: &Store, parent: &ParentSelector) -> Result<Parent> {
+    Ok(match parent.kind {
+        HandoffParentKind::Task => {
+            let task = crate::work::find_task(store, &parent.selector)?;
+            Parent {
+                kind: parent.kind,
+                name: format!("Task {}", task.identifier),
+                id: task.id,
+                wave_id: task.wave_id,
+                checkout: task.worktree,
+            }
+        }
+        HandoffParentKind::Wave => {
+            let wave = crate::work::find_wave(store, &parent.selector)?;
+            Parent {
+                kind: parent.kind,
+                name: format!("Wave {}", wave.name),
+                wave_id: Some(wave.id.clone()),
+                id: wave.id,
+                checkout: Some(wave.repo),
+            }
+        }
+    })
+}
+
+impl Parent {
+    /// The handoff's directory must be the parent's checkout: the person's
+    /// terminal must see what the agent saw, and providers keep their
+    /// history per directory.
+    fn check_cwd(&self, cwd: &str) -> Result<()> {
+        let what = match self.kind {
+            HandoffParentKind::Task => "worktree",
+            HandoffParentKind::Wave => "repository",
+        };
+        let Some(checkout) = &self.checkout else {
+            return Err(Error::conflict(format!(
+                "{} has no worktree, so lf cannot check that {cwd} is its checkout; \
+                 register the Task with lf-work task add --worktree DIR",
+                self.name
+            )));
+        };
+        if cwd == checkout {
+            Ok(())
+        } else {
+            Err(Error::usage(format!(
+                "the handoff's working directory {cwd} is not the {what} of {} ({checkout}); \
+                 open the handoff with --cwd {checkout}",
+                self.name
+            )))
+        }
+    }
+}
+
+/// What differs between a replayed open and the stored handoff, by field
+/// name only (environment values are never shown).
+fn differences(row: &HandoffRow, request: &OpenRequest) -> Vec<&'static str> {
+    let mut differ = vec![];
+    if row.cwd != request.cwd {
+        differ.push("working directory");
+    }
+    if row.provider != request.provider.as_str() {
+        differ.push("provider");
+    }
+    if row.provider_session_id != request.provider_session_id {
+        differ.push("provider session id");
+    }
+    if row.reason != request.reason {
+        differ.push("reason");
+    }
+    if row.environment != request.environment {
+        differ.push("environment");
+    }
+    if row.attach_argv != request.attach_argv {
+        differ.push("attach command");
+    }
+    differ
+}
+
+/// Open a handoff, or find the one this request already opened.
+pub fn open(store: &Store, request: &OpenRequest) -> Result<HandoffOpened> {
+    let parent = resolve(store, &request.parent)?;
+    parent.check_cwd(&request.cwd)?;
+    let now = now_micros();
+    let row = HandoffRow {
+        id: HandoffId::new().to_string(),
+        parent_kind: parent.kind,
+        parent_id: parent.id.clone(),
+        wave_id: parent.wave_id.clone(),
+        cwd: request.cwd.clone(),
+        provider: request.provider.as_str().to_owned(),
+        provider_session_id: request.provider_session_id.clone(),
+        body_generation: request.body_generation,
+        reason: request.reason.clone(),
+        environment: request.environment.clone(),
+        attach_argv: request.attach_argv.clone(),
+        attached_at: None,
+        outcome: None,
+        finished_at: None,
+        wake_claimed_by_generation: None,
+        created_at: now,
+        updated_at: now,
+    };
+    let home = store.home();
+    match store.open_handoff(&row)? {
+        Opened::Created(row) => Ok(HandoffOpened {
+            created: true,
+            handoff: record(home, row),
+        }),
+        Opened::Existing(row) => {
+            let differ = differences(&row, request);
+            if differ.is_empty() {
+                Ok(HandoffOpened {
+                    created: false,
+                    handoff: record(home, row),
+                })
+            } else {
+                Err(Error::conflict(format!(
+                    "handoff {} was already opened for body generation {} of {} with a different {}; \
+                     a replayed open must repeat the same request (see lf-handoff show {})",
+                    row.id,
+                    row.body_generation,
+                    parent.name,
+                    differ.join(", "),
+                    row.id
+                )))
+            }
+        }
+        Opened::ParentBusy(row) => Err(Error::conflict(format!(
+            "{} already has handoff {} (body generation {}, {}) without an outcome; \
+             finish it first, such as: lf-handoff finish {} --failed REASON",
+            parent.name,
+            row.id,
+            row.body_generation,
+            status(&row).as_str(),
+            row.id
+        ))),
+    }
+}
+
+fn not_found(id: &HandoffId) -> Error {
+    Error::not_found(format!("handoff {id} was not found; see lf-handoff list"))
+}
+
+/// One handoff's record.
+pub fn show(store: &Store, id: &HandoffId) -> Result<HandoffRecord> {
+    let row = store.handoff(id.as_str())?.ok_or_else(|| not_found(id))?;
+    Ok(record(store.home(), row))
+}
+
+/// What a person's terminal runs to take over a handoff. Not printable:
+/// the environment values may be secret.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Attach {
+    pub record: HandoffRecord,
+    pub argv: Vec<String>,
+    pub environment: BTreeMap<String, String>,
+}
+
+impl std::fmt::Debug for Attach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Attach")
+            .field("record", &self.record)
+            .field("argv", &self.argv)
+            .field("environment", &self.environment.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Attach {
+    /// The attach argv as a command: run as given (no shell) in the
+    /// handoff's working directory, with the stored environment added to
+    /// this process's.
+    pub fn command(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(&self.argv[0]);
+        command
+            .args(&self.argv[1..])
+            .envs(&self.environment)
+            .current_dir(&self.record.cwd);
+        command
+    }
+
+    /// Replace this process with the attach command; returns only if that
+    /// fails, with an error naming the handoff and what to do.
+    pub fn exec(&self) -> Error {
+        use std::os::unix::process::CommandExt;
+        let id = &self.record.id;
+        if !Path::new(&self.record.cwd).is_dir() {
+            return Error::operational(format!(
+                "the working directory {} of handoff {id} is gone; \
+                 finish the handoff with lf-handoff finish {id} --failed REASON",
+                self.record.cwd
+            ));
+        }
+        let error = self.command().exec();
+        Error::operational(format!(
+            "cannot run the attach command {} of handoff {id}: {error}; \
+             check that the program exists, or finish the handoff with lf-handoff finish {id} --failed REASON",
+            quote(&self.argv[0]),
+        ))
+    }
+}
+
+/// Record that a person attaches (the first time only) and return what
+/// their terminal runs. A handoff with an outcome has nothing to attach to.
+pub fn attach(store: &Store, id: &HandoffId) -> Result<Attach> {
+    let row = store
+        .attach_handoff(id.as_str(), now_micros())?
+        .ok_or_else(|| not_found(id))?;
+    if let Some(outcome) = &row.outcome {
+        return Err(Error::conflict(format!(
+            "handoff {id} already ended as {}; there is nothing to attach to (see lf-handoff show {id})",
+            outcome.status().as_str()
+        )));
+    }
+    Ok(Attach {
+        argv: row.attach_argv.clone(),
+        environment: row.environment.clone(),
+        record: record(store.home(), row),
+    })
+}
+
+/// Record an outcome. The first one wins: repeating it returns it, a
+/// different one is refused (also when another process won a moment ago).
+pub fn finish(store: &Store, id: &HandoffId, requested: &HandoffOutcome) -> Result<HandoffRecord> {
+    let requested = outcome(requested.clone())?;
+    let row = store
+        .finish_handoff(id.as_str(), &requested, now_micros())?
+        .ok_or_else(|| not_found(id))?;
+    match &row.outcome {
+        Some(stored) if *stored == requested => Ok(record(store.home(), row)),
+        Some(stored) => Err(Error::conflict(format!(
+            "handoff {id} already ended as {} ({}); the first outcome stands, so {} was not recorded",
+            stored.status().as_str(),
+            quote(stored.text()),
+            describe(&requested)
+        ))),
+        None => Err(Error::operational(format!(
+            "handoff {id} has no outcome after recording one; try again"
+        ))),
+    }
+}
+
+fn describe(outcome: &HandoffOutcome) -> String {
+    format!("{} ({})", outcome.status().as_str(), quote(outcome.text()))
+}
+
+/// Claim the wake after an outcome: `true` for the first claim, `false`
+/// for every later one. Before an outcome there is nothing to wake for.
+pub fn claim_wake(store: &Store, id: &HandoffId, generation: u32) -> Result<bool> {
+    let (claimed, row) = store.claim_handoff_wake(id.as_str(), generation, now_micros())?;
+    let row = row.ok_or_else(|| not_found(id))?;
+    if row.outcome.is_none() {
+        return Err(Error::conflict(format!(
+            "handoff {id} has no outcome yet (it is {}); its wake can be claimed once lf-handoff finish records one",
+            status(&row).as_str()
+        )));
+    }
+    Ok(claimed)
+}
+
+/// Handoffs newest first, as list rows; only those without an outcome if
+/// `active`.
+pub fn list(store: &Store, active: bool) -> Result<Vec<HandoffListRow>> {
+    let now = now_micros();
+    Ok(store
+        .handoffs(active)?
+        .into_iter()
+        .map(|row| list_row(store.home(), &row, now))
+        .collect())
+}
+
+fn status(row: &HandoffRow) -> HandoffStatus {
+    match (&row.outcome, row.attached_at) {
+        (Some(outcome), _) => outcome.status(),
+        (None, Some(_)) => HandoffStatus::Attached,
+        (None, None) => HandoffStatus::Waiting,
+    }
+}
+
+fn home_text(home: &Home) -> String {
+    home.root().display().to_string()
+}
+
+/// A row as the wire shows it.
+pub fn record(home: &Home, row: HandoffRow) -> HandoffRecord {
+    HandoffRecord {
+        status: status(&row),
+        home: home_text(home),
+        environment_names: row.environment.into_keys().collect(),
+        attached_at: row.attached_at.map(rfc3339),
+        finished_at: row.finished_at.map(rfc3339),
+        created_at: rfc3339(row.created_at),
+        updated_at: rfc3339(row.updated_at),
+        id: row.id,
+        parent_kind: row.parent_kind,
+        parent_id: row.parent_id,
+        wave_id: row.wave_id,
+        cwd: row.cwd,
+        provider: row.provider,
+        provider_session_id: row.provider_session_id,
+        body_generation: row.body_generation,
+        reason: row.reason,
+        attach_argv: row.attach_argv,
+        outcome: row.outcome,
+        wake_claimed_by_generation: row.wake_claimed_by_generation,
+    }
+}
+
+/// A row of `lf-handoff list`, aged at `now` (microseconds).
+pub fn list_row(home: &Home, row: &HandoffRow, now: i64) -> HandoffListRow {
+    HandoffListRow {
+        session_id: row.id.clone(),
+        parent_kind: row.parent_kind,
+        parent_id: row.parent_id.clone(),
+        wave_id: row.wave_id.clone(),
+        status: status(row),
+        home: home_text(home),
+        provider: row.provider.clone(),
+        age_secs: u64::try_from((now - row.created_at) / 1_000_000).unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::work::{NewTask, add_task, add_wave};
+    use std::path::PathBuf;
+
+    struct Fixture {
+        dir: tempfile::TempDir,
+        store: Store,
+        task: String,
+        wave: String,
+    }
+
+    impl Fixture {
+        fn new() -> Self {
+            let dir = tempfile::tempdir().unwrap();
+            for folder in ["repo", "worktree", "elsewhere"] {
+                std::fs::create_dir(dir.path().join(folder)).unwrap();
+            }
+            let store = Store::open(&Home::at(dir.path().join("home")).unwrap()).unwrap();
+            let wave = add_wave(&store, "product", &dir.path().join("repo")).unwrap();
+            let worktree = dir.path().join("worktree");
+            let task = add_task(
+                &store,
+                NewTask {
+                    identifier: "W2-175",
+                    title: "Hand interactive work to a human",
+                    worktree: Some(&worktree),
+                    wave: Some(&wave.id),
+                },
+            )
+            .unwrap();
+            Fixture {
+                dir,
+                store,
+                task: task.id,
+                wave: wave.id,
+            }
+        }
+
+        fn path(&self, folder: &str) -> PathBuf {
+            self.dir.path().join(folder)
+        }
+
+        fn reopen(&self) -> Store {
+            Store::open(self.store.home()).unwrap()
+        }
+
+        fn request(&self, parent: &str, cwd: &str) -> OpenRequest {
+            let cwd = self.path(cwd);
+            OpenRequest::check(&OpenArgs {
+                parent,
+                cwd: &cwd,
+                provider: "codex",
+                provider_session_id: Some("task-thread"),
+                body_generation: 4,
+                reason: "OAuth login requires a human",
+                environment: &["LF_HOME=/tmp/lf".to_owned(), "TOKEN=s3cret".to_owned()],
+                attach_argv: &[
+                    "tmux".to_owned(),
+                    "attach-session".to_owned(),
+                    "-t".to_owned(),
+                    "lf-task-interactive".to_owned(),
+                ],
+            })
+            .unwrap()
+        }
+
+        fn open_task(&self) -> HandoffRecord {
+            let request = self.request(&format!("task:{}", self.task), "worktree");
+            open(&self.store, &request).unwrap().handoff
+        }
+    }
+
+    fn id(record: &HandoffRecord) -> HandoffId {
+        HandoffId::parse(&record.id).unwrap()
+    }
+
+    fn handed_back(summary: &str) -> HandoffOutcome {
+        HandoffOutcome::HandedBack {
+            summary: summary.to_owned(),
+        }
+    }
+
+    #[test]
+    fn handoff_survives_repeated_attach_restart_and_replay() {
+        let fixture = Fixture::new();
+        let wrong = fixture.request("task:W2-175", "elsewhere");
+        let error = open(&fixture.store, &wrong).unwrap_err();
+        assert_eq!(error.kind, crate::ErrorKind::Usage);
+        assert!(error.message.contains("elsewhere") && error.message.contains("worktree"));
+        assert!(fixture.store.handoffs(false).unwrap().is_empty());
+
+        let request = fixture.request("task:W2-175", "worktree");
+        let opened = open(&fixture.store, &request).unwrap();
+        assert!(opened.created);
+        assert_eq!(opened.handoff.status, HandoffStatus::Waiting);
+        let replayed = open(&fixture.store, &request).unwrap();
+        assert!(!replayed.created);
+        assert_eq!(replayed.handoff, opened.handoff);
+
+        let handoff = id(&opened.handoff);
+        let attached = attach(&fixture.store, &handoff).unwrap();
+        let again = attach(&fixture.store, &handoff).unwrap();
+        assert_eq!(attached, again);
+        assert!(attached.record.attached_at.is_some());
+        assert_eq!(attached.argv, request.attach_argv);
+
+        let reopened = fixture.reopen();
+        assert_eq!(attach(&reopened, &handoff).unwrap(), attached);
+        let back = finish(&reopened, &handoff, &handed_back("Finish the fixes")).unwrap();
+        assert_eq!(back.status, HandoffStatus::HandedBack);
+        assert!(claim_wake(&reopened, &handoff, 5).unwrap());
+        assert!(!claim_wake(&reopened, &handoff, 6).unwrap());
+        let claimed = show(&reopened, &handoff).unwrap();
+        assert_eq!(claimed.wake_claimed_by_generation, Some(5));
+    }
+
+    #[test]
+    fn concurrent_outcomes_from_two_store_handles_keep_the_first() {
+        let fixture = Fixture::new();
+        let request = fixture.request(&format!("wave:{}", fixture.wave), "repo");
+        let handoff = id(&open(&fixture.store, &request).unwrap().handoff);
+        let outcomes = [
+            HandoffOutcome::Completed {
+                summary: "Human finished the work".to_owned(),
+            },
+            HandoffOutcome::Failed {
+                reason: "interactive body disappeared".to_owned(),
+            },
+        ];
+        let home = fixture.store.home().clone();
+        let results: Vec<Result<HandoffRecord>> = std::thread::scope(|scope| {
+            let threads: Vec<_> = outcomes
+                .iter()
+                .map(|outcome| {
+                    let (home, handoff) = (home.clone(), handoff.clone());
+                    scope.spawn(move || finish(&Store::open(&home).unwrap(), &handoff, outcome))
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        let winners: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        assert_eq!(winners.len(), 1, "{results:?}");
+        let loser = results.iter().find_map(|r| r.as_ref().err()).unwrap();
+        assert_eq!(loser.kind, crate::ErrorKind::Conflict);
+        assert!(
+            loser.message.contains("the first outcome stands"),
+            "{loser}"
+        );
+        let stored = show(&fixture.store, &handoff).unwrap();
+        assert_eq!(stored.outcome, winners[0].outcome);
+    }
+
+    #[test]
+    fn a_failed_handoff_is_terminal_and_wakes_once() {
+        let fixture = Fixture::new();
+        let handoff = id(&fixture.open_task());
+        let early = claim_wake(&fixture.store, &handoff, 1).unwrap_err();
+        assert_eq!(early.kind, crate::ErrorKind::Conflict);
+        let failed = HandoffOutcome::Failed {
+            reason: "tmux session exited before completion".to_owned(),
+        };
+        let record = finish(&fixture.store, &handoff, &failed).unwrap();
+        assert_eq!(record.status, HandoffStatus::Failed);
+        let repeated = finish(&fixture.store, &handoff, &failed).unwrap();
+        assert_eq!(repeated, record, "a repeated outcome changes nothing");
+        let other = finish(&fixture.store, &handoff, &handed_back("x")).unwrap_err();
+        assert_eq!(other.kind, crate::ErrorKind::Conflict);
+        assert!(attach(&fixture.store, &handoff).is_err());
+        assert!(claim_wake(&fixture.store, &handoff, 2).unwrap());
+        assert!(!claim_wake(&fixture.store, &handoff, 2).unwrap());
+    }
+
+    #[test]
+    fn list_rows_carry_the_census_fields_and_active_drops_finished() {
+        let fixture = Fixture::new();
+        let record = fixture.open_task();
+        let rows = list(&fixture.store, false).unwrap();
+        assert_eq!(rows.len(), 1);
+        let row = &rows[0];
+        assert_eq!(row.session_id, record.id);
+        assert_eq!(row.parent_kind, HandoffParentKind::Task);
+        assert_eq!(row.parent_id, fixture.task);
+        assert_eq!(row.wave_id.as_deref(), Some(fixture.wave.as_str()));
+        assert_eq!(row.status, HandoffStatus::Waiting);
+        assert_eq!(row.home, fixture.store.home().root().display().to_string());
+        assert_eq!(row.provider, "codex");
+        assert!(row.age_secs < 60);
+        assert_eq!(list(&fixture.store, true).unwrap(), rows);
+        finish(
+            &fixture.store,
+            &id(&record),
+            &HandoffOutcome::Completed {
+                summary: "human logged in".to_owned(),
+            },
+        )
+        .unwrap();
+        assert!(list(&fixture.store, true).unwrap().is_empty());
+        assert_eq!(list(&fixture.store, false).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_parent_has_one_active_handoff_and_a_changed_replay_is_refused() {
+        let fixture = Fixture::new();
+        let first = fixture.open_task();
+        let mut next = fixture.request("task:W2-175", "worktree");
+        next.body_generation = 5;
+        let busy = open(&fixture.store, &next).unwrap_err();
+        assert_eq!(busy.kind, crate::ErrorKind::Conflict);
+        assert!(busy.message.contains(&first.id), "{busy}");
+        let mut changed = fixture.request("task:W2-175", "worktree");
+        changed
+            .environment
+            .insert("TOKEN".to_owned(), "other".to_owned());
+        let refused = open(&fixture.store, &changed).unwrap_err();
+        assert_eq!(refused.kind, crate::ErrorKind::Conflict);
+        assert!(refused.message.contains("environment"), "{refused}");
+        assert!(!refused.message.contains("s3cret") && !refused.message.contains("other"));
+        finish(&fixture.store, &id(&first), &handed_back("done")).unwrap();
+        assert!(open(&fixture.store, &next).unwrap().created);
+    }
+
+    #[test]
+    fn environment_names_are_checked_and_values_never_shown() {
+        let entries = |list: &[&str]| list.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+        let map = environment(&entries(&["A=1", "_B=x=y", "EMPTY="])).unwrap();
+        assert_eq!(map["_B"], "x=y");
+        assert_eq!(map["EMPTY"], "");
+        for bad in [
+            &["hunter2"][..],
+            &["1A=hunter2"],
+            &["=hunter2"],
+            &["A-B=hunter2"],
+            &["A=hunter2", "A=hunter2"],
+            &["A=hunter2\0"],
+        ] {
+            let error = environment(&entries(bad)).unwrap_err();
+            assert_eq!(error.kind, crate::ErrorKind::Usage, "{bad:?}");
+            assert!(!error.message.contains("hunter2"), "{error}");
+        }
+    }
+
+    #[test]
+    fn parents_texts_and_argv_are_checked() {
+        assert_eq!(
+            ParentSelector::parse("task:LOO-1").unwrap(),
+            ParentSelector {
+                kind: HandoffParentKind::Task,
+                selector: "LOO-1".to_owned()
+            }
+        );
+        assert_eq!(
+            ParentSelector::parse("wave:product").unwrap().kind,
+            HandoffParentKind::Wave
+        );
+        for bad in ["LOO-1", "task:", "flow:x", ":x", ""] {
+            assert!(ParentSelector::parse(bad).is_err(), "{bad}");
+        }
+        assert!(attach_argv(&[]).is_err());
+        assert!(attach_argv(&[String::new()]).is_err());
+        assert!(provider_session_id("a b").is_err());
+        assert!(outcome(handed_back("  ")).is_err());
+        assert!(outcome(handed_back("a\u{1b}[2J")).is_err());
+        assert_eq!(outcome(handed_back(" ok\n")).unwrap(), handed_back("ok"));
+    }
+
+    #[test]
+    fn a_task_without_a_worktree_cannot_be_checked() {
+        let fixture = Fixture::new();
+        add_task(
+            &fixture.store,
+            NewTask {
+                identifier: "LOO-9",
+                title: "No checkout",
+                worktree: None,
+                wave: None,
+            },
+        )
+        .unwrap();
+        let error = open(&fixture.store, &fixture.request("task:LOO-9", "worktree")).unwrap_err();
+        assert_eq!(error.kind, crate::ErrorKind::Conflict);
+        assert!(error.message.contains("has no worktree"), "{error}");
+    }
+}
