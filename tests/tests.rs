@@ -10,6 +10,8 @@ mod edges;
 mod generated;
 /// lf-handoff: interactive handoffs, their races and their wire.
 mod handoff;
+/// lf-flow: reviews of flow positions, their occurrence and feedback.
+mod flow;
 /// lf-hook: fuzzed payloads, fencing on the current Run.
 mod hooks;
 /// Launching with fake agents in a private tmux server.

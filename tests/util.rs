@@ -22,6 +22,7 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-serve" => env!("CARGO_BIN_EXE_lf-serve"),
         "lf-hook" => env!("CARGO_BIN_EXE_lf-hook"),
         "lf-primary" => env!("CARGO_BIN_EXE_lf-primary"),
+        "lf-flow" => env!("CARGO_BIN_EXE_lf-flow"),
         "lf-handoff" => env!("CARGO_BIN_EXE_lf-handoff"),
         other => panic!("no binary named {other}"),
     };

@@ -13,6 +13,7 @@
 
 pub mod clock;
 pub mod error;
+pub mod flow;
 pub mod handoff;
 pub mod home;
 pub mod hook;

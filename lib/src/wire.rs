@@ -169,7 +169,7 @@ pub struct Workspace {
 
 /// Make a field required even though it may be null: serde would
 /// otherwise read a missing `Option` field as `None`.
-fn required<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+pub(crate) fn required<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Deserialize<'de>,

@@ -1,5 +1,6 @@
 //! One module per binary.
 
+pub mod flow;
 pub mod handoff;
 pub mod hook;
 pub mod primary;
@@ -35,6 +36,7 @@ pub(crate) fn all() -> Vec<clap::Command> {
             hook::Cli::command().name("lf-hook")
         },
         named::<primary::Cli>(),
+        named::<flow::Cli>(),
         named::<handoff::Cli>(),
     ]
 }

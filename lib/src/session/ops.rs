@@ -252,6 +252,15 @@ impl Lf {
                 "a primary Session has no caller waiting on readiness",
             ));
         }
+        if row.kind == SessionKind::Flow {
+            let waiting = match &row.flow_id {
+                Some(invocation) => self.waits_on(invocation, &row.id)?,
+                None => false,
+            };
+            if !waiting {
+                return Err(Error::conflict("review session is stale"));
+            }
+        }
         match self.store.session_of_run(run.as_str())? {
             Some(owner) if owner == row.id => {}
             _ => {
@@ -274,6 +283,10 @@ impl Lf {
         source: TitleSource,
     ) -> Result<(SessionRecord, bool)> {
         let title = text::title(title)?;
+        let row = self.find(selector)?;
+        // Under the launch lock, so a rename never interleaves with a
+        // launch or completion of the same Session.
+        let _lock = crate::locks::launch(self.home(), &SessionId::parse(&row.id)?)?;
         let row = self.find(selector)?;
         if row.completed_at.is_some() {
             return Err(Error::conflict(format!(
@@ -302,9 +315,22 @@ impl Lf {
                 row.id
             )));
         }
+        let invocation = row.flow_id.clone();
         let record = self.record(row)?;
         rules::require_action(record.kind, record.state, ActionKind::Complete)
             .map_err(Error::conflict)?;
+        let review = match (record.kind, invocation) {
+            (SessionKind::Flow, Some(invocation)) => {
+                if !self.waits_on(&invocation, &record.id)? {
+                    return Err(Error::conflict(format!("Session {} is no longer waiting", record.id)));
+                }
+                Some(invocation)
+            }
+            (SessionKind::Flow, None) => {
+                return Err(Error::conflict(format!("Session {} is no longer waiting", record.id)));
+            }
+            _ => None,
+        };
         let clients = self.store.open_clients(Some(&record.id))?;
         if !clients.is_empty() {
             let boot = crate::liveness::boot_id()?;
@@ -312,8 +338,18 @@ impl Lf {
                 client.process.stop(&boot, grace);
             }
         }
-        self.store.complete_session(&record.id, now_micros())?;
+        match review {
+            Some(invocation) => self.store.complete_review(&record.id, &invocation, now_micros())?,
+            None => self.store.complete_session(&record.id, now_micros())?,
+        }
         self.get(&record.id)
+    }
+
+    /// Whether a flow invocation still waits on this review Session.
+    fn waits_on(&self, invocation: &str, session: &str) -> Result<bool> {
+        Ok(self.store.flows()?.into_iter().any(|flow| {
+            flow.id == invocation && !flow.finished && flow.pending_session_id.as_deref() == Some(session)
+        }))
     }
 
     /// Bind a Session to a Task, permanently.

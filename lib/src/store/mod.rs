@@ -13,7 +13,7 @@ mod sessions;
 mod work;
 
 pub use clients::ClientReceipt;
-pub use sessions::{NewRun, NewSessionRow, RunRow, SessionRow};
+pub use sessions::{NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
 pub use work::{FlowRow, TaskRow, WaveRow};
 
 use crate::error::{Error, Result};

@@ -125,6 +125,21 @@ pub struct NewSessionRow {
     pub independent: bool,
 }
 
+/// A flow review Session for one exact flow position.
+#[derive(Debug, Clone)]
+pub struct NewReview<'a> {
+    pub session: &'a NewSessionRow,
+    pub run: &'a NewRun,
+    /// The flow invocation (its id).
+    pub invocation: &'a str,
+    /// The flow's name.
+    pub flow: &'a str,
+    /// The step (skill) under review.
+    pub step: &'a str,
+    pub node: Option<u32>,
+    pub iterations: Option<&'a Vec<Vec<u32>>>,
+}
+
 /// What preparing a Run stores.
 #[derive(Debug, Clone)]
 pub struct NewRun {
@@ -141,29 +156,143 @@ impl Store {
     /// Store a new Session with its first, prepared Run, in one transaction.
     pub fn insert_session(&self, session: &NewSessionRow, run: &NewRun, now: i64) -> Result<()> {
         let tx = self.write()?;
+        insert_session(&tx, session, run, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Store a flow review Session for one flow position and make it the
+    /// invocation's pending review, in one transaction. The invocation is
+    /// created on first use; an invocation of another task or flow name is
+    /// refused. Returns `false` (and changes nothing) when the Session
+    /// already exists.
+    pub fn insert_review(&self, review: &NewReview<'_>, now: i64) -> Result<bool> {
+        let tx = self.write()?;
+        let exists: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?1)",
+            [review.session.id.as_str()],
+            |row| row.get(0),
+        )?;
+        if exists {
+            return Ok(false);
+        }
+        let flow: Option<(String, Option<String>, bool)> = optional(tx.query_row(
+            "SELECT name, task_id, finished FROM flows WHERE id = ?1",
+            [review.invocation],
+            |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+        ))?;
+        match flow {
+            Some((name, task, finished)) => {
+                if name != review.flow || task.as_deref() != review.session.task_id.as_deref() {
+                    return Err(Error::conflict(format!(
+                        "invocation {} belongs to flow {name:?} of Task {}; it cannot hold a review of flow {:?}",
+                        review.invocation,
+                        task.as_deref().unwrap_or("-"),
+                        review.flow
+                    )));
+                }
+                if finished {
+                    return Err(Error::conflict(format!(
+                        "invocation {} is finished; start a new invocation for another review",
+                        review.invocation
+                    )));
+                }
+            }
+            None => {
+                // A new invocation of a Task replaces (finishes) its older ones.
+                tx.execute(
+                    "UPDATE flows SET finished = 1, pending_session_id = NULL, updated_at = ?2 \
+                     WHERE task_id = ?1 AND finished = 0",
+                    params![review.session.task_id, now],
+                )?;
+                tx.execute(
+                    "INSERT INTO flows (id, name, task_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)",
+                    params![review.invocation, review.flow, review.session.task_id, now],
+                )?;
+            }
+        }
+        insert_session(&tx, review.session, review.run, now)?;
         tx.execute(
-            "INSERT INTO sessions (id, kind, title, title_source, interactive, cwd, provider, model, \
-             task_id, wave_id, bound_at, primary_scope, independent, current_run_id, created_at, updated_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+            "UPDATE sessions SET flow_id = ?2, step = ?3, node = ?4, iterations = ?5, independent = 0 WHERE id = ?1",
             params![
-                session.id.as_str(),
-                session.kind.as_str(),
-                session.title,
-                title_source_text(session.title_source),
-                session.interactive,
-                session.cwd,
-                session.provider,
-                session.model,
-                session.task_id,
-                session.wave_id,
-                session.task_id.as_ref().map(|_| now),
-                session.primary_scope,
-                session.independent,
-                run.id.as_str(),
-                now,
+                review.session.id.as_str(),
+                review.invocation,
+                review.step,
+                review.node,
+                review.iterations.map(serde_json::to_string).transpose()?
             ],
         )?;
-        insert_run(&tx, &session.id, run, now)?;
+        tx.execute(
+            "UPDATE flows SET pending_session_id = ?2, current_run_id = ?3, updated_at = ?4 WHERE id = ?1",
+            params![review.invocation, review.session.id.as_str(), review.run.id.as_str(), now],
+        )?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// The orchestrator moved an invocation on: its position is no longer
+    /// any review's (`position` is an opaque new position token).
+    pub fn advance_flow(&self, invocation: &str, position: &str, now: i64) -> Result<()> {
+        self.update_flow(
+            invocation,
+            "UPDATE flows SET pending_session_id = NULL, current_run_id = ?2, updated_at = ?3 \
+             WHERE id = ?1 AND finished = 0",
+            params![invocation, position, now],
+        )
+    }
+
+    /// The invocation finished: all its reviews are past.
+    pub fn finish_flow(&self, invocation: &str, now: i64) -> Result<()> {
+        self.update_flow(
+            invocation,
+            "UPDATE flows SET finished = 1, pending_session_id = NULL, updated_at = ?2 WHERE id = ?1",
+            params![invocation, now],
+        )
+    }
+
+    fn update_flow(&self, invocation: &str, sql: &str, params: impl rusqlite::Params) -> Result<()> {
+        let tx = self.write()?;
+        let exists: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM flows WHERE id = ?1)",
+            [invocation],
+            |row| row.get(0),
+        )?;
+        if !exists {
+            return Err(Error::not_found(format!("flow invocation {invocation:?} was not found")));
+        }
+        tx.execute(sql, params)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Close a flow review and release its invocation's pending step, in
+    /// one transaction, only while the invocation still waits on it.
+    pub fn complete_review(&self, id: &str, invocation: &str, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        let waiting: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM flows WHERE id = ?1 AND finished = 0 AND pending_session_id = ?2)",
+            params![invocation, id],
+            |row| row.get(0),
+        )?;
+        if !waiting {
+            return Err(Error::conflict(format!("Session {id} is no longer waiting")));
+        }
+        let changed = tx.execute(
+            "UPDATE sessions SET completed_at = ?2, updated_at = ?2, permission_pending = 0 \
+             WHERE id = ?1 AND completed_at IS NULL",
+            params![id, now],
+        )?;
+        if changed == 0 {
+            return Err(Error::conflict(format!("Session {id} is already complete")));
+        }
+        tx.execute(
+            "UPDATE flows SET pending_session_id = NULL, updated_at = ?2 WHERE id = ?1",
+            params![invocation, now],
+        )?;
+        tx.execute(
+            "UPDATE clients SET ended_at = ?2 WHERE session_id = ?1 AND ended_at IS NULL",
+            params![id, now],
+        )?;
         tx.commit()?;
         Ok(())
     }
@@ -465,6 +594,37 @@ impl Store {
                 }),
         )
     }
+}
+
+fn insert_session(
+    tx: &rusqlite::Transaction<'_>,
+    session: &NewSessionRow,
+    run: &NewRun,
+    now: i64,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO sessions (id, kind, title, title_source, interactive, cwd, provider, model, \
+         task_id, wave_id, bound_at, primary_scope, independent, current_run_id, created_at, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+        params![
+            session.id.as_str(),
+            session.kind.as_str(),
+            session.title,
+            title_source_text(session.title_source),
+            session.interactive,
+            session.cwd,
+            session.provider,
+            session.model,
+            session.task_id,
+            session.wave_id,
+            session.task_id.as_ref().map(|_| now),
+            session.primary_scope,
+            session.independent,
+            run.id.as_str(),
+            now,
+        ],
+    )?;
+    insert_run(tx, &session.id, run, now)
 }
 
 fn insert_run(

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Benchmark of the launch issue's hot paths, in one run:
+#   - lf-hook per event (a Claude Stop hook on a real Run of a seeded Home)
+#     against a no-op process start (`true`). Goal: <= 3x. A hook runs on
+#     every turn of every agent.
+#   - lf-session-open --print against lf-session-list --limit 1 on a Home of
+#     SESSIONS sessions. Goal: <= 1.2x.
+#
+# Usage: bench/launch.sh
+# Environment (defaults): SESSIONS=10000 REPS=200 WARMUP=10 KEEP=0
+# Exit status: 0 when both goals hold, 1 otherwise.
+set -euo pipefail
+
+SESSIONS=${SESSIONS:-10000}
+REPS=${REPS:-200}
+WARMUP=${WARMUP:-10}
+KEEP=${KEEP:-0}
+here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname -- "$here")
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/lf-bench-launch.XXXXXX")
+cleanup() { if [[ $KEEP == 1 ]]; then echo "kept $work" >&2; else rm -rf -- "$work"; fi; }
+trap cleanup EXIT
+
+echo "== building release binaries" >&2
+(cd "$root" && cargo build --release --quiet -p lf-bins -p lf-bench)
+bin="$root/target/release"
+
+home="$work/home"
+echo "== seeding $SESSIONS sessions" >&2
+"$bin/lf-bench-seed" --home "$home" --sessions "$SESSIONS" >/dev/null
+export LF_HOME="$home"
+# One more, ordinary session whose Run the hook speaks for.
+session=$("$bin/lf-session-new" --no-launch --title 'hook target' --cwd "$work" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+run=$(sqlite3 "$home/loopflow.db" "SELECT current_run_id FROM sessions WHERE id = '$session'")
+native=$(sqlite3 "$home/loopflow.db" "SELECT chosen_native_id FROM runs WHERE id = '$run'")
+payload="{\"hook_event_name\":\"Stop\",\"session_id\":\"$native\",\"transcript_path\":\"/tmp/x\",\"cwd\":\"$work\",\"stop_hook_active\":false}"
+
+python3 - "$bin" "$session" "$run" "$payload" "$REPS" "$WARMUP" <<'PY'
+import os, statistics, subprocess, sys, time
+
+bin_dir, session, run, payload, reps, warmup = sys.argv[1:]
+reps, warmup = int(reps), int(warmup)
+env = dict(os.environ, LF_RUN_ID=run)
+payload = payload.encode()
+
+def timed(argv, stdin=None):
+    start = time.perf_counter()
+    subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
+    return (time.perf_counter() - start) * 1000
+
+cases = {
+    "true": (["true"], b""),
+    "lf-hook claude (Stop)": ([f"{bin_dir}/lf-hook", "claude"], payload),
+    "lf-session-list --limit 1": ([f"{bin_dir}/lf-session-list", "--limit", "1"], None),
+    "lf-session-open --print": ([f"{bin_dir}/lf-session-open", session, "--print"], None),
+}
+times = {name: [] for name in cases}
+for _ in range(warmup):
+    for argv, stdin in cases.values():
+        timed(argv, stdin)
+# Interleave, so drift on the machine hits every command alike.
+for _ in range(reps):
+    for name, (argv, stdin) in cases.items():
+        times[name].append(timed(argv, stdin))
+
+median = {name: statistics.median(values) for name, values in times.items()}
+ok = True
+print(f"\nlf launch benchmark ({reps} runs each, medians, ms)")
+for name, baseline, goal in [
+    ("lf-hook claude (Stop)", "true", 3.0),
+    ("lf-session-open --print", "lf-session-list --limit 1", 1.2),
+]:
+    ratio = median[name] / median[baseline]
+    verdict = "PASS" if ratio <= goal else "FAIL"
+    ok &= ratio <= goal
+    print(f"  {name:28} {median[name]:7.2f}   vs {baseline:28} {median[baseline]:7.2f}   {ratio:5.2f}x (goal <= {goal}x) {verdict}")
+sys.exit(0 if ok else 1)
+PY

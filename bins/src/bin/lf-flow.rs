@@ -1,0 +1,1 @@
+fn main() { lf_bins::main::<lf_bins::cmd::flow::Cli>() }

@@ -1,0 +1,238 @@
+//! Flow reviews: an orchestrator (a script, a CI job, another agent) asks a
+//! person to review one step of a flow and waits for the feedback. A review
+//! Session's id is derived from its exact flow position, so asking again
+//! for the same position finds the same Session and launches nothing. Only
+//! the invocation's pending review needs attention; earlier positions show
+//! `earlier`, finished or replaced invocations `past`.
+
+use crate::clock::{now_micros, rfc3339};
+use crate::error::{Error, Result};
+use crate::ids::{RunId, SessionId, quote};
+use crate::provider::{self, Provider};
+use crate::session::{Lf, OpenOptions};
+use crate::store::{NewReview, NewRun, NewSessionRow};
+use crate::wire::{SessionKind, SessionRecord, TitleSource};
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// One exact position of a flow invocation that needs a person.
+#[derive(Debug, Clone)]
+pub struct Position {
+    /// The Task (id or identifier).
+    pub task: String,
+    pub invocation: String,
+    pub flow: String,
+    /// The node's index in the flow graph.
+    pub node: u32,
+    /// The step (skill) to review.
+    pub step: String,
+    pub iteration: u32,
+}
+
+/// What `lf-flow review` asks for besides the position.
+#[derive(Debug, Clone, Default)]
+pub struct ReviewRequest {
+    pub prompt: Option<String>,
+    pub provider: Option<Provider>,
+    pub model: Option<String>,
+    /// Record the review without launching its agent.
+    pub no_launch: bool,
+}
+
+/// A flow invocation as `lf-flow advance` and `finish` print it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlowRecord {
+    pub invocation_id: String,
+    pub flow: String,
+    #[serde(deserialize_with = "crate::wire::required")]
+    pub task_id: Option<String>,
+    pub finished: bool,
+    #[serde(deserialize_with = "crate::wire::required")]
+    pub pending_session_id: Option<String>,
+}
+
+/// What `lf-flow wait` prints once the review is over.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewFeedback {
+    pub session_id: String,
+    /// `completed`, or `gone` when the Session no longer exists.
+    pub status: String,
+    /// The review's ready summary: the person's feedback.
+    #[serde(deserialize_with = "crate::wire::required")]
+    pub feedback: Option<String>,
+    #[serde(deserialize_with = "crate::wire::required")]
+    pub completed_at: Option<String>,
+}
+
+/// The text fields of a position are short tokens: names, not prose.
+fn token(text: &str, what: &str) -> Result<String> {
+    let ok = !text.is_empty()
+        && text.len() <= 100
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:/".contains(c));
+    if ok {
+        Ok(text.to_owned())
+    } else {
+        Err(Error::usage(format!(
+            "{} is not a valid {what}: use up to 100 letters, digits and - _ . : /",
+            quote(text)
+        )))
+    }
+}
+
+/// The instructions a review agent starts with.
+fn instructions(step: &str, identifier: &str, session: &str, extra: Option<&str>) -> String {
+    let mut text = format!(
+        "This `{step}` session is the interactive review for Task {identifier}. Work with the person. \
+         When the review is ready to end, run `lf-session-ready \"<feedback, agreed changes and remaining work>\"`; \
+         the person then completes it with `lf-session-complete {session}`, which returns that summary as \
+         feedback to the next flow step."
+    );
+    if let Some(extra) = extra {
+        text.push_str("\n\n");
+        text.push_str(extra);
+    }
+    text
+}
+
+impl Lf {
+    /// Create (once) and launch the review Session of one flow position.
+    pub fn review(&self, position: &Position, request: &ReviewRequest) -> Result<SessionRecord> {
+        let task = crate::work::find_task(self.store(), &position.task)?;
+        let invocation = token(&position.invocation, "invocation id")?;
+        let flow = token(&position.flow, "flow name")?;
+        let step = token(&position.step, "step")?;
+        let key = format!("{}:{invocation}:{flow}:{}:{}", task.id, position.node, position.iteration);
+        let id = SessionId::derived(&key);
+        let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
+        if self.store().session_row(id.as_str())?.is_none() {
+            let provider = request.provider.unwrap_or(Provider::Claude);
+            if provider == Provider::Command {
+                return Err(Error::usage("a review needs an agent: choose --provider claude or codex"));
+            }
+            let model = request.model.as_deref().map(provider::validate_model).transpose()?;
+            let cwd = match &task.worktree {
+                Some(worktree) => worktree.clone(),
+                None => crate::work::canonical_dir(
+                    &std::env::current_dir().map_err(|error| {
+                        Error::usage(format!("the current directory cannot be used: {error}"))
+                    })?,
+                    "working directory",
+                )?,
+            };
+            let prompt = instructions(&step, &task.identifier, id.as_str(), request.prompt.as_deref());
+            let session = NewSessionRow {
+                id: id.clone(),
+                kind: SessionKind::Flow,
+                title: crate::session::text::title(&format!("Review {step} for {}", task.identifier))?,
+                title_source: TitleSource::Generated,
+                interactive: true,
+                cwd,
+                provider: provider.as_str().to_owned(),
+                model: model.clone(),
+                task_id: Some(task.id.clone()),
+                wave_id: task.wave_id.clone(),
+                primary_scope: None,
+                independent: false,
+            };
+            let run = NewRun {
+                id: RunId::new(),
+                chosen_native_id: provider.chosen_native_id(),
+                provider: provider.as_str().to_owned(),
+                model,
+                argv: Vec::new(),
+                prompt: Some(prompt),
+            };
+            let iterations = vec![vec![position.iteration]];
+            self.store().insert_review(
+                &NewReview {
+                    session: &session,
+                    run: &run,
+                    invocation: &invocation,
+                    flow: &flow,
+                    step: &step,
+                    node: Some(position.node),
+                    iterations: Some(&iterations),
+                },
+                now_micros(),
+            )?;
+            if !request.no_launch {
+                self.open_session(id.as_str(), OpenOptions::default()).map_err(|error| {
+                    error.context(format!(
+                        "review Session {id} was recorded but did not start; run the same command to retry"
+                    ))
+                })?;
+            }
+        }
+        self.get(id.as_str())
+    }
+
+    /// The orchestrator moved the invocation past its review position.
+    pub fn advance_flow(&self, invocation: &str) -> Result<FlowRecord> {
+        let invocation = token(invocation, "invocation id")?;
+        let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
+        self.store()
+            .advance_flow(&invocation, RunId::new().as_str(), now_micros())?;
+        self.flow(&invocation)
+    }
+
+    /// The invocation finished: all its reviews are past.
+    pub fn finish_flow(&self, invocation: &str) -> Result<FlowRecord> {
+        let invocation = token(invocation, "invocation id")?;
+        let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
+        self.store().finish_flow(&invocation, now_micros())?;
+        self.flow(&invocation)
+    }
+
+    fn flow(&self, invocation: &str) -> Result<FlowRecord> {
+        self.store()
+            .flows()?
+            .into_iter()
+            .find(|flow| flow.id == invocation)
+            .map(|flow| FlowRecord {
+                invocation_id: flow.id,
+                flow: flow.name,
+                task_id: flow.task_id,
+                finished: flow.finished,
+                pending_session_id: flow.pending_session_id,
+            })
+            .ok_or_else(|| Error::not_found(format!("flow invocation {invocation:?} was not found")))
+    }
+
+    /// Block until a review Session is completed (or disappears) and return
+    /// its feedback. `timeout` bounds the wait (exit 1 past it).
+    pub fn wait_review(&self, selector: &str, timeout: Option<Duration>) -> Result<ReviewFeedback> {
+        let id = SessionId::parse(selector)?;
+        let deadline = timeout.map(|timeout| Instant::now() + timeout);
+        let mut seen = false;
+        loop {
+            match self.store().session_row(id.as_str())? {
+                Some(row) => {
+                    seen = true;
+                    if let Some(completed) = row.completed_at {
+                        return Ok(ReviewFeedback {
+                            session_id: row.id,
+                            status: "completed".to_owned(),
+                            feedback: row.ready_summary,
+                            completed_at: Some(rfc3339(completed)),
+                        });
+                    }
+                }
+                None if seen => {
+                    return Ok(ReviewFeedback {
+                        session_id: id.to_string(),
+                        status: "gone".to_owned(),
+                        feedback: None,
+                        completed_at: None,
+                    });
+                }
+                None => return Err(Error::not_found(format!("Session {id} was not found"))),
+            }
+            if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                return Err(Error::operational(format!(
+                    "Session {id} was not completed within the timeout; it is still open"
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
