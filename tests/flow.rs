@@ -1,16 +1,38 @@
 use crate::util::*;
 use lf::flow::{FlowRecord, ReviewFeedback};
-use lf::wire::{Attention, FlowMembership, FlowOccurrence, SessionKind, SessionRecord, SessionState, WorkRef};
+use lf::wire::{
+    Attention, FlowMembership, FlowOccurrence, SessionKind, SessionRecord, SessionState, WorkRef,
+};
 use std::process::Stdio;
 
 fn setup() -> (Env, lf::wire::TaskRecord) {
     let env = Env::new();
     let worktree = env.mkdir("loo-291");
-    env.run("lf-work", &["wave", "add", "product", "--repo", env.work().to_str().unwrap()]).ok();
+    env.run(
+        "lf-work",
+        &[
+            "wave",
+            "add",
+            "product",
+            "--repo",
+            env.work().to_str().unwrap(),
+        ],
+    )
+    .ok();
     let task = env
         .run(
             "lf-work",
-            &["task", "add", "LOO-291", "--title", "Parser", "--worktree", worktree.to_str().unwrap(), "--wave", "product"],
+            &[
+                "task",
+                "add",
+                "LOO-291",
+                "--title",
+                "Parser",
+                "--worktree",
+                worktree.to_str().unwrap(),
+                "--wave",
+                "product",
+            ],
         )
         .json();
     (env, task)
@@ -18,7 +40,16 @@ fn setup() -> (Env, lf::wire::TaskRecord) {
 
 fn review(env: &Env, invocation: &str, node: &str, extra: &[&str]) -> Ran {
     let mut args = vec![
-        "review", "--task", "LOO-291", "--invocation", invocation, "--flow", "feature", "--node", node, "--step",
+        "review",
+        "--task",
+        "LOO-291",
+        "--invocation",
+        invocation,
+        "--flow",
+        "feature",
+        "--node",
+        node,
+        "--step",
         "review-design",
     ];
     args.extend_from_slice(extra);
@@ -34,7 +65,10 @@ fn occurrence(record: &SessionRecord) -> FlowOccurrence {
 
 fn ready(env: &Env, id: &str, summary: &str) -> Ran {
     let mut command = env.command("lf-session-ready");
-    command.env("LF_SESSION_ID", id).env("LF_RUN_ID", env.current_run(id)).arg(summary);
+    command
+        .env("LF_SESSION_ID", id)
+        .env("LF_RUN_ID", env.current_run(id))
+        .arg(summary);
     env.run_command(command)
 }
 
@@ -66,18 +100,32 @@ fn a_review_is_created_once_for_its_position_and_launched_once() {
     );
     let again: SessionRecord = review(&env, "inv-1", "2", &["--iteration", "3"]).json();
     assert_eq!(again.id, first.id);
-    assert_eq!(env.agent_log("launch").len(), 1, "a repeat launches nothing");
-    let argv: Vec<String> = serde_json::from_value(env.agent_log("launch")[0]["argv"].clone()).unwrap();
+    assert_eq!(
+        env.agent_log("launch").len(),
+        1,
+        "a repeat launches nothing"
+    );
+    let argv: Vec<String> =
+        serde_json::from_value(env.agent_log("launch")[0]["argv"].clone()).unwrap();
     let prompt = argv.last().unwrap();
-    assert!(prompt.contains("interactive review for Task LOO-291"), "{prompt}");
-    assert!(prompt.contains(&format!("lf-session-complete {}", first.id)), "{prompt}");
+    assert!(
+        prompt.contains("interactive review for Task LOO-291"),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains(&format!("lf-session-complete {}", first.id)),
+        "{prompt}"
+    );
 }
 
 #[test]
 fn completing_needs_ready_and_returns_the_feedback_to_the_waiting_orchestrator() {
     let (env, _) = setup();
     let session: SessionRecord = review(&env, "inv-1", "2", &["--no-launch"]).json();
-    assert_eq!(env.run("lf-session-complete", &[&session.id]).fails(4), "The session agent has not marked this ready");
+    assert_eq!(
+        env.run("lf-session-complete", &[&session.id]).fails(4),
+        "The session agent has not marked this ready"
+    );
     let waiter = env
         .command("lf-flow")
         .args(["wait", &session.id])
@@ -87,15 +135,27 @@ fn completing_needs_ready_and_returns_the_feedback_to_the_waiting_orchestrator()
         .unwrap();
     ready(&env, &session.id, "Approved; rename the parser module").ok();
     let closed: SessionRecord = env.run("lf-session-complete", &[&session.id]).json();
-    assert_eq!(closed.ready_summary.as_deref(), Some("Approved; rename the parser module"));
+    assert_eq!(
+        closed.ready_summary.as_deref(),
+        Some("Approved; rename the parser module")
+    );
     let output = waiter.wait_with_output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let feedback: ReviewFeedback = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(feedback.status, "completed");
-    assert_eq!(feedback.feedback.as_deref(), Some("Approved; rename the parser module"));
+    assert_eq!(
+        feedback.feedback.as_deref(),
+        Some("Approved; rename the parser module")
+    );
     assert_eq!(feedback.completed_at, closed.completed_at);
     // The invocation no longer waits on anyone.
-    let flow: FlowRecord = env.run("lf-flow", &["advance", "--invocation", "inv-1"]).json();
+    let flow: FlowRecord = env
+        .run("lf-flow", &["advance", "--invocation", "inv-1"])
+        .json();
     assert_eq!(flow.pending_session_id, None);
 }
 
@@ -103,22 +163,33 @@ fn completing_needs_ready_and_returns_the_feedback_to_the_waiting_orchestrator()
 fn advancing_makes_earlier_positions_that_need_nothing_and_refuses_stale_work() {
     let (env, _) = setup();
     let first: SessionRecord = review(&env, "inv-1", "2", &["--no-launch"]).json();
-    let flow: FlowRecord = env.run("lf-flow", &["advance", "--invocation", "inv-1"]).json();
+    let flow: FlowRecord = env
+        .run("lf-flow", &["advance", "--invocation", "inv-1"])
+        .json();
     assert_eq!((flow.finished, flow.pending_session_id), (false, None));
     let earlier = env.show(&first.id);
     assert_eq!(occurrence(&earlier), FlowOccurrence::Earlier);
     assert_eq!(earlier.attention, None);
-    assert_eq!(ready(&env, &first.id, "late").fails(4), "review session is stale");
+    assert_eq!(
+        ready(&env, &first.id, "late").fails(4),
+        "review session is stale"
+    );
     let second: SessionRecord = review(&env, "inv-1", "5", &["--no-launch"]).json();
     assert_eq!(occurrence(&env.show(&second.id)), FlowOccurrence::Current);
     assert_eq!(occurrence(&env.show(&first.id)), FlowOccurrence::Earlier);
     assert_eq!(env.list(&["--attention"]).len(), 1);
     // Marked ready earlier by hand, it is still not the pending review.
     env.db()
-        .execute("UPDATE sessions SET ready_summary = 'x' WHERE id = ?1", [&first.id])
+        .execute(
+            "UPDATE sessions SET ready_summary = 'x' WHERE id = ?1",
+            [&first.id],
+        )
         .unwrap();
     let message = env.run("lf-session-complete", &[&first.id]).fails(4);
-    assert_eq!(message, format!("Session {} is no longer waiting", first.id));
+    assert_eq!(
+        message,
+        format!("Session {} is no longer waiting", first.id)
+    );
 }
 
 #[test]
@@ -126,9 +197,15 @@ fn finished_and_replaced_invocations_are_past() {
     let (env, _) = setup();
     let old: SessionRecord = review(&env, "inv-1", "2", &["--no-launch"]).json();
     let newer: SessionRecord = review(&env, "inv-2", "2", &["--no-launch"]).json();
-    assert_eq!(occurrence(&env.show(&old.id)), FlowOccurrence::Past, "a new invocation replaces the old");
+    assert_eq!(
+        occurrence(&env.show(&old.id)),
+        FlowOccurrence::Past,
+        "a new invocation replaces the old"
+    );
     assert_eq!(env.show(&old.id).attention, None);
-    let flow: FlowRecord = env.run("lf-flow", &["finish", "--invocation", "inv-2"]).json();
+    let flow: FlowRecord = env
+        .run("lf-flow", &["finish", "--invocation", "inv-2"])
+        .json();
     assert!(flow.finished);
     assert_eq!(occurrence(&env.show(&newer.id)), FlowOccurrence::Past);
     assert!(env.list(&["--attention"]).is_empty());
@@ -152,8 +229,17 @@ fn concurrent_reviews_of_one_position_make_one_session_and_one_launch() {
         .map(|_| {
             env.command("lf-flow")
                 .args([
-                    "review", "--task", "LOO-291", "--invocation", "inv-1", "--flow", "feature", "--node", "2",
-                    "--step", "review-design",
+                    "review",
+                    "--task",
+                    "LOO-291",
+                    "--invocation",
+                    "inv-1",
+                    "--flow",
+                    "feature",
+                    "--node",
+                    "2",
+                    "--step",
+                    "review-design",
                 ])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -165,8 +251,14 @@ fn concurrent_reviews_of_one_position_make_one_session_and_one_launch() {
         .into_iter()
         .map(|child| {
             let output = child.wait_with_output().unwrap();
-            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-            serde_json::from_slice::<SessionRecord>(&output.stdout).unwrap().id
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            serde_json::from_slice::<SessionRecord>(&output.stdout)
+                .unwrap()
+                .id
         })
         .collect();
     assert!(ids.iter().all(|id| *id == ids[0]));
@@ -178,41 +270,96 @@ fn concurrent_reviews_of_one_position_make_one_session_and_one_launch() {
 fn reviews_rename_and_refuse_bad_positions() {
     let (env, _) = setup();
     let session: SessionRecord = review(&env, "inv-1", "2", &["--no-launch"]).json();
-    let renamed: SessionRecord = env.run("lf-session-rename", &[&session.id, "Design review"]).json();
+    let renamed: SessionRecord = env
+        .run("lf-session-rename", &[&session.id, "Design review"])
+        .json();
     assert_eq!(renamed.title, "Design review");
-    assert!(review(&env, "inv 1;rm", "2", &["--no-launch"]).fails(2).contains("invocation id"));
-    assert!(review(&env, "inv-1", "x", &["--no-launch"]).fails(2).contains("--node"));
+    assert!(
+        review(&env, "inv 1;rm", "2", &["--no-launch"])
+            .fails(2)
+            .contains("invocation id")
+    );
+    assert!(
+        review(&env, "inv-1", "x", &["--no-launch"])
+            .fails(2)
+            .contains("--node")
+    );
     let message = env
         .run(
             "lf-flow",
-            &["review", "--task", "LOO-404", "--invocation", "i", "--flow", "f", "--node", "1", "--step", "s"],
+            &[
+                "review",
+                "--task",
+                "LOO-404",
+                "--invocation",
+                "i",
+                "--flow",
+                "f",
+                "--node",
+                "1",
+                "--step",
+                "s",
+            ],
         )
         .fails(3);
     assert!(message.contains("LOO-404"), "{message}");
     let message = env
         .run(
             "lf-flow",
-            &["review", "--task", "LOO-291", "--invocation", "inv-1", "--flow", "other", "--node", "3", "--step", "s", "--no-launch"],
+            &[
+                "review",
+                "--task",
+                "LOO-291",
+                "--invocation",
+                "inv-1",
+                "--flow",
+                "other",
+                "--node",
+                "3",
+                "--step",
+                "s",
+                "--no-launch",
+            ],
         )
         .fails(4);
     assert!(message.contains("belongs to flow"), "{message}");
-    assert!(env.run("lf-flow", &["advance", "--invocation", "nope"]).fails(3).contains("not found"));
-    assert!(env.run("lf-flow", &["wait", "bad"]).fails(2).contains("not a Session id"));
-    let message = env.run("lf-flow", &["wait", &session.id, "--timeout", "0.1"]).fails(1);
+    assert!(
+        env.run("lf-flow", &["advance", "--invocation", "nope"])
+            .fails(3)
+            .contains("not found")
+    );
+    assert!(
+        env.run("lf-flow", &["wait", "bad"])
+            .fails(2)
+            .contains("not a Session id")
+    );
+    let message = env
+        .run("lf-flow", &["wait", &session.id, "--timeout", "0.1"])
+        .fails(1);
     assert!(message.contains("still open"), "{message}");
 }
 
 #[test]
 fn flow_shapes_round_trip_and_match_their_schema() {
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
-    let schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(fixtures.join("../../schema/flow.schema.json")).unwrap()).unwrap();
-    fn check<T: serde::de::DeserializeOwned + serde::Serialize>(text: &str, schema: &serde_json::Value) {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixtures.join("../../schema/flow.schema.json")).unwrap(),
+    )
+    .unwrap();
+    fn check<T: serde::de::DeserializeOwned + serde::Serialize>(
+        text: &str,
+        schema: &serde_json::Value,
+    ) {
         let value: serde_json::Value = serde_json::from_str(text).unwrap();
         let typed: T = serde_json::from_value(value.clone()).unwrap();
         assert_eq!(serde_json::to_value(&typed).unwrap(), value);
         let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
-        let mut required: Vec<&str> = schema["required"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
+        let mut required: Vec<&str> = schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap())
+            .collect();
         let mut keys: Vec<&str> = keys.iter().map(|k| k.as_str()).collect();
         keys.sort();
         required.sort();
@@ -220,10 +367,16 @@ fn flow_shapes_round_trip_and_match_their_schema() {
         for key in keys {
             let mut missing = value.clone();
             missing.as_object_mut().unwrap().remove(key);
-            assert!(serde_json::from_value::<T>(missing).is_err(), "{key} is required");
+            assert!(
+                serde_json::from_value::<T>(missing).is_err(),
+                "{key} is required"
+            );
         }
     }
-    check::<FlowRecord>(&std::fs::read_to_string(fixtures.join("flow.json")).unwrap(), &schema["$defs"]["FlowRecord"]);
+    check::<FlowRecord>(
+        &std::fs::read_to_string(fixtures.join("flow.json")).unwrap(),
+        &schema["$defs"]["FlowRecord"],
+    );
     check::<ReviewFeedback>(
         &std::fs::read_to_string(fixtures.join("review_feedback.json")).unwrap(),
         &schema["$defs"]["ReviewFeedback"],

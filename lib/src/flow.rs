@@ -68,7 +68,9 @@ pub struct ReviewFeedback {
 fn token(text: &str, what: &str) -> Result<String> {
     let ok = !text.is_empty()
         && text.len() <= 100
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_.:/".contains(c));
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.:/".contains(c));
     if ok {
         Ok(text.to_owned())
     } else {
@@ -101,15 +103,24 @@ impl Lf {
         let invocation = token(&position.invocation, "invocation id")?;
         let flow = token(&position.flow, "flow name")?;
         let step = token(&position.step, "step")?;
-        let key = format!("{}:{invocation}:{flow}:{}:{}", task.id, position.node, position.iteration);
+        let key = format!(
+            "{}:{invocation}:{flow}:{}:{}",
+            task.id, position.node, position.iteration
+        );
         let id = SessionId::derived(&key);
         let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
         if self.store().session_row(id.as_str())?.is_none() {
             let provider = request.provider.unwrap_or(Provider::Claude);
             if provider == Provider::Command {
-                return Err(Error::usage("a review needs an agent: choose --provider claude or codex"));
+                return Err(Error::usage(
+                    "a review needs an agent: choose --provider claude or codex",
+                ));
             }
-            let model = request.model.as_deref().map(provider::validate_model).transpose()?;
+            let model = request
+                .model
+                .as_deref()
+                .map(provider::validate_model)
+                .transpose()?;
             let cwd = match &task.worktree {
                 Some(worktree) => worktree.clone(),
                 None => crate::work::canonical_dir(
@@ -119,11 +130,19 @@ impl Lf {
                     "working directory",
                 )?,
             };
-            let prompt = instructions(&step, &task.identifier, id.as_str(), request.prompt.as_deref());
+            let prompt = instructions(
+                &step,
+                &task.identifier,
+                id.as_str(),
+                request.prompt.as_deref(),
+            );
             let session = NewSessionRow {
                 id: id.clone(),
                 kind: SessionKind::Flow,
-                title: crate::session::text::title(&format!("Review {step} for {}", task.identifier))?,
+                title: crate::session::text::title(&format!(
+                    "Review {step} for {}",
+                    task.identifier
+                ))?,
                 title_source: TitleSource::Generated,
                 interactive: true,
                 cwd,
@@ -195,7 +214,9 @@ impl Lf {
                 finished: flow.finished,
                 pending_session_id: flow.pending_session_id,
             })
-            .ok_or_else(|| Error::not_found(format!("flow invocation {invocation:?} was not found")))
+            .ok_or_else(|| {
+                Error::not_found(format!("flow invocation {invocation:?} was not found"))
+            })
     }
 
     /// Block until a review Session is completed (or disappears) and return

@@ -1,1 +1,3 @@
-fn main() { lf_bins::main::<lf_bins::cmd::flow::Cli>() }
+fn main() {
+    lf_bins::main::<lf_bins::cmd::flow::Cli>()
+}

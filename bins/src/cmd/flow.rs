@@ -15,12 +15,15 @@ use std::time::Duration;
 /// then prints the feedback. `advance` and `finish` move the invocation on:
 /// its reviews become `earlier` or `past` and need no attention.
 #[derive(Debug, Parser)]
-#[command(version, after_help = "\
+#[command(
+    version,
+    after_help = "\
 Examples:
   id=$(lf-flow review --task LOO-291 --invocation inv-7 --flow feature --node 2 --step review-design | jq -r .id)
   lf-flow wait \"$id\" | jq -r .feedback
   lf-flow advance --invocation inv-7
-  lf-flow finish --invocation inv-7")]
+  lf-flow finish --invocation inv-7"
+)]
 pub struct Cli {
     #[command(subcommand)]
     what: What,

@@ -322,12 +322,18 @@ impl Lf {
         let review = match (record.kind, invocation) {
             (SessionKind::Flow, Some(invocation)) => {
                 if !self.waits_on(&invocation, &record.id)? {
-                    return Err(Error::conflict(format!("Session {} is no longer waiting", record.id)));
+                    return Err(Error::conflict(format!(
+                        "Session {} is no longer waiting",
+                        record.id
+                    )));
                 }
                 Some(invocation)
             }
             (SessionKind::Flow, None) => {
-                return Err(Error::conflict(format!("Session {} is no longer waiting", record.id)));
+                return Err(Error::conflict(format!(
+                    "Session {} is no longer waiting",
+                    record.id
+                )));
             }
             _ => None,
         };
@@ -339,7 +345,10 @@ impl Lf {
             }
         }
         match review {
-            Some(invocation) => self.store.complete_review(&record.id, &invocation, now_micros())?,
+            Some(invocation) => {
+                self.store
+                    .complete_review(&record.id, &invocation, now_micros())?
+            }
             None => self.store.complete_session(&record.id, now_micros())?,
         }
         self.get(&record.id)
@@ -348,7 +357,9 @@ impl Lf {
     /// Whether a flow invocation still waits on this review Session.
     fn waits_on(&self, invocation: &str, session: &str) -> Result<bool> {
         Ok(self.store.flows()?.into_iter().any(|flow| {
-            flow.id == invocation && !flow.finished && flow.pending_session_id.as_deref() == Some(session)
+            flow.id == invocation
+                && !flow.finished
+                && flow.pending_session_id.as_deref() == Some(session)
         }))
     }
 

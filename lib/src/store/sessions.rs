@@ -250,7 +250,12 @@ impl Store {
         )
     }
 
-    fn update_flow(&self, invocation: &str, sql: &str, params: impl rusqlite::Params) -> Result<()> {
+    fn update_flow(
+        &self,
+        invocation: &str,
+        sql: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<()> {
         let tx = self.write()?;
         let exists: bool = tx.query_row(
             "SELECT EXISTS (SELECT 1 FROM flows WHERE id = ?1)",
@@ -258,7 +263,9 @@ impl Store {
             |row| row.get(0),
         )?;
         if !exists {
-            return Err(Error::not_found(format!("flow invocation {invocation:?} was not found")));
+            return Err(Error::not_found(format!(
+                "flow invocation {invocation:?} was not found"
+            )));
         }
         tx.execute(sql, params)?;
         tx.commit()?;
@@ -275,7 +282,9 @@ impl Store {
             |row| row.get(0),
         )?;
         if !waiting {
-            return Err(Error::conflict(format!("Session {id} is no longer waiting")));
+            return Err(Error::conflict(format!(
+                "Session {id} is no longer waiting"
+            )));
         }
         let changed = tx.execute(
             "UPDATE sessions SET completed_at = ?2, updated_at = ?2, permission_pending = 0 \
