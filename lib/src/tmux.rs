@@ -133,6 +133,26 @@ impl Tmux {
         )
     }
 
+    /// Switch the tmux client of a caller inside tmux to a session, for a
+    /// caller that is not this process: `caller_tmux` is the caller's
+    /// `$TMUX` (the Nushell plugin passes the engine's), which tells tmux
+    /// which server and client are meant.
+    pub fn switch_client_of(&self, name: &str, caller_tmux: &str) -> Result<()> {
+        let target = format!("={name}");
+        let output = self
+            .command(&["switch-client", "-t", &target])
+            .env("TMUX", caller_tmux)
+            .output()
+            .map_err(|error| Error::operational(format!("cannot run tmux: {error}")))?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+        Err(Error::operational(format!(
+            "cannot switch to {name}: tmux said: {stderr}"
+        )))
+    }
+
     /// Take this terminal to a session: `switch-client` inside tmux,
     /// `attach-session` outside (which returns when the person detaches).
     pub fn go_to(&self, name: &str) -> Result<()> {

@@ -1,0 +1,299 @@
+//! One module per command, named as users type it (`lf sessions` is
+//! `sessions.rs`, `lf session open` is `session_open.rs`). Below them, the
+//! few translations every command shares: where the Home is (from the
+//! ENGINE's environment, never this process's), where the user is, how an
+//! `lf::Error` becomes a `LabeledError` pointing at the argument it is
+//! about, and the completions of ids.
+
+mod session_bind;
+mod session_complete;
+mod session_new;
+mod session_open;
+mod session_ready;
+mod session_rename;
+mod sessions;
+mod work_task_add;
+mod work_task_finish;
+mod work_task_list;
+mod work_wave_add;
+mod work_wave_list;
+
+pub use session_bind::SessionBind;
+pub use session_complete::SessionComplete;
+pub use session_new::SessionNew;
+pub use session_open::SessionOpen;
+pub use session_ready::SessionReady;
+pub use session_rename::SessionRename;
+pub use sessions::Sessions;
+pub use work_task_add::WorkTaskAdd;
+pub use work_task_finish::WorkTaskFinish;
+pub use work_task_list::WorkTaskList;
+pub use work_wave_add::WorkWaveAdd;
+pub use work_wave_list::WorkWaveList;
+
+use lf::{ErrorKind, Home, Lf, ListFilter};
+use nu_plugin::EngineInterface;
+use nu_protocol::{DynamicSuggestion, LabeledError, ShellError, Span, Spanned, Value};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// An lf error as Nushell shows it: the library's message, with a label
+/// under the argument it is about and a code naming its kind.
+pub(crate) fn error_at(error: lf::Error, span: Span) -> LabeledError {
+    let (code, label) = match error.kind {
+        ErrorKind::Usage => ("lf::usage", "not valid here"),
+        ErrorKind::NotFound => ("lf::not_found", "not found"),
+        ErrorKind::Conflict => ("lf::conflict", "not possible now"),
+        ErrorKind::Operational => ("lf::operational", "failed here"),
+    };
+    LabeledError::new(error.message)
+        .with_label(label, span)
+        .with_code(code)
+}
+
+/// An lf error about a flag's value. Nushell gives a flag's value the span
+/// of the whole `--flag value`; the label goes under the value alone.
+pub(crate) fn error_at_flag(
+    engine: &EngineInterface,
+    error: lf::Error,
+    span: Span,
+) -> LabeledError {
+    error_at(error, value_span(engine, span))
+}
+
+/// The part of a `--flag value` (or `--flag=value`) span that is the value.
+pub(crate) fn value_span(engine: &EngineInterface, span: Span) -> Span {
+    let Ok(text) = engine.get_span_contents(span) else {
+        return span;
+    };
+    if !text.starts_with(b"-") {
+        return span;
+    }
+    let Some(end_of_name) = text
+        .iter()
+        .position(|b| *b == b'=' || b.is_ascii_whitespace())
+    else {
+        return span;
+    };
+    let skip = text[end_of_name..]
+        .iter()
+        .position(|b| *b != b'=' && !b.is_ascii_whitespace())
+        .map_or(text.len(), |rest| end_of_name + rest);
+    if skip >= text.len() {
+        return span;
+    }
+    Span::new(span.start + skip, span.end)
+}
+
+/// An engine failure (a bad argument type, a lost engine call).
+pub(crate) fn shell(error: ShellError) -> LabeledError {
+    error.into()
+}
+
+/// The user's current directory, as the engine knows it.
+pub(crate) fn current_dir(engine: &EngineInterface, span: Span) -> Result<PathBuf, LabeledError> {
+    engine
+        .get_current_dir()
+        .map(PathBuf::from)
+        .map_err(|error| {
+            LabeledError::new(format!("the current directory cannot be used: {error}"))
+                .with_label("needs the current directory", span)
+        })
+}
+
+/// A path the user typed, taken relative to the user's current directory.
+pub(crate) fn user_path(
+    engine: &EngineInterface,
+    path: &Spanned<String>,
+) -> Result<PathBuf, LabeledError> {
+    let typed = Path::new(&path.item);
+    let typed = match typed.strip_prefix("~") {
+        Ok(rest) => match env_string(engine, "HOME") {
+            Some(home) => PathBuf::from(home).join(rest),
+            None => typed.to_path_buf(),
+        },
+        Err(_) => typed.to_path_buf(),
+    };
+    if typed.is_absolute() {
+        return Ok(typed);
+    }
+    Ok(current_dir(engine, path.span)?.join(typed))
+}
+
+/// A string variable of the engine's environment; empty counts as unset.
+pub(crate) fn env_string(engine: &EngineInterface, name: &str) -> Option<String> {
+    match engine.get_env_var(name) {
+        Ok(Some(Value::String { val, .. })) if !val.is_empty() => Some(val),
+        _ => None,
+    }
+}
+
+/// The Home named by the engine's `$env.LF_HOME` (else `XDG_STATE_HOME`,
+/// else `HOME`). A relative value is taken from the user's current
+/// directory, as a binary started there would.
+pub(crate) fn home(engine: &EngineInterface, span: Span) -> Result<Home, LabeledError> {
+    let cwd = std::cell::OnceCell::new();
+    let lookup = |name: &str| -> Option<OsString> {
+        let value = PathBuf::from(env_string(engine, name)?);
+        if value.is_absolute() {
+            return Some(value.into_os_string());
+        }
+        let cwd = cwd.get_or_init(|| engine.get_current_dir().ok().map(PathBuf::from));
+        Some(match cwd {
+            Some(cwd) => cwd.join(value).into_os_string(),
+            None => value.into_os_string(),
+        })
+    };
+    Home::from_vars(lookup).map_err(|error| error_at(error, span))
+}
+
+/// The Home of the engine, opened.
+pub(crate) fn open(engine: &EngineInterface, span: Span) -> Result<Lf, LabeledError> {
+    let home = home(engine, span)?;
+    Lf::open(&home).map_err(|error| error_at(error, span))
+}
+
+/// Completions of open Session ids, described by their state and title.
+/// Nushell filters them by what is typed.
+pub(crate) fn session_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+    let lf = Lf::open(home)?;
+    let mut suggestions = Vec::new();
+    lf.list(&ListFilter::default())?.for_each(|record| {
+        suggestions.push(DynamicSuggestion {
+            value: record.id,
+            description: Some(format!("{}: {}", record.state.as_str(), record.title)),
+            ..DynamicSuggestion::default()
+        });
+        Ok(())
+    })?;
+    Ok(suggestions)
+}
+
+/// Completions of Task identifiers, described by their titles.
+pub(crate) fn task_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+    let lf = Lf::open(home)?;
+    Ok(lf::work::tasks(lf.store())?
+        .into_iter()
+        .filter(|task| !task.finished)
+        .map(|task| DynamicSuggestion {
+            value: task.identifier,
+            description: Some(task.title),
+            ..DynamicSuggestion::default()
+        })
+        .collect())
+}
+
+/// Completions of wave names, described by their repositories.
+pub(crate) fn wave_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+    let lf = Lf::open(home)?;
+    Ok(lf::work::waves(lf.store())?
+        .into_iter()
+        .map(|wave| DynamicSuggestion {
+            value: wave.name,
+            description: Some(wave.repo),
+            ..DynamicSuggestion::default()
+        })
+        .collect())
+}
+
+/// Completions of a fixed set of words.
+pub(crate) fn word_suggestions(words: &[&str]) -> Vec<DynamicSuggestion> {
+    words
+        .iter()
+        .map(|word| DynamicSuggestion {
+            value: (*word).to_owned(),
+            ..DynamicSuggestion::default()
+        })
+        .collect()
+}
+
+/// Run a completion against the engine's Home. A completion that cannot be
+/// computed falls back to Nushell's own (`None`) rather than failing.
+pub(crate) fn complete_with(
+    engine: &EngineInterface,
+    suggest: fn(&Home) -> lf::Result<Vec<DynamicSuggestion>>,
+) -> Option<Vec<DynamicSuggestion>> {
+    let home = home(engine, Span::unknown()).ok()?;
+    if !home.database().exists() {
+        return Some(Vec::new());
+    }
+    suggest(&home).ok()
+}
+
+/// The ids a command was given: its `<id>` argument, or the pipeline's
+/// strings, records with an `id` column, or lists of them.
+pub(crate) fn piped_ids(
+    input: &Value,
+    into: &mut Vec<Spanned<String>>,
+) -> Result<(), LabeledError> {
+    match input {
+        Value::String {
+            val, internal_span, ..
+        } => into.push(Spanned {
+            item: val.clone(),
+            span: *internal_span,
+        }),
+        Value::Record {
+            val, internal_span, ..
+        } => match val.get("id") {
+            Some(Value::String {
+                val, internal_span, ..
+            }) => into.push(Spanned {
+                item: val.clone(),
+                span: *internal_span,
+            }),
+            _ => {
+                return Err(LabeledError::new(
+                    "a piped record needs an `id` column holding a Session id",
+                )
+                .with_label("this record has no string `id`", *internal_span));
+            }
+        },
+        Value::List { vals, .. } => {
+            for value in vals {
+                piped_ids(value, into)?;
+            }
+        }
+        Value::Nothing { .. } => {}
+        Value::Error { error, .. } => return Err(shell((**error).clone())),
+        other => {
+            return Err(LabeledError::new(format!(
+                "expected Session ids (strings, or records with an `id` column), got {}",
+                other.get_type()
+            ))
+            .with_label("not a Session id", other.span()));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo;
+
+    #[test]
+    fn session_ids_complete_with_their_state_and_title() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = demo::seed(&std::fs::canonicalize(dir.path()).unwrap());
+        let suggestions = session_suggestions(&home).unwrap();
+        let shown: Vec<(&str, Option<&str>)> = suggestions
+            .iter()
+            .map(|s| (s.value.as_str(), s.description.as_deref()))
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                (demo::EXPLORE, Some("unknown: Explore the codebase")),
+                (demo::DATABASE, Some("unknown: Upgrade the database")),
+                (demo::FLAKY, Some("unknown: Fix the flaky test")),
+                (demo::PARSER, Some("ready: Rewrite the parser")),
+            ],
+            "open sessions only, newest first"
+        );
+        let tasks = task_suggestions(&home).unwrap();
+        assert_eq!(tasks[0].value, "LOO-291");
+        assert_eq!(tasks[0].description.as_deref(), Some(demo::PARSER_TITLE));
+        assert_eq!(wave_suggestions(&home).unwrap()[0].value, "product");
+    }
+}

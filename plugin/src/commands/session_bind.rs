@@ -1,0 +1,125 @@
+//! `lf session bind`: bind a session to a Task, permanently.
+
+use super::{complete_with, error_at, open, session_suggestions, shell, task_suggestions};
+use crate::LfPlugin;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Record, Signature, Spanned, SyntaxShape,
+    Type, Value,
+};
+
+pub struct SessionBind;
+
+impl SimplePluginCommand for SessionBind {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf session bind"
+    }
+
+    fn description(&self) -> &str {
+        "Bind a session to a Task, permanently, and return its record."
+    }
+
+    fn extra_description(&self) -> &str {
+        "The session then shows the Task as its work (and its wave in work_path). Binding is \
+permanent: binding the same Task again changes nothing, a different Task is refused. \
+--preview returns what would be bound ({session_id, task_id, identifier, title}) and binds \
+nothing."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .required(
+                "id",
+                SyntaxShape::String,
+                "The session id, or the id of its current Run.",
+            )
+            .required("task", SyntaxShape::String, "The Task id or identifier.")
+            .switch("preview", "Show what would be bound; bind nothing.", None)
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        use crate::demo::*;
+        let preview = Record::from_iter([
+            ("session_id".to_owned(), Value::test_string(EXPLORE)),
+            ("task_id".to_owned(), Value::test_string(TASK)),
+            ("identifier".to_owned(), Value::test_string("LOO-291")),
+            ("title".to_owned(), Value::test_string(PARSER_TITLE)),
+        ]);
+        vec![
+            Example {
+                example: "lf session bind a1b2c3d4e5f60718293a4b5c6d7e8f90 LOO-291 --preview",
+                description: "See what binding would do",
+                result: Some(Value::test_record(preview)),
+            },
+            Example {
+                example: "(lf session bind a1b2c3d4e5f60718293a4b5c6d7e8f90 LOO-291).work_path",
+                description: "Bind the session to the Task",
+                result: Some(Value::test_string("product / LOO-291")),
+            },
+        ]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let id: Spanned<String> = call.req(0).map_err(shell)?;
+        let task: Spanned<String> = call.req(1).map_err(shell)?;
+        let lf = open(engine, head)?;
+        // The Task is checked on its own first, so its error points at it.
+        lf.find(&id.item)
+            .map_err(|error| error_at(error, id.span))?;
+        lf::work::find_task(lf.store(), &task.item).map_err(|error| error_at(error, task.span))?;
+        let preview = lf
+            .preview_binding(&id.item, &task.item)
+            .map_err(|error| error_at(error, id.span))?;
+        if call.has_flag("preview").map_err(shell)? {
+            return Ok(crate::value::binding_preview(preview, head));
+        }
+        eprintln!(
+            "Binding {} to {} ({}). Permanent.",
+            preview.session_id, preview.identifier, preview.title
+        );
+        let record = lf
+            .bind(&id.item, &task.item)
+            .map_err(|error| error_at(error, id.span))?;
+        Ok(crate::value::session(record, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        match arg_type {
+            ArgType::Positional(0) => complete_with(engine, session_suggestions),
+            ArgType::Positional(1) => complete_with(engine, task_suggestions),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&SessionBind);
+    }
+}

@@ -1,0 +1,171 @@
+//! `lf session complete`: stop sessions' agents and close them. Takes one
+//! id as its argument, or any number through the pipeline, so a filtered
+//! table closes what it shows: `lf sessions | where state == ready | lf
+//! session complete`.
+
+use super::{error_at, error_at_flag, open, piped_ids, session_suggestions, shell};
+use crate::LfPlugin;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
+    Value,
+};
+use std::time::Duration;
+
+pub struct SessionComplete;
+
+impl SimplePluginCommand for SessionComplete {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf session complete"
+    }
+
+    fn description(&self) -> &str {
+        "Stop sessions' agents and close them; return their final records."
+    }
+
+    fn extra_description(&self) -> &str {
+        "Give one id as the argument (a record is returned), or pipe ids in: strings, records \
+with an `id` column, or a list or table of them (a table is returned). Live clients get \
+SIGTERM, then SIGKILL after --grace seconds. The returned records are closed and keep their \
+ready summaries. A flow review can only be completed once it is ready. Every id is checked \
+before any session is closed; if closing one fails, the ones before it stay closed. When \
+several processes complete one session at once, exactly one succeeds."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .optional(
+                "id",
+                SyntaxShape::String,
+                "The session id, or the id of its current Run (or pipe ids in).",
+            )
+            .named(
+                "grace",
+                SyntaxShape::Number,
+                "Seconds between SIGTERM and SIGKILL for the sessions' live clients (default 5).",
+                None,
+            )
+            .input_output_types(vec![
+                (Type::Nothing, Type::record()),
+                (Type::String, Type::record()),
+                (Type::record(), Type::record()),
+                (Type::List(Box::new(Type::String)), Type::table()),
+                (Type::table(), Type::table()),
+                (Type::List(Box::new(Type::Any)), Type::table()),
+            ])
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        use crate::demo::*;
+        vec![
+            Example {
+                example: "(lf session complete 8b1e4d7a2c9f6e3b0a5d8c1f4e7b2a9d).state",
+                description: "Close a session",
+                result: Some(Value::test_string("closed")),
+            },
+            Example {
+                example: "(lf sessions --state ready | lf session complete).ready_summary",
+                description: "Close every session that is ready; their summaries stay",
+                result: Some(Value::test_list(vec![Value::test_string(PARSER_SUMMARY)])),
+            },
+            Example {
+                example: "('c5d2e9f6a3b0c7d4e1f8a5b2c9d6e3f0' | lf session complete).title",
+                description: "Ids can be piped in as strings",
+                result: Some(Value::test_string(DATABASE_TITLE)),
+            },
+        ]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let argument: Option<Spanned<String>> = call.opt(0).map_err(shell)?;
+        let grace = match call.get_flag::<Spanned<f64>>("grace").map_err(shell)? {
+            Some(grace) => Duration::try_from_secs_f64(grace.item)
+                .ok()
+                .filter(|grace| *grace <= Duration::from_secs(3600))
+                .ok_or_else(|| {
+                    error_at_flag(
+                        engine,
+                        lf::Error::usage("--grace takes seconds from 0 to 3600"),
+                        grace.span,
+                    )
+                })?,
+            None => Duration::from_secs(5),
+        };
+        let mut ids = Vec::new();
+        piped_ids(input, &mut ids)?;
+        let single = match (argument, ids.is_empty()) {
+            (Some(id), true) => {
+                ids.push(id);
+                true
+            }
+            (Some(id), false) => {
+                return Err(LabeledError::new(
+                    "give the session ids as the argument or through the pipeline, not both",
+                )
+                .with_label("an id here", id.span)
+                .with_label("and ids piped in", input.span()));
+            }
+            (None, true) if !matches!(input, Value::List { .. }) => {
+                return Err(LabeledError::new(
+                    "which session? give its id, or pipe ids in: lf sessions | where state == ready | lf session complete",
+                )
+                .with_label("needs a session id", head));
+            }
+            (None, _) => !matches!(input, Value::List { .. }),
+        };
+        let lf = open(engine, head)?;
+        // Check every id first: a typo should not close half the list.
+        for id in &ids {
+            lf.find(&id.item)
+                .map_err(|error| error_at(error, id.span))?;
+        }
+        let mut records = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let record = lf
+                .complete(&id.item, grace)
+                .map_err(|error| error_at(error, id.span))?;
+            records.push(crate::value::session(record, head));
+        }
+        if single && let Some(record) = records.pop() {
+            return Ok(record);
+        }
+        Ok(Value::list(records, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        matches!(arg_type, ArgType::Positional(0))
+            .then(|| super::complete_with(engine, session_suggestions))
+            .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&SessionComplete);
+    }
+}

@@ -1,0 +1,237 @@
+//! `lf session new`: record a conversation and, unless told not to, launch
+//! it in its durable tmux session, as `lf-session-new` does.
+
+use super::{
+    complete_with, current_dir, error_at, error_at_flag, open, shell, user_path, value_span,
+};
+use crate::LfPlugin;
+use lf::provider::Provider;
+use lf::session::OpenOptions;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
+    Value,
+};
+
+pub struct SessionNew;
+
+impl SimplePluginCommand for SessionNew {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf session new"
+    }
+
+    fn description(&self) -> &str {
+        "Create a conversation with an agent, launch it in tmux, and return its record."
+    }
+
+    fn extra_description(&self) -> &str {
+        "Records the session, prepares its first Run and launches it in a durable tmux \
+session (lf-<12 id characters>), then returns the session's record. --no-launch only \
+records it (lf session open launches it later). The working directory is --cwd, else the \
+Task's worktree, else your current directory. For --provider command, give the command as \
+a list: --argv [htop -d 5].
+
+Go to a launched session with `lf session open <id>` inside tmux, or with \
+`lf-session-open <id>` in a terminal."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .optional(
+                "prompt",
+                SyntaxShape::String,
+                "The first message to the agent.",
+            )
+            .named(
+                "provider",
+                SyntaxShape::String,
+                "The agent CLI to run: claude (the default), codex or command.",
+                None,
+            )
+            .named(
+                "model",
+                SyntaxShape::String,
+                "The model, passed to the provider's --model.",
+                None,
+            )
+            .named(
+                "title",
+                SyntaxShape::String,
+                "The title (1-200 characters); by default one is made from the prompt.",
+                None,
+            )
+            .named(
+                "cwd",
+                SyntaxShape::Directory,
+                "The working directory (default: the Task's worktree, else the current directory).",
+                None,
+            )
+            .named(
+                "task",
+                SyntaxShape::String,
+                "Bind the session to this Task (id or identifier).",
+                None,
+            )
+            .named(
+                "argv",
+                SyntaxShape::List(Box::new(SyntaxShape::String)),
+                "The command to run, for --provider command.",
+                None,
+            )
+            .switch(
+                "no-launch",
+                "Only record the session; do not launch it.",
+                None,
+            )
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        vec![
+            Example {
+                example: "(lf session new --no-launch 'Summarise the open issues').title",
+                description: "Record a Claude conversation; its title comes from the prompt",
+                result: Some(Value::test_string("Summarise the open issues")),
+            },
+            Example {
+                example: "(lf session new --no-launch --task LOO-291 --title 'Review the migration').work_path",
+                description: "Record a conversation about a Task, in the Task's worktree",
+                result: Some(Value::test_string("product / LOO-291")),
+            },
+            Example {
+                example: "(lf session new --no-launch --provider codex --model gpt-5.1-codex 'Speed up the build').detail",
+                description: "Choose the agent and its model",
+                result: Some(Value::test_string("codex:gpt-5.1-codex")),
+            },
+            Example {
+                example: "(lf session new --no-launch --provider command --argv [htop]).title",
+                description: "Any interactive command can be a session",
+                result: Some(Value::test_string("htop in app")),
+            },
+        ]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let flag = |name: &str| call.get_flag::<Spanned<String>>(name).map_err(shell);
+        let prompt = call.opt::<Spanned<String>>(0).map_err(shell)?;
+        let provider = match flag("provider")? {
+            Some(provider) => Provider::parse(&provider.item)
+                .map_err(|error| error_at_flag(engine, error, provider.span))?,
+            None => Provider::Claude,
+        };
+        let model = flag("model")?;
+        let title = flag("title")?;
+        let task = flag("task")?;
+        let cwd = flag("cwd")?;
+        let argv = call
+            .get_flag::<Spanned<Vec<String>>>("argv")
+            .map_err(shell)?;
+        let lf = open(engine, head)?;
+
+        // Check what names something first, so its error points at it.
+        if let Some(model) = &model {
+            lf::provider::validate_model(&model.item)
+                .map_err(|error| error_at_flag(engine, error, model.span))?;
+        }
+        if let Some(title) = &title {
+            lf::session::text::title(&title.item)
+                .map_err(|error| error_at_flag(engine, error, title.span))?;
+        }
+        let task_row = match &task {
+            Some(task) => Some(
+                lf::work::find_task(lf.store(), &task.item)
+                    .map_err(|error| error_at_flag(engine, error, task.span))?,
+            ),
+            None => None,
+        };
+        let cwd = match &cwd {
+            Some(dir) => {
+                let path = user_path(engine, dir)?;
+                lf::work::canonical_dir(&path, "working directory")
+                    .map_err(|error| error_at_flag(engine, error, dir.span))?;
+                Some(path)
+            }
+            // Without --cwd the Task's worktree wins (the library knows);
+            // else where the user is, not where this plugin runs.
+            None if task_row.is_some_and(|task| task.worktree.is_some()) => None,
+            None => Some(current_dir(engine, head)?),
+        };
+        let culprit = match (&prompt, &argv) {
+            (Some(prompt), _) => prompt.span,
+            (None, Some(argv)) => value_span(engine, argv.span),
+            (None, None) => head,
+        };
+        let record = lf
+            .create(lf::NewConversation {
+                provider,
+                model: model.map(|model| model.item),
+                title: title.map(|title| title.item),
+                cwd,
+                task: task.map(|task| task.item),
+                prompt: prompt.map(|prompt| prompt.item),
+                argv: argv.map(|argv| argv.item).unwrap_or_default(),
+            })
+            .map_err(|error| {
+                let labeled = error_at(error, culprit);
+                if provider == Provider::Command {
+                    labeled.with_help("in Nushell, give the command as a list: --argv [htop -d 5]")
+                } else {
+                    labeled
+                }
+            })?;
+        if call.has_flag("no-launch").map_err(shell)? {
+            return Ok(crate::value::session(record, head));
+        }
+        lf.open_session(&record.id, OpenOptions::default())
+            .map_err(|error| {
+                let error = error.context(format!(
+                    "Session {} was recorded but did not start",
+                    record.id
+                ));
+                error_at(error, head)
+            })?;
+        let record = lf.get(&record.id).map_err(|error| error_at(error, head))?;
+        Ok(crate::value::session(record, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        match arg_type {
+            ArgType::Flag(flag) if flag == "provider" => Some(super::word_suggestions(
+                &Provider::ALL.map(Provider::as_str),
+            )),
+            ArgType::Flag(flag) if flag == "task" => complete_with(engine, super::task_suggestions),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&SessionNew);
+    }
+}

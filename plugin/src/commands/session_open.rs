@@ -1,0 +1,150 @@
+//! `lf session open`: get the person to a Session. A plugin has no terminal
+//! of its own, so it can only switch a tmux client; outside tmux it makes
+//! sure the Session runs and says how to attach.
+
+use super::{env_string, error_at, open, session_suggestions, shell};
+use crate::LfPlugin;
+use lf::session::{Destination, OpenOptions};
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
+    Value,
+};
+
+pub struct SessionOpen;
+
+impl SimplePluginCommand for SessionOpen {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf session open"
+    }
+
+    fn description(&self) -> &str {
+        "Go to a session (inside tmux), or make sure it runs and return its record."
+    }
+
+    fn extra_description(&self) -> &str {
+        "If the session's agent runs in its durable tmux session, that is where it is. \
+Otherwise its native history is resumed in a new durable tmux session, or its prepared Run \
+is launched, or a new attempt starts under the same session. Concurrent opens launch it \
+once. A session live in another terminal is refused unless --replace stops that client \
+(\"Move here\": unsent text there is lost).
+
+Inside tmux ($env.TMUX is set) your tmux client then switches to the session. Outside tmux \
+a plugin has no terminal to attach, so it returns the record; attach with \
+`lf-session-open <id>`, or with `tmux attach -t =lf-<first 12 characters of the id>`."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .required(
+                "id",
+                SyntaxShape::String,
+                "The session id, or the id of its current Run.",
+            )
+            .switch(
+                "replace",
+                "Stop the session's client in another terminal and resume here.",
+                None,
+            )
+            .switch(
+                "try",
+                "Fail at once if another process is opening the session now.",
+                None,
+            )
+            .switch(
+                "print",
+                "Return the session's record and do nothing else.",
+                None,
+            )
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        use crate::demo::*;
+        vec![
+            Example {
+                example: "(lf session open --print 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c).title",
+                description: "Look at a session without opening it",
+                result: Some(Value::test_string(PARSER_TITLE)),
+            },
+            Example {
+                example: "(lf session open --print $env.LF_RUN_ID).title",
+                description: "The id of a session's current Run names the session too",
+                result: Some(Value::test_string(EXPLORE_TITLE)),
+            },
+        ]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let id: Spanned<String> = call.req(0).map_err(shell)?;
+        let at_id = |error| error_at(error, id.span);
+        let lf = open(engine, head)?;
+        if call.has_flag("print").map_err(shell)? {
+            let record = lf.get(&id.item).map_err(at_id)?;
+            return Ok(crate::value::session(record, head));
+        }
+        let options = OpenOptions {
+            replace: call.has_flag("replace").map_err(shell)?,
+            try_lock: call.has_flag("try").map_err(shell)?,
+            here: false,
+        };
+        // A Run id names the session only until a new attempt replaces it.
+        let session = lf.find(&id.item).map_err(at_id)?.id;
+        match lf.open_session(&id.item, options).map_err(at_id)? {
+            Destination::Tmux(name) => match env_string(engine, "TMUX") {
+                Some(caller) => lf::tmux::Tmux::from_env()
+                    .switch_client_of(&name, &caller)
+                    .map_err(|error| error_at(error, head))?,
+                None => eprintln!(
+                    "lf session open: {session} runs in the tmux session {name}; attach with: lf-session-open {session}  (or: tmux attach -t ={name})"
+                ),
+            },
+            // Only `here` asks to run the launcher in this terminal.
+            Destination::Exec(_) => {
+                return Err(
+                    LabeledError::new("a plugin cannot run an agent in its terminal")
+                        .with_label("open it with lf-session-open --here", head),
+                );
+            }
+        }
+        let record = lf.get(&session).map_err(at_id)?;
+        Ok(crate::value::session(record, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        matches!(arg_type, ArgType::Positional(0))
+            .then(|| super::complete_with(engine, session_suggestions))
+            .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&SessionOpen);
+    }
+}

@@ -1,0 +1,119 @@
+//! `lf session rename`: give a session a title.
+
+use super::{error_at, open, session_suggestions, shell};
+use crate::LfPlugin;
+use lf::wire::TitleSource;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
+    Value,
+};
+
+pub struct SessionRename;
+
+impl SimplePluginCommand for SessionRename {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf session rename"
+    }
+
+    fn description(&self) -> &str {
+        "Rename a session and return its record."
+    }
+
+    fn extra_description(&self) -> &str {
+        "A title is trimmed and must be 1-200 characters without control characters. A \
+--generated title is a suggestion: it never replaces a title a person chose (the rename \
+succeeds, keeps the title and says so on stderr)."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .required(
+                "id",
+                SyntaxShape::String,
+                "The session id, or the id of its current Run.",
+            )
+            .required("title", SyntaxShape::String, "The new title.")
+            .switch(
+                "generated",
+                "The title is generated (by an agent), not chosen by a person.",
+                None,
+            )
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        vec![
+            Example {
+                example: "(lf session rename a1b2c3d4e5f60718293a4b5c6d7e8f90 'Map the codebase').title",
+                description: "Rename a session",
+                result: Some(Value::test_string("Map the codebase")),
+            },
+            Example {
+                example: "(lf session rename a1b2c3d4e5f60718293a4b5c6d7e8f90 'Codebase tour' --generated).title",
+                description: "A generated title never replaces one a person chose",
+                result: Some(Value::test_string("Map the codebase")),
+            },
+        ]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let id: Spanned<String> = call.req(0).map_err(shell)?;
+        let title: Spanned<String> = call.req(1).map_err(shell)?;
+        let source = if call.has_flag("generated").map_err(shell)? {
+            TitleSource::Generated
+        } else {
+            TitleSource::Human
+        };
+        if let Err(error) = lf::session::text::title(&title.item) {
+            return Err(error_at(error, title.span));
+        }
+        let lf = open(engine, head)?;
+        let (record, changed) = lf
+            .rename(&id.item, &title.item, source)
+            .map_err(|error| error_at(error, id.span))?;
+        if !changed {
+            eprintln!(
+                "lf session rename: kept the title a person chose; a generated title never replaces it"
+            );
+        }
+        Ok(crate::value::session(record, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        matches!(arg_type, ArgType::Positional(0))
+            .then(|| super::complete_with(engine, session_suggestions))
+            .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&SessionRename);
+    }
+}

@@ -1,0 +1,133 @@
+//! `lf work task add`: register a Task, one identified piece of work,
+//! usually with a worktree.
+
+use super::{complete_with, error_at, error_at_flag, open, shell, user_path, wave_suggestions};
+use crate::LfPlugin;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
+    Value,
+};
+
+pub struct WorkTaskAdd;
+
+impl SimplePluginCommand for WorkTaskAdd {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf work task add"
+    }
+
+    fn description(&self) -> &str {
+        "Register a Task and return it."
+    }
+
+    fn extra_description(&self) -> &str {
+        "A session whose working directory lies inside a Task's worktree is associated with \
+that Task (the innermost worktree wins)."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .required(
+                "identifier",
+                SyntaxShape::String,
+                "The Task's identifier, such as LOO-291.",
+            )
+            .required_named("title", SyntaxShape::String, "The Task's title.", None)
+            .named(
+                "worktree",
+                SyntaxShape::Directory,
+                "The Task's checkout; sessions working inside it are associated with it.",
+                None,
+            )
+            .named(
+                "wave",
+                SyntaxShape::String,
+                "The wave the Task belongs to (id or name).",
+                None,
+            )
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        vec![Example {
+            example: "(lf work task add LOO-300 --title 'Speed up listing' --wave product).work_path",
+            description: "Register a Task of a wave",
+            result: Some(Value::test_string("product / LOO-300")),
+        }]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let identifier: Spanned<String> = call.req(0).map_err(shell)?;
+        let title: Spanned<String> = call.get_flag("title").map_err(shell)?.ok_or_else(|| {
+            LabeledError::new("--title is required").with_label("needs --title", head)
+        })?;
+        let worktree: Option<Spanned<String>> = call.get_flag("worktree").map_err(shell)?;
+        let wave: Option<Spanned<String>> = call.get_flag("wave").map_err(shell)?;
+        let lf = open(engine, head)?;
+        // Check what names something first, so its error points at it.
+        lf::session::text::title(&title.item)
+            .map_err(|error| error_at_flag(engine, error, title.span))?;
+        let worktree_path = match &worktree {
+            Some(dir) => {
+                let path = user_path(engine, dir)?;
+                lf::work::canonical_dir(&path, "worktree")
+                    .map_err(|error| error_at_flag(engine, error, dir.span))?;
+                Some(path)
+            }
+            None => None,
+        };
+        if let Some(wave) = &wave {
+            lf::work::find_wave(lf.store(), &wave.item)
+                .map_err(|error| error_at_flag(engine, error, wave.span))?;
+        }
+        let task = lf::work::add_task(
+            lf.store(),
+            lf::work::NewTask {
+                identifier: &identifier.item,
+                title: &title.item,
+                worktree: worktree_path.as_deref(),
+                wave: wave.as_ref().map(|wave| wave.item.as_str()),
+            },
+        )
+        .map_err(|error| error_at(error, identifier.span))?;
+        Ok(crate::value::task(task, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        match arg_type {
+            ArgType::Flag(flag) if flag == "wave" => complete_with(engine, wave_suggestions),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&WorkTaskAdd);
+    }
+}

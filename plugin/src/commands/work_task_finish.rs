@@ -1,0 +1,80 @@
+//! `lf work task finish`: mark a Task finished.
+
+use super::{complete_with, error_at, open, shell, task_suggestions};
+use crate::LfPlugin;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
+    Value,
+};
+
+pub struct WorkTaskFinish;
+
+impl SimplePluginCommand for WorkTaskFinish {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf work task finish"
+    }
+
+    fn description(&self) -> &str {
+        "Mark a Task finished and return it; its flow reviews then need no attention."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .required("task", SyntaxShape::String, "The Task id or identifier.")
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        vec![Example {
+            example: "(lf work task finish LOO-291).finished",
+            description: "Finish a Task",
+            result: Some(Value::test_bool(true)),
+        }]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let task: Spanned<String> = call.req(0).map_err(shell)?;
+        let lf = open(engine, head)?;
+        let task = lf::work::finish_task(lf.store(), &task.item)
+            .map_err(|error| error_at(error, task.span))?;
+        Ok(crate::value::task(task, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        matches!(arg_type, ArgType::Positional(0))
+            .then(|| complete_with(engine, task_suggestions))
+            .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&WorkTaskFinish);
+    }
+}

@@ -1,0 +1,698 @@
+//! End-to-end tests of the plugin in the real `nu` 0.115.1 (installed by
+//! `scripts/test` into `.tools/nu`), run as
+//! `nu -n --no-std-lib --plugins <nu_plugin_lf> -c SCRIPT` so no user
+//! configuration is read. Each test gets a sealed environment: its own Home
+//! (seeded through the library), HOME, tmux socket and a cleared
+//! environment. Output is decoded from `to json -r` into the library's wire
+//! types, never grepped.
+
+use lf::session::Turn;
+use lf::wire::{Attention, SessionRecord, SessionState};
+use lf::{Home, Lf, NewConversation};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The `nu` binary: `$LF_TEST_NU`, else where `scripts/test` installs it.
+/// A missing `nu` fails the test: these tests are the plugin's proof.
+fn nu() -> PathBuf {
+    let installed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../.tools/nu/node_modules/@nushell/linux-x64/bin/nu");
+    let path = std::env::var_os("LF_TEST_NU")
+        .map(PathBuf::from)
+        .unwrap_or(installed);
+    assert!(
+        path.is_file(),
+        "nu 0.115.1 is missing at {}: run scripts/test, which installs it into .tools/nu \
+         (or set LF_TEST_NU to a nu 0.115.1 binary)",
+        path.display()
+    );
+    path
+}
+
+fn plugin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_nu_plugin_lf"))
+}
+
+/// A binary of the lf-bins package, built into the same target folder.
+fn binary(name: &str) -> PathBuf {
+    let path = plugin().with_file_name(name);
+    assert!(
+        path.is_file(),
+        "{} is missing: build the binaries first (cargo build -p lf-bins; scripts/test does)",
+        path.display()
+    );
+    path
+}
+
+/// What a finished process did.
+#[derive(Debug)]
+struct Ran {
+    argv: Vec<String>,
+    cwd: PathBuf,
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Ran {
+    fn describe(&self) -> String {
+        format!(
+            "argv: {:?}\ncwd: {}\nexit: {:?}\nstdout:\n{}\nstderr:\n{}",
+            self.argv,
+            self.cwd.display(),
+            self.code,
+            self.stdout,
+            self.stderr
+        )
+    }
+
+    fn ok(&self) -> &Self {
+        assert_eq!(self.code, Some(0), "command failed\n{}", self.describe());
+        self
+    }
+
+    fn json<T: serde::de::DeserializeOwned>(&self) -> T {
+        self.ok();
+        serde_json::from_str(&self.stdout).unwrap_or_else(|error| {
+            panic!(
+                "stdout is not the expected JSON: {error}\n{}",
+                self.describe()
+            )
+        })
+    }
+}
+
+/// One sealed environment: a temp dir with the Home, a work folder and a
+/// private tmux server (killed on drop).
+struct Env {
+    dir: tempfile::TempDir,
+    socket: String,
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .env("TMUX_TMPDIR", self.dir.path())
+            .env_remove("TMUX")
+            .output();
+    }
+}
+
+impl Env {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = format!("lf-plugin-{}", lf::ids::SessionId::new());
+        let env = Env { dir, socket };
+        std::fs::create_dir_all(env.work()).unwrap();
+        env
+    }
+
+    fn root(&self) -> PathBuf {
+        std::fs::canonicalize(self.dir.path()).unwrap()
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root().join("home")
+    }
+
+    fn work(&self) -> PathBuf {
+        self.dir.path().join("work")
+    }
+
+    fn mkdir(&self, relative: &str) -> PathBuf {
+        let path = self.work().join(relative);
+        std::fs::create_dir_all(&path).unwrap();
+        std::fs::canonicalize(path).unwrap()
+    }
+
+    fn lf(&self) -> Lf {
+        Lf::open(&Home::at(self.home()).unwrap()).unwrap()
+    }
+
+    /// Record a conversation through the library (no launch).
+    fn session(&self, title: &str, cwd: &Path) -> String {
+        self.lf()
+            .create(NewConversation {
+                provider: lf::provider::Provider::Claude,
+                model: None,
+                title: Some(title.into()),
+                cwd: Some(cwd.into()),
+                task: None,
+                prompt: None,
+                argv: Vec::new(),
+            })
+            .unwrap()
+            .id
+    }
+
+    fn run_of(&self, id: &str) -> String {
+        self.lf().find(id).unwrap().current_run_id
+    }
+
+    fn command(&self, program: &Path, cwd: &Path) -> Command {
+        let mut command = Command::new(program);
+        command
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.root())
+            .env("XDG_CONFIG_HOME", self.root().join("config"))
+            .env("XDG_DATA_HOME", self.root().join("data"))
+            .env("LF_HOME", self.home())
+            .env("LF_TMUX_SOCKET", &self.socket)
+            .env("TMUX_TMPDIR", self.root())
+            .current_dir(cwd)
+            .stdin(Stdio::null());
+        command
+    }
+
+    fn run(&self, mut command: Command, cwd: &Path) -> Ran {
+        let argv = std::iter::once(command.get_program())
+            .chain(command.get_args())
+            .map(|arg| arg.to_string_lossy().into_owned())
+            .collect();
+        let output = command.output().expect("spawn");
+        Ran {
+            argv,
+            cwd: cwd.to_path_buf(),
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Run a Nushell script with the plugin, from the work folder.
+    fn nu(&self, script: &str) -> Ran {
+        self.nu_in(&self.work(), script)
+    }
+
+    fn nu_in(&self, cwd: &Path, script: &str) -> Ran {
+        let mut command = self.command(&nu(), cwd);
+        command.args(["-n", "--no-std-lib", "--plugins"]);
+        command.arg(plugin()).arg("-c").arg(script);
+        self.run(command, cwd)
+    }
+
+    fn binary_in(&self, cwd: &Path, name: &str, args: &[&str]) -> Ran {
+        let mut command = self.command(&binary(name), cwd);
+        command.args(args);
+        self.run(command, cwd)
+    }
+}
+
+/// A seeded Home: one session for each kind of attention, two that need
+/// nothing, one closed; returns their ids by role.
+struct Seeded {
+    review: String,
+    reply: String,
+    approve: String,
+    quiet: Vec<String>,
+    closed: String,
+}
+
+fn seed(env: &Env) -> Seeded {
+    let work = env.mkdir("repo");
+    let lf = env.lf();
+    let store = lf.store();
+    let now = lf::clock::now_micros;
+    let closed = env.session("Closed one", &work);
+    store.complete_session(&closed, now()).unwrap();
+    let review = env.session("Ready for review", &work);
+    store
+        .mark_ready(&review, &env.run_of(&review), "All done", now())
+        .unwrap();
+    let quiet_a = env.session("Nothing yet", &work);
+    let reply = env.session("Turn finished", &work);
+    store
+        .record_turn(&env.run_of(&reply), Turn::Completed, now())
+        .unwrap();
+    let approve = env.session("Blocked on a prompt", &work);
+    store
+        .record_permission_prompt(&env.run_of(&approve), now())
+        .unwrap();
+    let quiet_b = env.session("Still nothing", &work);
+    Seeded {
+        review,
+        reply,
+        approve,
+        quiet: vec![quiet_a, quiet_b],
+        closed,
+    }
+}
+
+fn sorted(mut ids: Vec<String>) -> Vec<String> {
+    ids.sort();
+    ids
+}
+
+#[test]
+fn where_attention_not_null_returns_exactly_the_sessions_needing_attention() {
+    let env = Env::new();
+    let seeded = seed(&env);
+    let records: Vec<SessionRecord> = env
+        .nu("lf sessions | where attention != null | to json -r")
+        .json();
+    let ids: Vec<String> = records.iter().map(|record| record.id.clone()).collect();
+    assert_eq!(
+        sorted(ids),
+        sorted(vec![
+            seeded.review.clone(),
+            seeded.reply.clone(),
+            seeded.approve.clone()
+        ])
+    );
+    for record in &records {
+        let expected = if record.id == seeded.review {
+            Attention::Review
+        } else if record.id == seeded.reply {
+            Attention::Reply
+        } else {
+            Attention::Approve
+        };
+        assert_eq!(record.attention, Some(expected), "{}", record.title);
+    }
+    // And the complement: the others have null, not an empty string; a
+    // closed session needs nothing.
+    let quiet: Vec<SessionRecord> = env
+        .nu("lf sessions --all | where attention == null | to json -r")
+        .json();
+    let ids: Vec<String> = quiet.into_iter().map(|record| record.id).collect();
+    let mut expected = seeded.quiet.clone();
+    expected.push(seeded.closed.clone());
+    assert_eq!(sorted(ids), sorted(expected));
+}
+
+#[test]
+fn sort_by_updated_at_sorts_by_time_because_it_is_a_datetime() {
+    let env = Env::new();
+    let work = env.mkdir("repo");
+    let ids: Vec<String> = ["first", "second", "third"]
+        .iter()
+        .map(|title| env.session(title, &work))
+        .collect();
+    // Touch the oldest last, so update order differs from creation order.
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    env.lf()
+        .rename(&ids[0], "first, renamed", lf::wire::TitleSource::Human)
+        .unwrap();
+    let sorted: Vec<String> = env
+        .nu("lf sessions | sort-by updated_at | get id | to json -r")
+        .json();
+    assert_eq!(sorted, vec![ids[1].clone(), ids[2].clone(), ids[0].clone()]);
+    // Date arithmetic only works on datetimes, not on RFC 3339 strings.
+    let recent: Vec<String> = env
+        .nu("lf sessions | where updated_at > ((date now) - 1hr) | get id | to json -r")
+        .json();
+    assert_eq!(recent.len(), 3);
+    let types: Vec<String> = env
+        .nu("lf sessions --all | each {|s| [($s.created_at | describe) ($s.updated_at | describe)] } | flatten | uniq | to json -r")
+        .json();
+    assert_eq!(types, vec!["datetime"]);
+}
+
+#[test]
+fn describe_shows_the_column_types() {
+    let env = Env::new();
+    seed(&env);
+    let ran = env.nu("lf sessions --all | describe");
+    ran.ok();
+    let described = ran.stdout.trim();
+    assert!(
+        described.starts_with("table<id: string, title: string, title_source: string"),
+        "{described}"
+    );
+    for column in [
+        "interactive: bool",
+        "actions: table<kind: string, label: string, help: string, unavailable_reason:",
+        "task_ids: list<",
+        "open_argv: list<string>",
+        "flow_membership: record<kind: string>",
+        "created_at: datetime",
+        "updated_at: datetime",
+    ] {
+        assert!(described.contains(column), "no {column:?} in {described}");
+    }
+    // Per value: attention is a string or nothing, completed_at a datetime
+    // or nothing, never a placeholder string.
+    let kinds: Vec<Vec<String>> = env
+        .nu("lf sessions --all | each {|s| [($s.attention | describe) ($s.completed_at | describe) ($s.work | describe)] } | uniq | sort | to json -r")
+        .json();
+    for [attention, completed_at, work] in kinds
+        .iter()
+        .map(|row| <[String; 3]>::try_from(row.clone()).unwrap())
+    {
+        assert!(
+            ["string", "nothing"].contains(&attention.as_str()),
+            "{kinds:?}"
+        );
+        assert!(
+            ["datetime", "nothing"].contains(&completed_at.as_str()),
+            "{kinds:?}"
+        );
+        assert_eq!(work, "nothing", "{kinds:?}");
+    }
+    assert!(kinds.iter().any(|row| row[1] == "datetime"), "{kinds:?}");
+}
+
+#[test]
+fn piping_ids_into_complete_closes_them() {
+    let env = Env::new();
+    let seeded = seed(&env);
+    let closed: Vec<SessionRecord> = env
+        .nu("lf sessions | where state == ready | lf session complete | to json -r")
+        .json();
+    assert_eq!(closed.len(), 1);
+    assert_eq!(closed[0].id, seeded.review);
+    assert_eq!(closed[0].state, SessionState::Closed);
+    assert_eq!(closed[0].ready_summary.as_deref(), Some("All done"));
+    // Strings and a list of strings work too.
+    let script = format!(
+        "[{} {}] | lf session complete | get state | to json -r",
+        seeded.reply, seeded.approve
+    );
+    let states: Vec<SessionState> = env.nu(&script).json();
+    assert_eq!(states, vec![SessionState::Closed, SessionState::Closed]);
+    let one: SessionRecord = env
+        .nu(&format!(
+            "'{}' | lf session complete | to json -r",
+            seeded.quiet[0]
+        ))
+        .json();
+    assert_eq!(one.state, SessionState::Closed);
+    let lf = env.lf();
+    for id in [
+        &seeded.review,
+        &seeded.reply,
+        &seeded.approve,
+        &seeded.quiet[0],
+    ] {
+        assert!(lf.get(id).unwrap().completed_at.is_some(), "{id} is open");
+    }
+    assert!(lf.get(&seeded.quiet[1]).unwrap().completed_at.is_none());
+}
+
+/// What `try { } catch` sees of an error: its message, code, and the
+/// source text under each label.
+#[derive(Debug, Deserialize)]
+struct Caught {
+    msg: String,
+    code: Option<String>,
+    labels: Vec<Label>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Label {
+    text: String,
+    source: String,
+}
+
+fn caught(env: &Env, call: &str) -> Caught {
+    let script = format!(
+        "try {{ {call} }} catch {{|e| {{msg: $e.details.msg, code: $e.details.code, labels: ($e.details.labels | each {{|l| {{text: $l.text, source: (view span $l.span.start $l.span.end)}} }})}} | to json -r }}"
+    );
+    env.nu(&script).json()
+}
+
+#[test]
+fn a_bad_id_is_a_labeled_error_pointing_at_the_argument() {
+    let env = Env::new();
+    seed(&env);
+    let error = caught(&env, "lf session complete nothex");
+    assert_eq!(
+        error.msg,
+        "\"nothex\" is not a Session id (32 lowercase hexadecimal characters) or a Run id (run- and 26 base32 characters)"
+    );
+    assert_eq!(error.code.as_deref(), Some("lf::usage"));
+    assert_eq!(error.labels.len(), 1, "{error:?}");
+    assert_eq!(error.labels[0].source, "nothex");
+
+    let missing = "0123456789abcdef0123456789abcdef";
+    let error = caught(&env, &format!("lf session open {missing}"));
+    assert_eq!(error.msg, format!("Session {missing} was not found"));
+    assert_eq!(error.code.as_deref(), Some("lf::not_found"));
+    assert_eq!(error.labels[0].text, "not found");
+    assert_eq!(error.labels[0].source, missing);
+
+    // The same message as the binary's.
+    let binary = env.binary_in(&env.work(), "lf-session-complete", &["nothex"]);
+    assert_eq!(
+        binary.stderr.trim(),
+        format!(
+            "lf-session-complete: {}",
+            caught(&env, "lf session complete nothex").msg
+        )
+    );
+
+    // A bad filter value points at the flag's value, and nothing streams.
+    let error = caught(&env, "lf sessions --task NOPE-1");
+    assert!(
+        error.msg.starts_with("Task \"NOPE-1\" is not registered"),
+        "{error:?}"
+    );
+    assert_eq!(error.labels[0].source, "NOPE-1");
+
+    // Uncaught, Nushell renders the label under the argument.
+    let ran = env.nu("lf session rename nothex 'A title'");
+    assert_eq!(ran.code, Some(1), "{}", ran.describe());
+    assert!(
+        ran.stderr.contains("is not a Session id"),
+        "{}",
+        ran.describe()
+    );
+    assert!(ran.stderr.contains("not valid here"), "{}", ran.describe());
+}
+
+#[test]
+fn help_lf_sessions_shows_examples_with_results() {
+    let env = Env::new();
+    let ran = env.nu("help lf sessions");
+    ran.ok();
+    assert!(ran.stdout.contains("Examples:"), "{}", ran.describe());
+    assert!(
+        ran.stdout.contains("(lf sessions --attention).title"),
+        "{}",
+        ran.describe()
+    );
+    assert!(
+        ran.stdout.contains("Rewrite the parser"),
+        "{}",
+        ran.describe()
+    );
+    let commands: Vec<String> = env
+        .nu("help commands | where name starts-with 'lf' | get name | sort | to json -r")
+        .json();
+    assert_eq!(
+        commands,
+        [
+            "lf session bind",
+            "lf session complete",
+            "lf session new",
+            "lf session open",
+            "lf session ready",
+            "lf session rename",
+            "lf sessions",
+            "lf work task add",
+            "lf work task finish",
+            "lf work task list",
+            "lf work wave add",
+            "lf work wave list",
+        ],
+        "no bare `lf` command"
+    );
+}
+
+/// A record with its times as instants, so RFC 3339 text written by the
+/// binary and by Nushell's `to json` compare by meaning.
+fn normalised(mut record: SessionRecord) -> SessionRecord {
+    let instant = |text: &str| {
+        chrono::DateTime::parse_from_rfc3339(text)
+            .unwrap_or_else(|error| panic!("{text:?} is not RFC 3339: {error}"))
+            .timestamp_micros()
+            .to_string()
+    };
+    record.created_at = instant(&record.created_at);
+    record.updated_at = instant(&record.updated_at);
+    record.completed_at = record.completed_at.as_deref().map(instant);
+    record
+}
+
+#[test]
+fn the_plugin_and_lf_session_list_return_the_same_sessions_in_the_same_order() {
+    let env = Env::new();
+    seed(&env);
+    let repo = env.mkdir("repo");
+    let worktree = env.mkdir("repo-loo-1");
+    let nested = env.mkdir("repo-loo-1/src");
+    let lf = env.lf();
+    lf::work::add_wave(lf.store(), "product", &repo).unwrap();
+    lf::work::add_task(
+        lf.store(),
+        lf::work::NewTask {
+            identifier: "LOO-1",
+            title: "The first task",
+            worktree: Some(&worktree),
+            wave: Some("product"),
+        },
+    )
+    .unwrap();
+    let in_worktree = env.session("In the worktree", &nested);
+    let bound = env.session("Bound by hand", &repo);
+    lf.bind(&bound, "LOO-1").unwrap();
+    lf.rename(
+        &in_worktree,
+        "In the worktree, renamed",
+        lf::wire::TitleSource::Human,
+    )
+    .unwrap();
+    let filters: &[&[&str]] = &[
+        &[],
+        &["--all"],
+        &["--attention"],
+        &["--state", "ready"],
+        &["--state", "unknown"],
+        &["--kind", "conversation", "--all"],
+        &["--task", "LOO-1"],
+        &["--orphan"],
+        &["--cwd", "repo-loo-1"],
+        &["--here"],
+        &["--limit", "2"],
+        &["--all", "--limit", "3"],
+    ];
+    for &filter in filters {
+        for cwd in [env.work(), worktree.clone()] {
+            if filter.contains(&"--cwd") && cwd != env.work() {
+                continue;
+            }
+            let binary = env.binary_in(&cwd, "lf-session-list", filter);
+            let expected: Vec<SessionRecord> = binary.json();
+            let script = format!("lf sessions {} | to json -r", filter.join(" "));
+            let got: Vec<SessionRecord> = env.nu_in(&cwd, &script).json();
+            let expected: Vec<SessionRecord> = expected.into_iter().map(normalised).collect();
+            let got: Vec<SessionRecord> = got.into_iter().map(normalised).collect();
+            assert_eq!(
+                got.iter().map(|record| &record.id).collect::<Vec<_>>(),
+                expected.iter().map(|record| &record.id).collect::<Vec<_>>(),
+                "order differs for {filter:?} in {}",
+                cwd.display()
+            );
+            for (got, expected) in got.iter().zip(&expected) {
+                assert_eq!(got, expected, "{filter:?} in {}", cwd.display());
+            }
+        }
+    }
+    // Paging: the plugin's cursor continues where the binary's would.
+    #[derive(Deserialize)]
+    struct Page {
+        entries: Vec<SessionRecord>,
+        next: Option<String>,
+    }
+    let binary: Page = env
+        .binary_in(&env.work(), "lf-session-list", &["--limit", "2", "--page"])
+        .json();
+    let plugin: Page = env.nu("lf sessions --limit 2 --page | to json -r").json();
+    assert_eq!(plugin.next, binary.next);
+    assert_eq!(plugin.entries.len(), binary.entries.len());
+    let next = binary.next.expect("a next page");
+    let binary: Vec<SessionRecord> = env
+        .binary_in(&env.work(), "lf-session-list", &["--after", &next])
+        .json();
+    let plugin: Vec<SessionRecord> = env
+        .nu(&format!("lf sessions --after '{next}' | to json -r"))
+        .json();
+    assert_eq!(
+        plugin.into_iter().map(normalised).collect::<Vec<_>>(),
+        binary.into_iter().map(normalised).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn the_home_and_the_current_directory_come_from_the_engine() {
+    let env = Env::new();
+    let other = env.root().join("other-home");
+    let elsewhere = env.mkdir("elsewhere");
+    // The plugin starts (and inherits its environment) at the first call;
+    // what the engine says later must still win.
+    let script = format!(
+        "lf sessions | ignore; $env.LF_HOME = '{}'; cd '{}'; lf session new --no-launch 'Here' | to json -r",
+        other.display(),
+        elsewhere.display()
+    );
+    let record: SessionRecord = env.nu(&script).json();
+    assert_eq!(record.cwd, elsewhere.display().to_string());
+    assert_eq!(
+        record.open_argv[1],
+        format!("LF_HOME={}", other.display()),
+        "the record names the engine's Home"
+    );
+    let in_other = Lf::open(&Home::at(&other).unwrap()).unwrap();
+    assert_eq!(in_other.get(&record.id).unwrap().title, "Here");
+    assert!(
+        env.lf().get(&record.id).is_err(),
+        "written to the wrong Home"
+    );
+    // --here and a relative --cwd are the engine's directory too.
+    let script = format!(
+        "cd '{}'; [(lf sessions --here | length) (lf sessions --cwd . | length) (lf sessions | length)] | to json -r",
+        elsewhere.display()
+    );
+    let mut command = env.command(&nu(), &env.work());
+    command
+        .env("LF_HOME", &other)
+        .args(["-n", "--no-std-lib", "--plugins"])
+        .arg(plugin())
+        .arg("-c")
+        .arg(&script);
+    let counts: Vec<usize> = env.run(command, &env.work()).json();
+    assert_eq!(counts, vec![1, 1, 1]);
+}
+
+#[test]
+fn new_launches_in_tmux_and_open_outside_tmux_returns_the_record() {
+    let env = Env::new();
+    let work = env.mkdir("repo");
+    let launched: SessionRecord = env
+        .nu_in(
+            &work,
+            "lf session new --provider command --argv [sleep 600] | to json -r",
+        )
+        .json();
+    assert_eq!(launched.state, SessionState::Active, "{launched:?}");
+    assert_eq!(launched.title, "sleep in repo");
+    let name = format!("lf-{}", &launched.id[..12]);
+    let opened = env.nu_in(
+        &work,
+        &format!("lf session open {} | to json -r", launched.id),
+    );
+    let record: SessionRecord = opened.json();
+    assert_eq!(record.id, launched.id);
+    assert_eq!(record.state, SessionState::Active);
+    assert!(
+        opened.stderr.contains(&format!("tmux attach -t ={name}")),
+        "says how to attach\n{}",
+        opened.describe()
+    );
+    // Inside tmux (the ENGINE's $env.TMUX, set after the plugin started)
+    // it switches the client; this server has no client attached, so tmux
+    // says so.
+    let switch = format!(
+        "lf sessions | ignore; $env.TMUX = '{}/{},1,0'; lf session open {}",
+        env.root().display(),
+        env.socket,
+        launched.id
+    );
+    let ran = env.nu_in(&work, &switch);
+    assert_eq!(ran.code, Some(1), "{}", ran.describe());
+    assert!(
+        ran.stderr.contains(&format!("cannot switch to {name}")),
+        "{}",
+        ran.describe()
+    );
+    let closed: SessionRecord = env
+        .nu_in(
+            &work,
+            &format!("lf session complete {} --grace 1 | to json -r", launched.id),
+        )
+        .json();
+    assert_eq!(closed.state, SessionState::Closed);
+}
