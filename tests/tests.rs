@@ -6,12 +6,12 @@ mod util;
 
 /// --help, --version, exit codes, error formats, closed and full stdout.
 mod edges;
+/// lf-flow: reviews of flow positions, their occurrence and feedback.
+mod flow;
 /// Completions and man pages are generated from the clap definitions.
 mod generated;
 /// lf-handoff: interactive handoffs, their races and their wire.
 mod handoff;
-/// lf-flow: reviews of flow positions, their occurrence and feedback.
-mod flow;
 /// lf-hook: fuzzed payloads, fencing on the current Run.
 mod hooks;
 /// Launching with fake agents in a private tmux server.
