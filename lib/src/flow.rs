@@ -99,6 +99,19 @@ fn instructions(step: &str, identifier: &str, session: &str, extra: Option<&str>
 impl Lf {
     /// Create (once) and launch the review Session of one flow position.
     pub fn review(&self, position: &Position, request: &ReviewRequest) -> Result<SessionRecord> {
+        self.review_in(position, request, None)
+    }
+
+    /// As `review`, with `dir` (when given) instead of this process's
+    /// current directory as the working directory of a review whose Task
+    /// has no worktree: a caller such as the Nushell plugin, whose process
+    /// runs elsewhere than its user, passes the user's directory.
+    pub fn review_in(
+        &self,
+        position: &Position,
+        request: &ReviewRequest,
+        dir: Option<&std::path::Path>,
+    ) -> Result<SessionRecord> {
         let task = crate::work::find_task(self.store(), &position.task)?;
         let invocation = token(&position.invocation, "invocation id")?;
         let flow = token(&position.flow, "flow name")?;
@@ -124,9 +137,12 @@ impl Lf {
             let cwd = match &task.worktree {
                 Some(worktree) => worktree.clone(),
                 None => crate::work::canonical_dir(
-                    &std::env::current_dir().map_err(|error| {
-                        Error::usage(format!("the current directory cannot be used: {error}"))
-                    })?,
+                    &match dir {
+                        Some(dir) => dir.to_path_buf(),
+                        None => std::env::current_dir().map_err(|error| {
+                            Error::usage(format!("the current directory cannot be used: {error}"))
+                        })?,
+                    },
                     "working directory",
                 )?,
             };
@@ -222,6 +238,23 @@ impl Lf {
     /// Block until a review Session is completed (or disappears) and return
     /// its feedback. `timeout` bounds the wait (exit 1 past it).
     pub fn wait_review(&self, selector: &str, timeout: Option<Duration>) -> Result<ReviewFeedback> {
+        let never = || false;
+        match self.wait_review_until(selector, timeout, &never)? {
+            Some(feedback) => Ok(feedback),
+            None => Err(Error::operational("the wait was stopped")),
+        }
+    }
+
+    /// As `wait_review`, but also gives up (returns `None`) as soon as
+    /// `stop` says so; it is asked between polls, every 100 ms. For a
+    /// caller that must stay responsive to an interrupt, such as the
+    /// Nushell plugin.
+    pub fn wait_review_until(
+        &self,
+        selector: &str,
+        timeout: Option<Duration>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<ReviewFeedback>> {
         let id = SessionId::parse(selector)?;
         let deadline = timeout.map(|timeout| Instant::now() + timeout);
         let mut seen = false;
@@ -230,21 +263,21 @@ impl Lf {
                 Some(row) => {
                     seen = true;
                     if let Some(completed) = row.completed_at {
-                        return Ok(ReviewFeedback {
+                        return Ok(Some(ReviewFeedback {
                             session_id: row.id,
                             status: "completed".to_owned(),
                             feedback: row.ready_summary,
                             completed_at: Some(rfc3339(completed)),
-                        });
+                        }));
                     }
                 }
                 None if seen => {
-                    return Ok(ReviewFeedback {
+                    return Ok(Some(ReviewFeedback {
                         session_id: id.to_string(),
                         status: "gone".to_owned(),
                         feedback: None,
                         completed_at: None,
-                    });
+                    }));
                 }
                 None => return Err(Error::not_found(format!("Session {id} was not found"))),
             }
@@ -252,6 +285,9 @@ impl Lf {
                 return Err(Error::operational(format!(
                     "Session {id} was not completed within the timeout; it is still open"
                 )));
+            }
+            if stop() {
+                return Ok(None);
             }
             std::thread::sleep(Duration::from_millis(100));
         }

@@ -3,11 +3,20 @@
 //! times), points the test engine at it, and checks that every example
 //! returns the result it shows.
 //!
-//! The demo: a wave `product` with the Task `LOO-291`, and five sessions,
+//! The demo: a wave `product` with the Task `LOO-291`, and seven sessions,
 //! newest first — "Explore the codebase" (nothing to do), "Upgrade the
 //! database" (waits on a permission prompt), "Fix the flaky test" (the
 //! agent finished a turn), "Rewrite the parser" (ready for review, in the
-//! Task's worktree) and "Old experiment" (closed).
+//! Task's worktree), "Review review-design for LOO-291" (the pending flow
+//! review of invocation `inv-7` of the flow `feature`, node 2), "Review
+//! review-plan for LOO-291" (the completed review of the earlier
+//! invocation `inv-6`, node 1, with its feedback) and "Old experiment"
+//! (closed).
+//!
+//! And two interactive handoffs, newest first: "OAuth login requires a
+//! human" (Task LOO-291, waiting for a person, with `GH_TOKEN` in its
+//! environment) and "Approve the production deploy" (wave `product`,
+//! handed back; its wake is not claimed yet).
 
 pub const TASK: &str = "task-01kdw0000000000000000000b1";
 
@@ -23,6 +32,11 @@ pub const FLAKY_TITLE: &str = "Fix the flaky test";
 pub const PARSER_TITLE: &str = "Rewrite the parser";
 pub const OLD_TITLE: &str = "Old experiment";
 pub const PARSER_SUMMARY: &str = "Parser rewritten; see tests/parser.rs";
+
+pub const REVIEW_DESIGN_TITLE: &str = "Review review-design for LOO-291";
+pub const REVIEW_PLAN_FEEDBACK: &str = "Plan approved; split the lexer out first";
+pub const HANDOFF_LOGIN_REASON: &str = "OAuth login requires a human";
+pub const HANDOFF_DEPLOY_SUMMARY: &str = "Deploy approved; carry on";
 
 /// The current Run of "Explore the codebase": the demo engine's
 /// `$env.LF_RUN_ID`, as inside that agent.
@@ -74,10 +88,44 @@ mod seeding {
 
     const WAVE: &str = "wave-01kdw0000000000000000000a1";
 
-    use lf::ids::{RunId, SessionId};
+    // The ids the examples spell out; seeding checks that each review's id
+    // is the one its flow position derives.
+    pub const REVIEW_DESIGN: &str = "112d3fccc09e41902b2daa6cba4020fa";
+    pub const REVIEW_PLAN: &str = "58280eb938e0e752255a3becea432bdf";
+    pub const REVIEW_PLAN_TITLE: &str = "Review review-plan for LOO-291";
+    pub const HANDOFF_LOGIN: &str = "handoff-01kdw0000000000000000000h1";
+    pub const HANDOFF_DEPLOY: &str = "handoff-01kdw0000000000000000000h0";
+    const HANDOFF_DEPLOY_REASON: &str = "Approve the production deploy";
+    const MINUTE: i64 = 60_000_000;
+
+    /// The demo flow reviews, oldest first: session, title, Run, invocation,
+    /// node, step, creation time.
+    const REVIEWS: [(&str, &str, &str, &str, u32, &str, i64); 2] = [
+        (
+            REVIEW_PLAN,
+            REVIEW_PLAN_TITLE,
+            "run-01kdw0000000000000000000r6",
+            "inv-6",
+            1,
+            "review-plan",
+            T0 + 20 * MINUTE,
+        ),
+        (
+            REVIEW_DESIGN,
+            REVIEW_DESIGN_TITLE,
+            "run-01kdw0000000000000000000r7",
+            "inv-7",
+            2,
+            "review-design",
+            T0 + 40 * MINUTE,
+        ),
+    ];
+
+    use lf::ids::{HandoffId, RunId, SessionId};
     use lf::session::Turn;
-    use lf::store::{NewRun, NewSessionRow, TaskRow, WaveRow};
-    use lf::wire::{SessionKind, TitleSource};
+    use lf::store::handoffs::HandoffRow;
+    use lf::store::{NewReview, NewRun, NewSessionRow, TaskRow, WaveRow};
+    use lf::wire::{HandoffOutcome, HandoffParentKind, SessionKind, TitleSource};
     use lf::{Home, Lf};
     use nu_plugin_test_support::PluginTest;
     use nu_protocol::Value;
@@ -89,6 +137,7 @@ mod seeding {
     /// The Home lives as long as the returned value.
     pub struct DemoTest {
         pub test: PluginTest,
+        pub home: Home,
         _dir: tempfile::TempDir,
     }
 
@@ -113,7 +162,11 @@ mod seeding {
         state.add_env_var("HOME".into(), path(&root));
         state.add_env_var("LF_SESSION_ID".into(), Value::test_string(EXPLORE));
         state.add_env_var("LF_RUN_ID".into(), Value::test_string(EXPLORE_RUN));
-        DemoTest { test, _dir: dir }
+        DemoTest {
+            test,
+            home,
+            _dir: dir,
+        }
     }
 
     /// Write the demo into `<root>/home`, with its repository at
@@ -199,6 +252,121 @@ mod seeding {
         store
             .complete_session(OLD, later)
             .expect("the old experiment is closed");
+        seed_flows(&home, &text(&worktree));
+        seed_handoffs(&home, &text(&app), &text(&worktree));
         home
+    }
+
+    /// Two invocations of the flow `feature` for LOO-291: `inv-6`, whose
+    /// review is completed with feedback (a new invocation of the Task
+    /// finished it), and `inv-7`, whose review of node 2 is pending.
+    fn seed_flows(home: &Home, worktree: &str) {
+        let lf = Lf::open(home).expect("the demo Home opens");
+        let store = lf.store();
+        for (id, title, run, invocation, node, step, at) in REVIEWS {
+            let task_key = format!("{TASK}:{invocation}:feature:{node}:0");
+            assert_eq!(
+                SessionId::derived(&task_key).as_str(),
+                id,
+                "a demo review's id is derived from its position"
+            );
+            let session = NewSessionRow {
+                id: SessionId::parse(id).expect("a demo review id"),
+                kind: SessionKind::Flow,
+                title: title.into(),
+                title_source: TitleSource::Generated,
+                interactive: true,
+                cwd: worktree.into(),
+                provider: "claude".into(),
+                model: None,
+                task_id: Some(TASK.into()),
+                wave_id: Some(WAVE.into()),
+                primary_scope: None,
+                independent: false,
+            };
+            let run = NewRun {
+                id: RunId::parse(run).expect("a demo run id"),
+                chosen_native_id: None,
+                provider: "claude".into(),
+                model: None,
+                argv: Vec::new(),
+                prompt: None,
+            };
+            let iterations = vec![vec![0]];
+            store
+                .insert_review(
+                    &NewReview {
+                        session: &session,
+                        run: &run,
+                        invocation,
+                        flow: "feature",
+                        step,
+                        node: Some(node),
+                        iterations: Some(&iterations),
+                    },
+                    at,
+                )
+                .expect("a demo review");
+            if id == REVIEW_PLAN {
+                let done = at + 10 * MINUTE;
+                store
+                    .mark_ready(id, run.id.as_str(), REVIEW_PLAN_FEEDBACK, done)
+                    .expect("the plan review is ready");
+                store
+                    .complete_session(id, done)
+                    .expect("the plan review is completed");
+            }
+        }
+    }
+
+    /// A waiting handoff of LOO-291 and a handed-back one of the wave.
+    fn seed_handoffs(home: &Home, app: &str, worktree: &str) {
+        let store = Lf::open(home).expect("the demo Home opens");
+        let store = store.store();
+        let handoff = |id: &str, kind, parent: &str, cwd: &str, reason: &str, at: i64| HandoffRow {
+            id: HandoffId::parse(id).expect("a demo handoff id").to_string(),
+            parent_kind: kind,
+            parent_id: parent.into(),
+            wave_id: Some(WAVE.into()),
+            cwd: cwd.into(),
+            provider: "codex".into(),
+            provider_session_id: Some("thread-loo-291".into()),
+            body_generation: 2,
+            reason: reason.into(),
+            environment: [("GH_TOKEN".to_owned(), "demo-secret".to_owned())].into(),
+            attach_argv: ["tmux", "attach-session", "-t", "lf-loo-291"]
+                .map(str::to_owned)
+                .to_vec(),
+            attached_at: None,
+            outcome: None,
+            finished_at: None,
+            wake_claimed_by_generation: None,
+            created_at: at,
+            updated_at: at,
+        };
+        let deploy = handoff(
+            HANDOFF_DEPLOY,
+            HandoffParentKind::Wave,
+            WAVE,
+            app,
+            HANDOFF_DEPLOY_REASON,
+            T0 + 2 * HOUR,
+        );
+        store.open_handoff(&deploy).expect("the deploy handoff");
+        let outcome = HandoffOutcome::HandedBack {
+            summary: HANDOFF_DEPLOY_SUMMARY.into(),
+        };
+        store
+            .finish_handoff(HANDOFF_DEPLOY, &outcome, T0 + 3 * HOUR)
+            .expect("the deploy handoff is handed back");
+        let login = handoff(
+            HANDOFF_LOGIN,
+            HandoffParentKind::Task,
+            TASK,
+            worktree,
+            HANDOFF_LOGIN_REASON,
+            T0 + 5 * HOUR,
+        );
+        store.open_handoff(&login).expect("the login handoff");
     }
 }

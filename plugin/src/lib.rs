@@ -1,5 +1,5 @@
-//! The lf Nushell plugin: the same Sessions as the `lf-*` binaries, as
-//! typed tables. It is a thin shell over the `lf` library, like the
+//! The lf Nushell plugin: the same Sessions (and flow reviews and
+//! handoffs) as the `lf-*` binaries, as typed tables. It is a thin shell over the `lf` library, like the
 //! binaries: each command under `commands/` translates its arguments into
 //! one library call and the result into Nushell values (`value`). It reads
 //! the Home and the current directory from the engine, never from its own
@@ -35,6 +35,16 @@ impl Plugin for LfPlugin {
             Box::new(commands::WorkTaskAdd),
             Box::new(commands::WorkTaskList),
             Box::new(commands::WorkTaskFinish),
+            Box::new(commands::FlowReview),
+            Box::new(commands::FlowAdvance),
+            Box::new(commands::FlowFinish),
+            Box::new(commands::FlowWait),
+            Box::new(commands::Handoffs),
+            Box::new(commands::HandoffOpen),
+            Box::new(commands::HandoffAttach),
+            Box::new(commands::HandoffFinish),
+            Box::new(commands::HandoffClaimWake),
+            Box::new(commands::HandoffShow),
         ]
     }
 }

@@ -5,10 +5,11 @@
 //! `sort-by updated_at` work as written. This lives in the plugin, not in
 //! the library, because only the plugin speaks Nushell.
 
+use lf::flow::{FlowRecord, ReviewFeedback};
 use lf::wire::{
-    ActionKind, Attention, FlowMembership, FlowOccurrence, SessionAction, SessionBindingPreview,
-    SessionKind, SessionRecord, SessionState, TaskRecord, TitleSource, WaveRecord, WorkRef,
-    Workspace,
+    ActionKind, Attention, FlowMembership, FlowOccurrence, HandoffListRow, HandoffOpened,
+    HandoffOutcome, HandoffRecord, SessionAction, SessionBindingPreview, SessionKind,
+    SessionRecord, SessionState, TaskRecord, TitleSource, WaveRecord, WorkRef, Workspace,
 };
 use nu_protocol::{Record, Span, Value};
 
@@ -120,6 +121,161 @@ pub fn task(task: TaskRecord, span: Span) -> Value {
     Value::record(row, span)
 }
 
+/// A flow invocation, as `lf flow advance` and `lf flow finish` return it.
+pub fn flow(flow: FlowRecord, span: Span) -> Value {
+    let FlowRecord {
+        invocation_id,
+        flow,
+        task_id,
+        finished,
+        pending_session_id,
+    } = flow;
+    let mut row = Record::with_capacity(5);
+    row.push("invocation_id", Value::string(invocation_id, span));
+    row.push("flow", Value::string(flow, span));
+    row.push("task_id", optional(task_id, span));
+    row.push("finished", Value::bool(finished, span));
+    row.push("pending_session_id", optional(pending_session_id, span));
+    Value::record(row, span)
+}
+
+/// What `lf flow wait` returns once a review is over.
+pub fn feedback(feedback: ReviewFeedback, span: Span) -> Value {
+    let ReviewFeedback {
+        session_id,
+        status,
+        feedback,
+        completed_at,
+    } = feedback;
+    let mut row = Record::with_capacity(4);
+    row.push("session_id", Value::string(session_id, span));
+    row.push("status", Value::string(status, span));
+    row.push("feedback", optional(feedback, span));
+    row.push("completed_at", optional_date(completed_at, span));
+    Value::record(row, span)
+}
+
+/// One handoff, with the columns of `HandoffRecord` in wire order; its
+/// times are datetimes and `outcome` is null or a record `{kind, summary}`
+/// (`{kind, reason}` when it failed).
+pub fn handoff(record: HandoffRecord, span: Span) -> Value {
+    let HandoffRecord {
+        id,
+        parent_kind,
+        parent_id,
+        wave_id,
+        status,
+        home,
+        cwd,
+        provider,
+        provider_session_id,
+        body_generation,
+        reason,
+        environment_names,
+        attach_argv,
+        attached_at,
+        outcome,
+        finished_at,
+        wake_claimed_by_generation,
+        created_at,
+        updated_at,
+    } = record;
+    let mut row = Record::with_capacity(19);
+    row.push("id", Value::string(id, span));
+    row.push("parent_kind", text(parent_kind.as_str(), span));
+    row.push("parent_id", Value::string(parent_id, span));
+    row.push("wave_id", optional(wave_id, span));
+    row.push("status", text(status.as_str(), span));
+    row.push("home", Value::string(home, span));
+    row.push("cwd", Value::string(cwd, span));
+    row.push("provider", Value::string(provider, span));
+    row.push("provider_session_id", optional(provider_session_id, span));
+    row.push(
+        "body_generation",
+        Value::int(i64::from(body_generation), span),
+    );
+    row.push("reason", Value::string(reason, span));
+    row.push("environment_names", strings(environment_names, span));
+    row.push("attach_argv", strings(attach_argv, span));
+    row.push("attached_at", optional_date(attached_at, span));
+    row.push(
+        "outcome",
+        outcome.map_or(Value::nothing(span), |outcome| {
+            handoff_outcome(outcome, span)
+        }),
+    );
+    row.push("finished_at", optional_date(finished_at, span));
+    row.push(
+        "wake_claimed_by_generation",
+        wake_claimed_by_generation.map_or(Value::nothing(span), |generation| {
+            Value::int(i64::from(generation), span)
+        }),
+    );
+    row.push("created_at", date(&created_at, span));
+    row.push("updated_at", date(&updated_at, span));
+    Value::record(row, span)
+}
+
+/// What `lf handoff open` returns: `{created, handoff}`.
+pub fn handoff_opened(opened: HandoffOpened, span: Span) -> Value {
+    let mut row = Record::with_capacity(2);
+    row.push("created", Value::bool(opened.created, span));
+    row.push("handoff", handoff(opened.handoff, span));
+    Value::record(row, span)
+}
+
+/// One row of `lf handoffs`: the columns of `lf-handoff list` in wire
+/// order, with `age_secs` as `age`, a duration; then, from the handoff's
+/// record, why it was opened, where, and when (datetimes).
+pub fn handoff_row(row: HandoffListRow, record: HandoffRecord, span: Span) -> Value {
+    let HandoffListRow {
+        session_id,
+        parent_kind,
+        parent_id,
+        wave_id,
+        status,
+        home,
+        provider,
+        age_secs,
+    } = row;
+    let mut out = Record::with_capacity(13);
+    out.push("session_id", Value::string(session_id, span));
+    out.push("parent_kind", text(parent_kind.as_str(), span));
+    out.push("parent_id", Value::string(parent_id, span));
+    out.push("wave_id", optional(wave_id, span));
+    out.push("status", text(status.as_str(), span));
+    out.push("home", Value::string(home, span));
+    out.push("provider", Value::string(provider, span));
+    out.push("age", seconds(age_secs, span));
+    out.push("reason", Value::string(record.reason, span));
+    out.push("cwd", Value::string(record.cwd, span));
+    out.push("created_at", date(&record.created_at, span));
+    out.push("attached_at", optional_date(record.attached_at, span));
+    out.push("finished_at", optional_date(record.finished_at, span));
+    Value::record(out, span)
+}
+
+fn handoff_outcome(outcome: HandoffOutcome, span: Span) -> Value {
+    let mut row = Record::with_capacity(2);
+    row.push("kind", text(outcome.status().as_str(), span));
+    match outcome {
+        HandoffOutcome::HandedBack { summary } | HandoffOutcome::Completed { summary } => {
+            row.push("summary", Value::string(summary, span));
+        }
+        HandoffOutcome::Failed { reason } => row.push("reason", Value::string(reason, span)),
+    }
+    Value::record(row, span)
+}
+
+/// Whole seconds as a Nushell duration (nanoseconds).
+fn seconds(seconds: u64, span: Span) -> Value {
+    let nanos = i64::try_from(seconds)
+        .ok()
+        .and_then(|seconds| seconds.checked_mul(1_000_000_000))
+        .unwrap_or(i64::MAX);
+    Value::duration(nanos, span)
+}
+
 fn action(action: SessionAction, span: Span) -> Value {
     let mut row = Record::with_capacity(4);
     row.push("kind", text(action_str(action.kind), span));
@@ -209,6 +365,10 @@ fn date(rfc3339: &str, span: Span) -> Value {
         Ok(at) => Value::date(at, span),
         Err(_) => Value::string(rfc3339, span),
     }
+}
+
+fn optional_date(rfc3339: Option<String>, span: Span) -> Value {
+    rfc3339.map_or(Value::nothing(span), |at| date(&at, span))
 }
 
 fn optional(value: Option<String>, span: Span) -> Value {
@@ -372,5 +532,134 @@ mod tests {
                 title_source_str(source)
             );
         }
+    }
+
+    fn wire_keys<T: serde::Serialize>(value: &T) -> Vec<String> {
+        let keys: Keys = serde_json::from_str(&serde_json::to_string(value).unwrap()).unwrap();
+        keys.0
+    }
+
+    fn columns(value: &Value) -> Vec<String> {
+        value.as_record().unwrap().columns().cloned().collect()
+    }
+
+    fn handoff_record() -> HandoffRecord {
+        serde_json::from_str(
+            r#"{"id":"handoff-01kdw0000000000000000000h1","parent_kind":"task","parent_id":"task-1",
+            "wave_id":null,"status":"failed","home":"/h","cwd":"/w","provider":"codex",
+            "provider_session_id":"t","body_generation":4,"reason":"login","environment_names":["A"],
+            "attach_argv":["tmux"],"attached_at":"2026-01-05T09:00:00.000000Z",
+            "outcome":{"kind":"failed","reason":"gone"},"finished_at":"2026-01-05T10:00:00.000000Z",
+            "wake_claimed_by_generation":5,"created_at":"2026-01-05T08:00:00.000000Z",
+            "updated_at":"2026-01-05T10:00:00.000000Z"}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn flows_and_handoffs_follow_the_wire() {
+        let record = handoff_record();
+        let value = handoff(record.clone(), Span::test_data());
+        assert_eq!(columns(&value), wire_keys(&record));
+        let row = value.as_record().unwrap();
+        for time in ["attached_at", "finished_at", "created_at", "updated_at"] {
+            assert!(matches!(row.get(time), Some(Value::Date { .. })), "{time}");
+        }
+        assert_eq!(row.get("body_generation").unwrap().as_int().unwrap(), 4);
+        assert_eq!(
+            row.get("wake_claimed_by_generation")
+                .unwrap()
+                .as_int()
+                .unwrap(),
+            5
+        );
+        assert!(row.get("wave_id").unwrap().is_nothing());
+        for outcome in [
+            HandoffOutcome::HandedBack {
+                summary: "s".into(),
+            },
+            HandoffOutcome::Completed {
+                summary: "s".into(),
+            },
+            HandoffOutcome::Failed { reason: "r".into() },
+        ] {
+            let value = handoff_outcome(outcome.clone(), Span::test_data());
+            assert_eq!(columns(&value), wire_keys(&outcome));
+            assert_eq!(
+                value
+                    .as_record()
+                    .unwrap()
+                    .get("kind")
+                    .unwrap()
+                    .as_str()
+                    .unwrap(),
+                serde_json::to_value(&outcome).unwrap()["kind"]
+            );
+        }
+        let opened = HandoffOpened {
+            created: true,
+            handoff: record,
+        };
+        assert_eq!(
+            columns(&handoff_opened(opened.clone(), Span::test_data())),
+            wire_keys(&opened)
+        );
+
+        let flow_record = FlowRecord {
+            invocation_id: "inv-7".into(),
+            flow: "feature".into(),
+            task_id: None,
+            finished: false,
+            pending_session_id: Some("s".into()),
+        };
+        let value = flow(flow_record.clone(), Span::test_data());
+        assert_eq!(columns(&value), wire_keys(&flow_record));
+        assert!(
+            value
+                .as_record()
+                .unwrap()
+                .get("task_id")
+                .unwrap()
+                .is_nothing()
+        );
+
+        let done = ReviewFeedback {
+            session_id: "s".into(),
+            status: "completed".into(),
+            feedback: Some("ok".into()),
+            completed_at: Some("2026-01-05T10:00:00.000000Z".into()),
+        };
+        let value = feedback(done.clone(), Span::test_data());
+        assert_eq!(columns(&value), wire_keys(&done));
+        assert!(matches!(
+            value.as_record().unwrap().get("completed_at"),
+            Some(Value::Date { .. })
+        ));
+    }
+
+    #[test]
+    fn a_handoff_row_is_the_list_row_with_age_as_a_duration() {
+        let row = HandoffListRow {
+            session_id: "handoff-1".into(),
+            parent_kind: lf::wire::HandoffParentKind::Wave,
+            parent_id: "wave-1".into(),
+            wave_id: Some("wave-1".into()),
+            status: lf::wire::HandoffStatus::Waiting,
+            home: "/h".into(),
+            provider: "claude".into(),
+            age_secs: 90,
+        };
+        let value = handoff_row(row.clone(), handoff_record(), Span::test_data());
+        let wire: Vec<String> = wire_keys(&row)
+            .into_iter()
+            .map(|key| if key == "age_secs" { "age".into() } else { key })
+            .collect();
+        assert_eq!(columns(&value)[..wire.len()], wire[..]);
+        let age = value.as_record().unwrap().get("age").unwrap().clone();
+        assert_eq!(age, Value::test_duration(90_000_000_000));
+        assert_eq!(
+            seconds(u64::MAX, Span::test_data()),
+            Value::test_duration(i64::MAX)
+        );
     }
 }

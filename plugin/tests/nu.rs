@@ -6,6 +6,10 @@
 //! environment. Output is decoded from `to json -r` into the library's wire
 //! types, never grepped.
 
+// The flow review and handoff commands, against the helpers below.
+#[path = "nu/flows_handoffs.rs"]
+mod flows_handoffs;
+
 use lf::session::Turn;
 use lf::wire::{Attention, SessionRecord, SessionState};
 use lf::{Home, Lf, NewConversation};
@@ -485,6 +489,16 @@ fn help_lf_sessions_shows_examples_with_results() {
     assert_eq!(
         commands,
         [
+            "lf flow advance",
+            "lf flow finish",
+            "lf flow review",
+            "lf flow wait",
+            "lf handoff attach",
+            "lf handoff claim-wake",
+            "lf handoff finish",
+            "lf handoff open",
+            "lf handoff show",
+            "lf handoffs",
             "lf session bind",
             "lf session complete",
             "lf session new",

@@ -5,6 +5,16 @@
 //! `lf::Error` becomes a `LabeledError` pointing at the argument it is
 //! about, and the completions of ids.
 
+mod flow_advance;
+mod flow_finish;
+mod flow_review;
+mod flow_wait;
+mod handoff_attach;
+mod handoff_claim_wake;
+mod handoff_finish;
+mod handoff_open;
+mod handoff_show;
+mod handoffs;
 mod session_bind;
 mod session_complete;
 mod session_new;
@@ -18,6 +28,16 @@ mod work_task_list;
 mod work_wave_add;
 mod work_wave_list;
 
+pub use flow_advance::FlowAdvance;
+pub use flow_finish::FlowFinish;
+pub use flow_review::FlowReview;
+pub use flow_wait::FlowWait;
+pub use handoff_attach::HandoffAttach;
+pub use handoff_claim_wake::HandoffClaimWake;
+pub use handoff_finish::HandoffFinish;
+pub use handoff_open::HandoffOpen;
+pub use handoff_show::HandoffShow;
+pub use handoffs::Handoffs;
 pub use session_bind::SessionBind;
 pub use session_complete::SessionComplete;
 pub use session_new::SessionNew;
@@ -156,9 +176,24 @@ pub(crate) fn open(engine: &EngineInterface, span: Span) -> Result<Lf, LabeledEr
 /// Completions of open Session ids, described by their state and title.
 /// Nushell filters them by what is typed.
 pub(crate) fn session_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+    sessions_matching(home, &ListFilter::default())
+}
+
+/// Completions of flow review Session ids, completed ones included (waiting
+/// for one of those returns at once).
+pub(crate) fn review_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+    let filter = ListFilter {
+        kind: Some(lf::wire::SessionKind::Flow),
+        all: true,
+        ..ListFilter::default()
+    };
+    sessions_matching(home, &filter)
+}
+
+fn sessions_matching(home: &Home, filter: &ListFilter) -> lf::Result<Vec<DynamicSuggestion>> {
     let lf = Lf::open(home)?;
     let mut suggestions = Vec::new();
-    lf.list(&ListFilter::default())?.for_each(|record| {
+    lf.list(filter)?.for_each(|record| {
         suggestions.push(DynamicSuggestion {
             value: record.id,
             description: Some(format!("{}: {}", record.state.as_str(), record.title)),
@@ -194,6 +229,86 @@ pub(crate) fn wave_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>
             ..DynamicSuggestion::default()
         })
         .collect())
+}
+
+/// Completions of the flow invocations still running, described by their
+/// flow's name.
+pub(crate) fn invocation_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+    let lf = Lf::open(home)?;
+    Ok(lf
+        .store()
+        .flows()?
+        .into_iter()
+        .filter(|flow| !flow.finished)
+        .map(|flow| DynamicSuggestion {
+            value: flow.id,
+            description: Some(format!("flow {}", flow.name)),
+            ..DynamicSuggestion::default()
+        })
+        .collect())
+}
+
+/// Completions of handoff ids, newest first, described by their status and
+/// reason.
+pub(crate) fn handoff_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+    handoffs_matching(home, false)
+}
+
+/// Completions of the handoffs still without an outcome.
+pub(crate) fn active_handoff_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+    handoffs_matching(home, true)
+}
+
+fn handoffs_matching(home: &Home, active: bool) -> lf::Result<Vec<DynamicSuggestion>> {
+    let lf = Lf::open(home)?;
+    Ok(lf
+        .store()
+        .handoffs(active)?
+        .into_iter()
+        .map(|row| {
+            let record = lf::handoff::record(home, row);
+            DynamicSuggestion {
+                value: record.id,
+                description: Some(format!("{}: {}", record.status.as_str(), record.reason)),
+                ..DynamicSuggestion::default()
+            }
+        })
+        .collect())
+}
+
+/// Completions of handoff parents: `task:<identifier>` for each open Task,
+/// `wave:<name>` for each wave.
+pub(crate) fn parent_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+    let prefixed = |prefix: &str, mut suggestion: DynamicSuggestion| {
+        suggestion.value = format!("{prefix}:{}", suggestion.value);
+        suggestion
+    };
+    let mut suggestions: Vec<DynamicSuggestion> = task_suggestions(home)?
+        .into_iter()
+        .map(|task| prefixed("task", task))
+        .collect();
+    suggestions.extend(
+        wave_suggestions(home)?
+            .into_iter()
+            .map(|wave| prefixed("wave", wave)),
+    );
+    Ok(suggestions)
+}
+
+/// A flag's non-negative integer as a `u32`, or a usage error under it.
+pub(crate) fn flag_u32(
+    engine: &EngineInterface,
+    flag: &str,
+    value: &Spanned<i64>,
+) -> Result<u32, LabeledError> {
+    u32::try_from(value.item).map_err(|_| {
+        let error = lf::Error::usage(format!(
+            "invalid value {} for '--{flag}': a number from 0 to {}",
+            lf::ids::quote(&value.item.to_string()),
+            u32::MAX
+        ));
+        error_at_flag(engine, error, value.span)
+    })
 }
 
 /// Completions of a fixed set of words.
@@ -288,6 +403,10 @@ mod tests {
                 (demo::DATABASE, Some("unknown: Upgrade the database")),
                 (demo::FLAKY, Some("unknown: Fix the flaky test")),
                 (demo::PARSER, Some("ready: Rewrite the parser")),
+                (
+                    demo::REVIEW_DESIGN,
+                    Some("waiting: Review review-design for LOO-291")
+                ),
             ],
             "open sessions only, newest first"
         );
@@ -295,5 +414,39 @@ mod tests {
         assert_eq!(tasks[0].value, "LOO-291");
         assert_eq!(tasks[0].description.as_deref(), Some(demo::PARSER_TITLE));
         assert_eq!(wave_suggestions(&home).unwrap()[0].value, "product");
+    }
+
+    #[test]
+    fn flow_and_handoff_ids_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = demo::seed(&std::fs::canonicalize(dir.path()).unwrap());
+        let values = |suggestions: Vec<DynamicSuggestion>| -> Vec<String> {
+            suggestions.into_iter().map(|s| s.value).collect()
+        };
+        assert_eq!(
+            values(review_suggestions(&home).unwrap()),
+            [demo::REVIEW_DESIGN, demo::REVIEW_PLAN],
+            "flow reviews, completed ones too"
+        );
+        let invocations = invocation_suggestions(&home).unwrap();
+        assert_eq!(values(invocations.clone()), ["inv-7"], "running ones only");
+        assert_eq!(invocations[0].description.as_deref(), Some("flow feature"));
+        let handoffs = handoff_suggestions(&home).unwrap();
+        assert_eq!(
+            handoffs[0].description.as_deref(),
+            Some("waiting: OAuth login requires a human")
+        );
+        assert_eq!(
+            values(handoffs),
+            [demo::HANDOFF_LOGIN, demo::HANDOFF_DEPLOY]
+        );
+        assert_eq!(
+            values(active_handoff_suggestions(&home).unwrap()),
+            [demo::HANDOFF_LOGIN]
+        );
+        assert_eq!(
+            values(parent_suggestions(&home).unwrap()),
+            ["task:LOO-291", "wave:product"]
+        );
     }
 }

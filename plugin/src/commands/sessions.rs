@@ -49,7 +49,8 @@ Compose it:
   lf sessions | where state == ready | lf session complete
   lf sessions --all | group-by state | transpose state sessions
 
-The examples below describe a demo Home with four open sessions and one closed one."
+The examples below describe a demo Home with five open sessions (one of them a flow review) \
+and two closed ones."
     }
 
     fn search_terms(&self) -> Vec<&str> {
@@ -122,12 +123,17 @@ The examples below describe a demo Home with four open sessions and one closed o
             Example {
                 example: "(lf sessions --attention).title",
                 description: "What needs you, newest first",
-                result: Some(strings(&[DATABASE_TITLE, FLAKY_TITLE, PARSER_TITLE])),
+                result: Some(strings(&[
+                    DATABASE_TITLE,
+                    FLAKY_TITLE,
+                    PARSER_TITLE,
+                    REVIEW_DESIGN_TITLE,
+                ])),
             },
             Example {
                 example: "(lf sessions --attention).attention",
                 description: "Why each of them needs you",
-                result: Some(strings(&["approve", "reply", "review"])),
+                result: Some(strings(&["approve", "reply", "review", "review"])),
             },
             Example {
                 example: "(lf sessions --state ready).ready_summary",
@@ -137,7 +143,7 @@ The examples below describe a demo Home with four open sessions and one closed o
             Example {
                 example: "(lf sessions --task LOO-291).work_path",
                 description: "Sessions of one Task (bound to it, or working in its worktree)",
-                result: Some(strings(&["product / LOO-291"])),
+                result: Some(strings(&["product / LOO-291", "product / LOO-291"])),
             },
             Example {
                 example: "(lf sessions --orphan).title",
@@ -148,7 +154,7 @@ The examples below describe a demo Home with four open sessions and one closed o
                 example: "(lf sessions --all).state",
                 description: "Every session, closed ones included",
                 result: Some(strings(&[
-                    "unknown", "unknown", "unknown", "ready", "closed",
+                    "unknown", "unknown", "unknown", "ready", "waiting", "closed", "closed",
                 ])),
             },
             Example {

@@ -1,0 +1,266 @@
+//! `lf flow review`: the review Session of one exact flow position, as
+//! `lf-flow review` creates it. Its id is derived from the position, so
+//! asking again finds the same Session and launches nothing.
+
+use super::{complete_with, current_dir, error_at_flag, flag_u32, open, shell, value_span};
+use crate::LfPlugin;
+use lf::flow::{Position, ReviewRequest};
+use lf::provider::Provider;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Span, Spanned, SyntaxShape,
+    Type, Value,
+};
+
+pub struct FlowReview;
+
+/// The agents a review may run: a review needs one that can mark it ready.
+const PROVIDERS: [Provider; 2] = [Provider::Claude, Provider::Codex];
+
+impl SimplePluginCommand for FlowReview {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf flow review"
+    }
+
+    fn description(&self) -> &str {
+        "Create (once) and launch the review session of a flow position; return its record."
+    }
+
+    fn extra_description(&self) -> &str {
+        "An orchestrator (a script, a CI job, another agent) asks a person to review one step \
+of a flow. The session's id is derived from the exact position (Task, invocation, flow, node, \
+iteration), so asking again for the same position returns the same session and launches \
+nothing. The review's agent works in the Task's worktree (else your current directory) and \
+starts in its durable tmux session unless --no-launch. Only the invocation's pending review \
+needs attention (`attention == review`); `lf flow advance` and `lf flow finish` move the \
+invocation on. The person works with the agent, the agent runs lf-session-ready, the person \
+completes the session (`lf session complete`), and `lf flow wait` returns the feedback.
+
+The examples below describe a demo Home whose Task LOO-291 has the flow invocation inv-7 \
+pending on the review of node 2."
+    }
+
+    fn search_terms(&self) -> Vec<&str> {
+        vec!["orchestrator", "review", "flow"]
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .required_named(
+                "task",
+                SyntaxShape::String,
+                "The Task under review (id or identifier).",
+                None,
+            )
+            .required_named(
+                "invocation",
+                SyntaxShape::String,
+                "The flow invocation.",
+                None,
+            )
+            .required_named("flow", SyntaxShape::String, "The flow's name.", None)
+            .required_named(
+                "node",
+                SyntaxShape::Int,
+                "The node's index in the flow graph.",
+                None,
+            )
+            .required_named(
+                "step",
+                SyntaxShape::String,
+                "The step (skill) to review.",
+                None,
+            )
+            .named(
+                "iteration",
+                SyntaxShape::Int,
+                "The iteration of a repeated step (default 0).",
+                None,
+            )
+            .named(
+                "prompt",
+                SyntaxShape::String,
+                "Extra instructions for the review agent.",
+                None,
+            )
+            .named(
+                "provider",
+                SyntaxShape::String,
+                "The agent CLI for the review: claude (the default) or codex.",
+                None,
+            )
+            .named(
+                "model",
+                SyntaxShape::String,
+                "The model, passed to the provider's --model.",
+                None,
+            )
+            .switch(
+                "no-launch",
+                "Only record the review; do not launch its agent.",
+                None,
+            )
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        use crate::demo::*;
+        vec![
+            Example {
+                example: "(lf flow review --no-launch --task LOO-291 --invocation inv-7 --flow feature --node 3 --step review-code).attention",
+                description: "Ask for the review of node 3; it is now the invocation's pending review",
+                result: Some(Value::test_string("review")),
+            },
+            Example {
+                example: "(lf flow review --task LOO-291 --invocation inv-7 --flow feature --node 2 --step review-design).title",
+                description: "Asking again for a position returns its session and launches nothing",
+                result: Some(Value::test_string(REVIEW_DESIGN_TITLE)),
+            },
+            Example {
+                example: "(lf flow review --no-launch --task LOO-291 --invocation inv-7 --flow feature --node 2 --step review-design).flow_membership.occurrence",
+                description: "An earlier position of the invocation needs no attention",
+                result: Some(Value::test_string("earlier")),
+            },
+        ]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let text = |name: &str| call.get_flag::<Spanned<String>>(name).map_err(shell);
+        let number = |name: &str| call.get_flag::<Spanned<i64>>(name).map_err(shell);
+        let required = |value: Option<Spanned<String>>, name: &str| {
+            value.ok_or_else(|| {
+                LabeledError::new(format!("lf flow review needs --{name}"))
+                    .with_label(format!("add --{name}"), head)
+            })
+        };
+        let task = required(text("task")?, "task")?;
+        let invocation = required(text("invocation")?, "invocation")?;
+        let flow = required(text("flow")?, "flow")?;
+        let step = required(text("step")?, "step")?;
+        let node = match number("node")? {
+            Some(node) => flag_u32(engine, "node", &node)?,
+            None => {
+                return Err(
+                    LabeledError::new("lf flow review needs --node").with_label("add --node", head)
+                );
+            }
+        };
+        let iteration = match number("iteration")? {
+            Some(iteration) => flag_u32(engine, "iteration", &iteration)?,
+            None => 0,
+        };
+        let provider = match text("provider")? {
+            Some(provider) => Some(
+                parse_provider(&provider.item)
+                    .map_err(|error| error_at_flag(engine, error, provider.span))?,
+            ),
+            None => Some(Provider::Claude),
+        };
+        let model = text("model")?;
+        let prompt = text("prompt")?;
+        let lf = open(engine, head)?;
+
+        // Check what names something first, so its error points at it.
+        let task_row = lf::work::find_task(lf.store(), &task.item)
+            .map_err(|error| error_at_flag(engine, error, task.span))?;
+        if let Some(model) = &model {
+            lf::provider::validate_model(&model.item)
+                .map_err(|error| error_at_flag(engine, error, model.span))?;
+        }
+        // Without a worktree the review works where the user is, not where
+        // this plugin process happens to run.
+        let here = match task_row.worktree {
+            Some(_) => None,
+            None => Some(current_dir(engine, head)?),
+        };
+        let position = Position {
+            task: task.item.clone(),
+            invocation: invocation.item.clone(),
+            flow: flow.item.clone(),
+            node,
+            step: step.item.clone(),
+            iteration,
+        };
+        let request = ReviewRequest {
+            prompt: prompt.map(|prompt| prompt.item),
+            provider,
+            model: model.map(|model| model.item),
+            no_launch: call.has_flag("no-launch").map_err(shell)?,
+        };
+        let record = lf
+            .review_in(&position, &request, here.as_deref())
+            .map_err(|error| {
+                // The library names the field a bad token is; the label
+                // goes under that flag.
+                let culprit: Span = if error.message.contains("not a valid flow name") {
+                    flow.span
+                } else if error.message.contains("not a valid step") {
+                    step.span
+                } else if error.message.contains("invocation") {
+                    invocation.span
+                } else {
+                    return super::error_at(error, head);
+                };
+                super::error_at(error, value_span(engine, culprit))
+            })?;
+        Ok(crate::value::session(record, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        match arg_type {
+            ArgType::Flag(flag) if flag == "task" => complete_with(engine, super::task_suggestions),
+            ArgType::Flag(flag) if flag == "invocation" => {
+                complete_with(engine, super::invocation_suggestions)
+            }
+            ArgType::Flag(flag) if flag == "provider" => {
+                Some(super::word_suggestions(&PROVIDERS.map(Provider::as_str)))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A review's provider: an agent that can mark it ready.
+fn parse_provider(text: &str) -> lf::Result<Provider> {
+    PROVIDERS
+        .into_iter()
+        .find(|provider| provider.as_str() == text)
+        .ok_or_else(|| {
+            let names = PROVIDERS.map(Provider::as_str).join(", ");
+            lf::Error::usage(format!(
+                "invalid value {} for '--provider': possible values: {names} (a review needs an agent)",
+                lf::ids::quote(text)
+            ))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&FlowReview);
+    }
+}

@@ -1,0 +1,172 @@
+//! `lf handoff finish`: record a handoff's outcome, as `lf-handoff finish`
+//! does. The first outcome wins: repeating it returns it, a different one
+//! is refused.
+
+use super::{active_handoff_suggestions, error_at, error_at_flag, open, shell, value_span};
+use crate::LfPlugin;
+use lf::ErrorKind;
+use lf::ids::HandoffId;
+use lf::wire::HandoffOutcome;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
+    Value,
+};
+
+pub struct HandoffFinish;
+
+/// The outcome flags, each with the text it takes.
+const OUTCOMES: [&str; 3] = ["handed-back", "completed", "failed"];
+
+impl SimplePluginCommand for HandoffFinish {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf handoff finish"
+    }
+
+    fn description(&self) -> &str {
+        "Record a handoff's outcome and return the handoff; the first outcome wins."
+    }
+
+    fn extra_description(&self) -> &str {
+        "Give exactly one outcome: --handed-back SUMMARY (the person gives the work back to \
+the agent), --completed SUMMARY (the person finished it) or --failed REASON. The first \
+outcome recorded stands, also when several processes finish at once: repeating it returns \
+the handoff unchanged, a different one is an error. Afterwards the agent's next body \
+generation claims the wake with `lf handoff claim-wake`."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .required(
+                "id",
+                SyntaxShape::String,
+                "The handoff id (handoff- and 26 base32 characters).",
+            )
+            .named(
+                "handed-back",
+                SyntaxShape::String,
+                "The person gives the work back to the agent, with this summary.",
+                None,
+            )
+            .named(
+                "completed",
+                SyntaxShape::String,
+                "The person finished the work, with this summary.",
+                None,
+            )
+            .named(
+                "failed",
+                SyntaxShape::String,
+                "The handoff failed, for this reason.",
+                None,
+            )
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        vec![
+            Example {
+                example: "(lf handoff finish handoff-01kdw0000000000000000000h1 --handed-back 'Logged in; carry on').status",
+                description: "The person logged in and gives the work back to the agent",
+                result: Some(Value::test_string("handed_back")),
+            },
+            Example {
+                example: "(lf handoff finish handoff-01kdw0000000000000000000h1 --handed-back 'Logged in; carry on').outcome.summary",
+                description: "Repeating the outcome returns it; a different one would be refused",
+                result: Some(Value::test_string("Logged in; carry on")),
+            },
+        ]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let id: Spanned<String> = call.req(0).map_err(shell)?;
+        let mut given = Vec::new();
+        for flag in OUTCOMES {
+            if let Some(text) = call.get_flag::<Spanned<String>>(flag).map_err(shell)? {
+                given.push((flag, text));
+            }
+        }
+        let (flag, text) = match given.len() {
+            1 => given.remove(0),
+            0 => {
+                return Err(LabeledError::new(
+                    "give the handoff's outcome: --handed-back SUMMARY, --completed SUMMARY or --failed REASON",
+                )
+                .with_code("lf::usage")
+                .with_label("needs an outcome", head));
+            }
+            _ => {
+                let mut error = LabeledError::new(
+                    "give one outcome only: --handed-back, --completed or --failed",
+                )
+                .with_code("lf::usage");
+                for (flag, text) in &given {
+                    error = error.with_label(format!("--{flag}"), text.span);
+                }
+                return Err(error);
+            }
+        };
+        let outcome = match flag {
+            "handed-back" => HandoffOutcome::HandedBack {
+                summary: text.item.clone(),
+            },
+            "completed" => HandoffOutcome::Completed {
+                summary: text.item.clone(),
+            },
+            _ => HandoffOutcome::Failed {
+                reason: text.item.clone(),
+            },
+        };
+        let handoff = HandoffId::parse(&id.item).map_err(|error| error_at(error, id.span))?;
+        let outcome = lf::handoff::outcome(outcome)
+            .map_err(|error| error_at_flag(engine, error, text.span))?;
+        let lf = open(engine, head)?;
+        let record = lf::handoff::finish(lf.store(), &handoff, &outcome).map_err(|error| {
+            match error.kind {
+                // Another outcome stands: this one is what was refused.
+                ErrorKind::Conflict => error_at(error, value_span(engine, text.span)).with_help(
+                    format!("see the outcome that stands: lf handoff show {handoff}"),
+                ),
+                _ => error_at(error, id.span),
+            }
+        })?;
+        Ok(crate::value::handoff(record, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        matches!(arg_type, ArgType::Positional(0))
+            .then(|| super::complete_with(engine, active_handoff_suggestions))
+            .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&HandoffFinish);
+    }
+}

@@ -1,0 +1,279 @@
+//! `lf handoff open`: an autonomous agent hands its terminal to a person,
+//! as `lf-handoff open` records it. Opening is idempotent on replay: the
+//! same parent and body generation find the same handoff.
+
+use super::{
+    complete_with, current_dir, error_at, error_at_flag, flag_u32, open, parent_suggestions, shell,
+    user_path, value_span,
+};
+use crate::LfPlugin;
+use lf::ErrorKind;
+use lf::handoff::{OpenArgs, OpenRequest, ParentSelector};
+use lf::provider::Provider;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Span, Spanned, SyntaxShape,
+    Type, Value,
+};
+
+pub struct HandoffOpen;
+
+const ARGV_HELP: &str =
+    "in Nushell, give the attach command as a list: --argv [tmux attach-session -t NAME]";
+
+impl SimplePluginCommand for HandoffOpen {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf handoff open"
+    }
+
+    fn description(&self) -> &str {
+        "Open a handoff of an agent's terminal to a person (or find the one this request opened); return {created, handoff}."
+    }
+
+    fn extra_description(&self) -> &str {
+        "The parent is what the work is handed back to: task:TASK (a Task id or identifier) or \
+wave:WAVE (a wave id or name). The working directory (--cwd, default: your current \
+directory) must be the parent's checkout — the Task's worktree or the wave's repository — so \
+the person lands where the agent's provider history lives. A parent has at most one handoff \
+without an outcome. Replaying the same open (same parent and --body-generation, same \
+request) returns the same handoff with created = false; a changed replay is refused.
+
+--argv is the command that puts a person in the terminal, as a list; --env gives it \
+variables as a record, such as {GH_TOKEN: $env.GH_TOKEN}. Environment values may be secret: \
+they are stored and given to the attach command, and never shown, only their names."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .required(
+                "parent",
+                SyntaxShape::String,
+                "task:TASK (id or identifier) or wave:WAVE (id or name).",
+            )
+            .required_named(
+                "provider",
+                SyntaxShape::String,
+                "The agent CLI whose terminal is handed over: claude, codex or command.",
+                None,
+            )
+            .required_named(
+                "body-generation",
+                SyntaxShape::Int,
+                "The generation of the agent process handing off; one handoff per generation.",
+                None,
+            )
+            .required_named(
+                "reason",
+                SyntaxShape::String,
+                "Why a person is needed.",
+                None,
+            )
+            .required_named(
+                "argv",
+                SyntaxShape::List(Box::new(SyntaxShape::String)),
+                "The command that puts a person in the terminal, as a list.",
+                None,
+            )
+            .named(
+                "cwd",
+                SyntaxShape::Directory,
+                "The terminal's working directory: the parent's checkout (default: the current directory).",
+                None,
+            )
+            .named(
+                "provider-session-id",
+                SyntaxShape::String,
+                "The provider's own id of the conversation (Claude's session UUID, Codex's thread id).",
+                None,
+            )
+            .named(
+                "env",
+                SyntaxShape::Record(Vec::new().into()),
+                "Variables for the attach command, as a record of strings; values are never shown.",
+                None,
+            )
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        vec![
+            Example {
+                example: "(lf handoff open wave:product --provider claude --body-generation 3 --reason 'Approve the staging deploy' --env {DEPLOY_TOKEN: s3cret} --argv [tmux attach-session -t lf-deploy]).created",
+                description: "Hand the terminal of the wave's agent to a person, from the wave's repository",
+                result: Some(Value::test_bool(true)),
+            },
+            Example {
+                example: "(lf handoff open wave:product --provider claude --body-generation 3 --reason 'Approve the staging deploy' --env {DEPLOY_TOKEN: s3cret} --argv [tmux attach-session -t lf-deploy]).created",
+                description: "A replayed open finds the handoff it opened",
+                result: Some(Value::test_bool(false)),
+            },
+            Example {
+                example: "(lf handoff show (lf handoffs --active).0.session_id).environment_names",
+                description: "Only the names of its variables are ever shown",
+                result: Some(Value::test_list(vec![Value::test_string("DEPLOY_TOKEN")])),
+            },
+        ]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let text = |name: &str| call.get_flag::<Spanned<String>>(name).map_err(shell);
+        let missing = |flag: &str| {
+            LabeledError::new(format!("lf handoff open needs --{flag}"))
+                .with_label(format!("add --{flag}"), head)
+        };
+        let parent: Spanned<String> = call.req(0).map_err(shell)?;
+        let provider = text("provider")?.ok_or_else(|| missing("provider"))?;
+        let reason = text("reason")?.ok_or_else(|| missing("reason"))?;
+        let provider_session_id = text("provider-session-id")?;
+        let cwd_flag = text("cwd")?;
+        let generation = call
+            .get_flag::<Spanned<i64>>("body-generation")
+            .map_err(shell)?
+            .ok_or_else(|| missing("body-generation"))?;
+        let generation = flag_u32(engine, "body-generation", &generation)?;
+        let argv = call
+            .get_flag::<Spanned<Vec<String>>>("argv")
+            .map_err(shell)?
+            .ok_or_else(|| missing("argv"))?;
+        let environment = match call.get_flag::<Value>("env").map_err(shell)? {
+            Some(value) => environment(engine, &value)?,
+            None => Vec::new(),
+        };
+
+        // Check what names something first, so its error points at it.
+        ParentSelector::parse(&parent.item).map_err(|error| error_at(error, parent.span))?;
+        let cwd_span = cwd_flag
+            .as_ref()
+            .map_or(head, |cwd| value_span(engine, cwd.span));
+        let cwd = match &cwd_flag {
+            Some(dir) => user_path(engine, dir)?,
+            None => current_dir(engine, head)?,
+        };
+        lf::work::canonical_dir(&cwd, "handoff working directory")
+            .map_err(|error| error_at(error, cwd_span))?;
+        Provider::parse(&provider.item)
+            .map_err(|error| error_at_flag(engine, error, provider.span))?;
+        let request = OpenRequest::check(&OpenArgs {
+            parent: &parent.item,
+            cwd: &cwd,
+            provider: &provider.item,
+            provider_session_id: provider_session_id.as_ref().map(|id| id.item.as_str()),
+            body_generation: generation,
+            reason: &reason.item,
+            environment: &environment,
+            attach_argv: &argv.item,
+        })
+        .map_err(|error| {
+            // What is left to refuse is the reason, the provider's id or
+            // the attach command; the library's message names which.
+            if error.message.contains("reason") {
+                error_at_flag(engine, error, reason.span)
+            } else if let Some(id) = provider_session_id
+                .as_ref()
+                .filter(|_| error.message.contains("provider session id"))
+            {
+                error_at_flag(engine, error, id.span)
+            } else {
+                error_at_flag(engine, error, argv.span).with_help(ARGV_HELP)
+            }
+        })?;
+        let lf = open(engine, head)?;
+        let opened = lf::handoff::open(lf.store(), &request).map_err(|error| match error.kind {
+            // The working directory is not the parent's checkout.
+            ErrorKind::Usage => error_at(error, cwd_span),
+            ErrorKind::NotFound | ErrorKind::Conflict => error_at(error, parent.span),
+            ErrorKind::Operational => error_at(error, head),
+        })?;
+        Ok(crate::value::handoff_opened(opened, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        match arg_type {
+            ArgType::Positional(0) => complete_with(engine, parent_suggestions),
+            ArgType::Flag(flag) if flag == "provider" => Some(super::word_suggestions(
+                &Provider::ALL.map(Provider::as_str),
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// The `--env` record as the library's `NAME=VALUE` entries, checked by
+/// the library. Values may be secret: no error shows one.
+fn environment(engine: &EngineInterface, value: &Value) -> Result<Vec<String>, LabeledError> {
+    let span = value_span(engine, value.span());
+    let Value::Record { val, .. } = value else {
+        return Err(error_at(
+            lf::Error::usage(format!(
+                "--env takes a record of variables, such as {{GH_TOKEN: $env.GH_TOKEN}}; got {}",
+                value.get_type()
+            )),
+            span,
+        ));
+    };
+    let mut entries = Vec::with_capacity(val.len());
+    for (name, value) in val.iter() {
+        // A name with `=` would be split there: refuse it here.
+        if name.contains('=') {
+            return Err(error_at(
+                lf::Error::usage(format!(
+                    "{} is not a valid variable name: use letters, digits and _, not starting with a digit",
+                    lf::ids::quote(name)
+                )),
+                span,
+            ));
+        }
+        let Value::String { val: text, .. } = value else {
+            return Err(error_at(
+                lf::Error::usage(format!(
+                    "environment variable {name} needs a string value, not {} (the value is not shown: it may be a secret)",
+                    value.get_type()
+                )),
+                label_span(value.span(), span),
+            ));
+        };
+        entries.push(format!("{name}={text}"));
+    }
+    lf::handoff::environment(&entries).map_err(|error| error_at(error, span))?;
+    Ok(entries)
+}
+
+/// A value's own span when it has one, else the flag's.
+fn label_span(own: Span, fallback: Span) -> Span {
+    if own == Span::unknown() {
+        fallback
+    } else {
+        own
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&HandoffOpen);
+    }
+}

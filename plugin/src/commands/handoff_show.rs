@@ -1,0 +1,106 @@
+//! `lf handoff show`: one interactive handoff, as `lf-handoff show` prints
+//! it.
+
+use super::{error_at, handoff_suggestions, open, shell};
+use crate::LfPlugin;
+use lf::ids::HandoffId;
+use nu_plugin::{
+    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
+};
+use nu_protocol::engine::ArgType;
+use nu_protocol::{
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
+    Value,
+};
+
+pub struct HandoffShow;
+
+impl SimplePluginCommand for HandoffShow {
+    type Plugin = LfPlugin;
+
+    fn name(&self) -> &str {
+        "lf handoff show"
+    }
+
+    fn description(&self) -> &str {
+        "Return one handoff's record."
+    }
+
+    fn extra_description(&self) -> &str {
+        "The columns of lf-handoff show: times are datetimes (attached_at and finished_at are \
+null until then), outcome is null or a record {kind, summary} ({kind, reason} when it \
+failed). Environment values may be secret: only their names are shown."
+    }
+
+    fn signature(&self) -> Signature {
+        Signature::build(PluginCommand::name(self))
+            .required(
+                "id",
+                SyntaxShape::String,
+                "The handoff id (handoff- and 26 base32 characters).",
+            )
+            .input_output_type(Type::Nothing, Type::record())
+            .category(Category::Custom("lf".into()))
+    }
+
+    fn examples(&self) -> Vec<Example<'_>> {
+        use crate::demo::*;
+        vec![
+            Example {
+                example: "(lf handoff show handoff-01kdw0000000000000000000h1).reason",
+                description: "Why a person is needed",
+                result: Some(Value::test_string(HANDOFF_LOGIN_REASON)),
+            },
+            Example {
+                example: "(lf handoff show handoff-01kdw0000000000000000000h1).environment_names",
+                description: "The attach command's variables, by name only: values may be secret",
+                result: Some(Value::test_list(vec![Value::test_string("GH_TOKEN")])),
+            },
+            Example {
+                example: "(lf handoff show handoff-01kdw0000000000000000000h0).outcome.summary",
+                description: "What the person said when handing the work back",
+                result: Some(Value::test_string(HANDOFF_DEPLOY_SUMMARY)),
+            },
+        ]
+    }
+
+    fn run(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        call: &EvaluatedCall,
+        _input: &Value,
+    ) -> Result<Value, LabeledError> {
+        let head = call.head;
+        let id: Spanned<String> = call.req(0).map_err(shell)?;
+        let at_id = |error| error_at(error, id.span);
+        let handoff = HandoffId::parse(&id.item).map_err(at_id)?;
+        let lf = open(engine, head)?;
+        let record = lf::handoff::show(lf.store(), &handoff).map_err(at_id)?;
+        Ok(crate::value::handoff(record, head))
+    }
+
+    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+    fn get_dynamic_completion(
+        &self,
+        _plugin: &LfPlugin,
+        engine: &EngineInterface,
+        _call: DynamicCompletionCall,
+        arg_type: ArgType,
+        _experimental: nu_protocol::engine::ExperimentalMarker,
+    ) -> Option<Vec<DynamicSuggestion>> {
+        matches!(arg_type, ArgType::Positional(0))
+            .then(|| super::complete_with(engine, handoff_suggestions))
+            .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples() {
+        crate::demo::test_examples(&HandoffShow);
+    }
+}
