@@ -4,6 +4,8 @@
 
 mod util;
 
+/// lf-session-active: live processes attributed by exact evidence.
+mod active;
 /// --help, --version, exit codes, error formats, closed and full stdout.
 mod edges;
 /// lf-flow: reviews of flow positions, their occurrence and feedback.

@@ -12,6 +12,7 @@ use std::process::{Command, Output, Stdio};
 pub fn bin(name: &str) -> PathBuf {
     let path = match name {
         "lf-session-list" => env!("CARGO_BIN_EXE_lf-session-list"),
+        "lf-session-active" => env!("CARGO_BIN_EXE_lf-session-active"),
         "lf-session-new" => env!("CARGO_BIN_EXE_lf-session-new"),
         "lf-session-ready" => env!("CARGO_BIN_EXE_lf-session-ready"),
         "lf-session-rename" => env!("CARGO_BIN_EXE_lf-session-rename"),

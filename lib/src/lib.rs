@@ -11,6 +11,7 @@
 //! - `wire` — the JSON contract; `ids` — strict id formats; `work` — Waves
 //!   and Tasks; `provider` — the agent CLIs; `error` — errors and exit codes.
 
+pub mod active;
 pub mod clock;
 pub mod error;
 pub mod flow;

@@ -5,6 +5,7 @@ pub mod handoff;
 pub mod hook;
 pub mod primary;
 pub mod serve;
+pub mod session_active;
 pub mod session_bind;
 pub mod session_complete;
 pub mod session_list;
@@ -23,6 +24,7 @@ fn named<T: Tool>() -> clap::Command {
 pub(crate) fn all() -> Vec<clap::Command> {
     vec![
         named::<session_list::Cli>(),
+        named::<session_active::Cli>(),
         named::<session_new::Cli>(),
         named::<session_ready::Cli>(),
         named::<session_rename::Cli>(),

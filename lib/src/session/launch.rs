@@ -273,6 +273,10 @@ impl Lf {
             &format!("lf-serve {}", terminal.as_deref().unwrap_or("?")),
             now_micros(),
         )?;
+        // Before the provider exists: what runs beneath this process is the
+        // Run's (lf::active attributes it by containment).
+        self.store()
+            .record_launcher(&run.id, &ProcessIdentity::of(std::process::id())?)?;
         let launch = self.describe_launch(&argv[0], &row.cwd, &run.id);
         let spawned = Command::new(&argv[0])
             .args(&argv[1..])

@@ -146,6 +146,16 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE UNIQUE INDEX handoffs_active ON handoffs (parent_kind, parent_id) WHERE outcome IS NULL;
     CREATE INDEX handoffs_created ON handoffs (created_at DESC, id DESC);
     "#,
+    // 4: the live-process snapshot: the identity of the lf-serve process
+    // serving a Run, so the processes beneath it are attributed by
+    // containment (lf::active).
+    r#"
+    ALTER TABLE runs ADD COLUMN launcher_boot_id TEXT;
+    ALTER TABLE runs ADD COLUMN launcher_pid INTEGER;
+    ALTER TABLE runs ADD COLUMN launcher_starttime INTEGER;
+    CREATE INDEX runs_launchers ON runs (launcher_boot_id)
+        WHERE launcher_pid IS NOT NULL AND ended_at IS NULL;
+    "#,
 ];
 
 pub fn version() -> i64 {

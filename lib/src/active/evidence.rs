@@ -1,0 +1,206 @@
+//! The database side of the snapshot: read-only, and one read transaction
+//! for everything it asks. Observing must change nothing — no migration,
+//! no checkpoint, no file created — so this opens the database itself with
+//! `SQLITE_OPEN_READ_ONLY` instead of through `Store::open`.
+//!
+//! It also holds the one write the snapshot needs from elsewhere:
+//! `Store::record_launcher`, which `lf-serve` calls with its own identity
+//! before it starts the provider, so that everything beneath it can be
+//! attributed by containment.
+
+use super::attribute::{Claim, Evidence};
+use crate::error::{Error, Result};
+use crate::home::Home;
+use crate::liveness::ProcessIdentity;
+use crate::store::{Store, describe_sqlite_error, schema};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use std::path::PathBuf;
+use std::time::Duration;
+
+impl Store {
+    /// Record the identity of the launcher (`lf-serve`) now serving a Run.
+    pub fn record_launcher(&self, run: &str, launcher: &ProcessIdentity) -> Result<()> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE runs SET launcher_boot_id = ?2, launcher_pid = ?3, launcher_starttime = ?4 \
+             WHERE id = ?1",
+            params![
+                run,
+                launcher.boot_id,
+                launcher.pid,
+                launcher.starttime as i64
+            ],
+        )?;
+        if changed == 0 {
+            return Err(Error::not_found(format!("Run {run} was not found")));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+/// What a snapshot shows of a Session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SessionFacts {
+    pub title: String,
+    pub task_id: Option<String>,
+    pub wave_id: Option<String>,
+    pub created_at: i64,
+}
+
+/// A read-only view of a Home's database.
+pub(crate) struct Database {
+    conn: Connection,
+    path: PathBuf,
+    /// Whether Runs record their launcher (schema with launcher columns).
+    launchers: bool,
+}
+
+impl Database {
+    /// Open the database of a Home for reading; `None` when there is none
+    /// yet (nothing was ever recorded, so nothing can be live).
+    pub fn open(home: &Home) -> Result<Option<Self>> {
+        let path = home.database();
+        if !path.try_exists().unwrap_or(false) {
+            return Ok(None);
+        }
+        let fail = |error: rusqlite::Error| read_error(&path, &error);
+        let conn = Connection::open_with_flags(
+            &path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(fail)?;
+        conn.busy_timeout(Duration::from_secs(10)).map_err(fail)?;
+        // A read-only connection cannot checkpoint anyway; say so twice.
+        conn.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+            true,
+        )
+        .map_err(fail)?;
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .map_err(fail)?;
+        if version > schema::version() {
+            return Err(Error::operational(format!(
+                "the database {} has schema version {version}, newer than this lf understands ({}); \
+                 it was written by a newer lf: upgrade lf",
+                path.display(),
+                schema::version()
+            )));
+        }
+        if version == 0 {
+            return Ok(None);
+        }
+        // One consistent view for every question below.
+        conn.execute_batch("BEGIN DEFERRED").map_err(fail)?;
+        let launchers = conn
+            .query_row(
+                "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'launcher_pid'",
+                [],
+                |row| row.get::<_, i64>(0),
+            )
+            .map_err(fail)?
+            > 0;
+        Ok(Some(Database {
+            conn,
+            path,
+            launchers,
+        }))
+    }
+
+    fn fail(&self, error: rusqlite::Error) -> Error {
+        read_error(&self.path, &error)
+    }
+
+    /// The id of a Task given by id or identifier.
+    pub fn find_task(&self, selector: &str) -> Result<Option<String>> {
+        self.conn
+            .query_row(
+                "SELECT id FROM tasks WHERE id = ?1 OR identifier = ?1",
+                [selector],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|error| self.fail(error))
+    }
+
+    /// Open client receipts and the launchers of unfinished Runs, of this
+    /// boot only: every other boot's processes are gone.
+    pub fn evidence(&self, boot: &str) -> Result<Evidence> {
+        let clients = self
+            .claims(
+                "SELECT c.pid, c.starttime, c.session_id, COALESCE(r.provider, s.provider, '') \
+                 FROM clients c LEFT JOIN runs r ON r.id = c.run_id \
+                 LEFT JOIN sessions s ON s.id = c.session_id \
+                 WHERE c.boot_id = ?1 AND c.ended_at IS NULL",
+                boot,
+            )
+            .map_err(|error| self.fail(error))?;
+        let launchers = if self.launchers {
+            self.claims(
+                "SELECT launcher_pid, launcher_starttime, session_id, provider FROM runs \
+                 WHERE launcher_boot_id = ?1 AND launcher_pid IS NOT NULL AND ended_at IS NULL",
+                boot,
+            )
+            .map_err(|error| self.fail(error))?
+        } else {
+            Vec::new()
+        };
+        Ok(Evidence { clients, launchers })
+    }
+
+    fn claims(&self, sql: &str, boot: &str) -> rusqlite::Result<Vec<Claim>> {
+        let mut statement = self.conn.prepare(sql)?;
+        let rows = statement.query_map([boot], |row| {
+            Ok(Claim {
+                process: ProcessIdentity {
+                    boot_id: boot.to_owned(),
+                    pid: row.get(0)?,
+                    starttime: row.get::<_, i64>(1)? as u64,
+                },
+                session: row.get(2)?,
+                provider: row.get(3)?,
+            })
+        })?;
+        rows.collect()
+    }
+
+    /// Whether lf ended a client receipt of exactly this process.
+    pub fn is_retired(&self, boot: &str, pid: u32, starttime: u64) -> Result<bool> {
+        self.conn
+            .prepare_cached(
+                "SELECT 1 FROM clients WHERE boot_id = ?1 AND pid = ?2 AND starttime = ?3 \
+                 AND ended_at IS NOT NULL",
+            )
+            .and_then(|mut statement| statement.exists(params![boot, pid, starttime as i64]))
+            .map_err(|error| self.fail(error))
+    }
+
+    pub fn session(&self, id: &str) -> Result<Option<SessionFacts>> {
+        self.conn
+            .prepare_cached(
+                "SELECT title, task_id, wave_id, created_at FROM sessions WHERE id = ?1",
+            )
+            .and_then(|mut statement| {
+                statement
+                    .query_row([id], |row| {
+                        Ok(SessionFacts {
+                            title: row.get(0)?,
+                            task_id: row.get(1)?,
+                            wave_id: row.get(2)?,
+                            created_at: row.get(3)?,
+                        })
+                    })
+                    .optional()
+            })
+            .map_err(|error| self.fail(error))
+    }
+}
+
+fn read_error(path: &std::path::Path, error: &rusqlite::Error) -> Error {
+    Error::operational(format!(
+        "cannot read the database {}: {}; it was left as it is",
+        path.display(),
+        describe_sqlite_error(error)
+    ))
+}

@@ -1,0 +1,146 @@
+//! The live-process snapshot (`lf-session-active`): which agent processes
+//! run right now, each attributed to exactly one Session by exact evidence
+//! — a client receipt or containment under a recorded `lf-serve` launcher
+//! (see `attribute` for the rules) — and every ambiguity or stale receipt
+//! reported as a gap, never guessed.
+//!
+//! The database says who may own what; `/proc` alone says what lives. The
+//! snapshot reads the database once (read-only: observing changes
+//! nothing), walks `/proc` once reading only each process's `stat`, and
+//! reads a command line only for the processes it attributes. A Home with
+//! no live evidence skips the walk.
+
+mod attribute;
+mod evidence;
+mod procfs;
+mod wire;
+
+pub use wire::{ActiveSession, ActiveSnapshot, Discovery, LiveProcess, ProcessState};
+
+use crate::clock::{now_micros, rfc3339};
+use crate::error::{Error, Result};
+use crate::home::Home;
+use crate::ids::quote;
+use crate::wire::WorkRef;
+use evidence::Database;
+use procfs::{ProcessTable, StartClock};
+
+/// Observe a Home: its Sessions with live processes (only those bound to
+/// `task`, a Task id or identifier, when given). A database or `/proc`
+/// that cannot be read makes an `unavailable` snapshot that says why; only
+/// an unknown Task is an error.
+pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
+    let mut snapshot = ActiveSnapshot {
+        discovery: Discovery::Ready,
+        home: home.root().display().to_string(),
+        observed_at: rfc3339(now_micros()),
+        task: None,
+        sessions: Vec::new(),
+        gaps: Vec::new(),
+    };
+    let database = match Database::open(home) {
+        Ok(database) => database,
+        Err(error) => return Ok(unavailable(snapshot, error)),
+    };
+    if let Some(selector) = task {
+        let found = match &database {
+            Some(database) => match database.find_task(selector) {
+                Ok(found) => found,
+                Err(error) => return Ok(unavailable(snapshot, error)),
+            },
+            None => None,
+        };
+        snapshot.task = Some(found.ok_or_else(|| {
+            Error::not_found(format!(
+                "Task {} is not registered; see lf-work task list",
+                quote(selector)
+            ))
+        })?);
+    }
+    let Some(database) = database else {
+        return Ok(snapshot);
+    };
+    match look(&database, &mut snapshot) {
+        Ok(()) => Ok(snapshot),
+        Err(error) => Ok(unavailable(snapshot, error)),
+    }
+}
+
+fn unavailable(mut snapshot: ActiveSnapshot, error: Error) -> ActiveSnapshot {
+    snapshot.discovery = Discovery::Unavailable;
+    snapshot.sessions.clear();
+    snapshot.gaps = vec![error.message];
+    snapshot
+}
+
+fn look(database: &Database, snapshot: &mut ActiveSnapshot) -> Result<()> {
+    let boot = crate::liveness::boot_id()?;
+    let evidence = database.evidence(&boot)?;
+    if evidence.is_empty() {
+        return Ok(());
+    }
+    let table = ProcessTable::read()?;
+    snapshot.observed_at = rfc3339(now_micros());
+    let attribution = attribute::attribute(&boot, &table, &evidence, |pid, starttime| {
+        database.is_retired(&boot, pid, starttime)
+    })?;
+    snapshot.gaps = attribution.gaps;
+    if attribution.sessions.is_empty() {
+        return Ok(());
+    }
+    let clock = StartClock::read()?;
+    let mut sessions = Vec::new();
+    for (id, processes) in attribution.sessions {
+        let Some(facts) = database.session(&id)? else {
+            for process in processes {
+                snapshot.gaps.push(format!(
+                    "Live process {}: its evidence names Session {id}, which is not recorded; \
+                     attribution is unresolved",
+                    process.pid
+                ));
+            }
+            continue;
+        };
+        if snapshot
+            .task
+            .as_ref()
+            .is_some_and(|task| facts.task_id.as_ref() != Some(task))
+        {
+            continue;
+        }
+        let processes = processes
+            .into_iter()
+            .filter_map(|process| {
+                let live = table.get(process.pid)?;
+                Some(LiveProcess {
+                    pid: process.pid,
+                    ppid: live.ppid,
+                    provider: process.provider,
+                    command: procfs::command(process.pid),
+                    started_at: rfc3339(clock.micros(live.starttime)),
+                    state: ProcessState::from_scheduler(live.state),
+                })
+            })
+            .collect();
+        let work = match (facts.task_id, facts.wave_id) {
+            (Some(task), _) => Some(WorkRef::Task(task)),
+            (None, Some(wave)) => Some(WorkRef::Wave(wave)),
+            (None, None) => None,
+        };
+        sessions.push((
+            facts.created_at,
+            ActiveSession {
+                id,
+                title: facts.title,
+                work,
+                processes,
+            },
+        ));
+    }
+    // Newest first, as listings are.
+    sessions.sort_by(|(a_created, a), (b_created, b)| (b_created, &b.id).cmp(&(a_created, &a.id)));
+    snapshot.sessions = sessions.into_iter().map(|(_, session)| session).collect();
+    snapshot.gaps.sort();
+    snapshot.gaps.dedup();
+    Ok(())
+}
