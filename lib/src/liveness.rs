@@ -48,8 +48,11 @@ pub fn parse_stat(text: &str) -> Option<ProcStat> {
     })
 }
 
+/// A command name need not be UTF-8, so the line is read as bytes (in one
+/// read) and decoded lossily; the fields after the name are ASCII.
 pub fn read_stat(pid: u32) -> Option<ProcStat> {
-    parse_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+    let bytes = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    parse_stat(&String::from_utf8_lossy(&bytes))
 }
 
 impl ProcessIdentity {

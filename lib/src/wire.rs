@@ -5,6 +5,7 @@
 //! a person deals with, a Run is how lf launched it.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -111,13 +112,15 @@ pub enum ActionKind {
     Complete,
 }
 
-/// Something a person may do with a Session now, or why not.
+/// Something a person may do with a Session now, or why not. The texts
+/// are the contract's fixed strings, borrowed rather than copied per row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionAction {
     pub kind: ActionKind,
-    pub label: String,
-    pub help: String,
-    pub unavailable_reason: Option<String>,
+    pub label: Cow<'static, str>,
+    pub help: Cow<'static, str>,
+    #[serde(deserialize_with = "required")]
+    pub unavailable_reason: Option<Cow<'static, str>>,
 }
 
 /// The work a Session belongs to: `{"task": id}` or `{"wave": id}`.

@@ -283,7 +283,7 @@ fn action(action: SessionAction, span: Span) -> Value {
     row.push("help", Value::string(action.help, span));
     row.push(
         "unavailable_reason",
-        optional(action.unavailable_reason, span),
+        optional(action.unavailable_reason.map(String::from), span),
     );
     Value::record(row, span)
 }

@@ -137,17 +137,23 @@ impl Lf {
     }
 
     /// Live clients of a Session, checked against `/proc`.
+    /// Receipts whose process is gone are marked ended here (launch paths
+    /// write anyway), so they do not pile up for listings to check.
     pub(crate) fn live_clients(&self, session: &str) -> Result<Vec<ProcessIdentity>> {
         let receipts = self.store().open_clients(Some(session))?;
         if receipts.is_empty() {
             return Ok(Vec::new());
         }
         let boot = crate::liveness::boot_id()?;
-        Ok(receipts
+        let (live, dead): (Vec<ProcessIdentity>, Vec<ProcessIdentity>) = receipts
             .into_iter()
             .map(|receipt| receipt.process)
-            .filter(|process| process.is_alive(&boot))
-            .collect())
+            .partition(|process| process.is_alive(&boot));
+        let now = now_micros();
+        for process in &dead {
+            self.store().end_client(process, now)?;
+        }
+        Ok(live)
     }
 
     pub(crate) fn stop_clients(&self, clients: &[ProcessIdentity]) -> Result<()> {

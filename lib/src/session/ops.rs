@@ -446,6 +446,15 @@ impl Listing<'_> {
         if filter.kind.is_some() {
             conditions.push("s.kind = :kind");
         }
+        if filter.attention {
+            // A superset of rules::attention, so rows that cannot need the
+            // person are never decoded; the rule itself still decides.
+            conditions.push(
+                "s.completed_at IS NULL AND (s.ready_summary IS NOT NULL OR s.permission_pending = 1 \
+                 OR (s.interactive = 1 AND s.latest_turn = 'completed') \
+                 OR (s.kind = 'flow' AND f.finished = 0 AND f.pending_session_id = s.id))",
+            );
+        }
         if after.is_some() {
             conditions.push("(s.created_at, s.id) < (:after_created, :after_id)");
         }

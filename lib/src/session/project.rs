@@ -3,21 +3,22 @@
 //! and the liveness snapshot (`LiveClients`) are loaded once per command, so
 //! listing ten thousand Sessions costs one pass over the rows.
 
-use super::rules::{self, Facts, FlowFacts, StepFacts};
+use super::rules::{self, Facts, StepFacts};
 use crate::clock::rfc3339;
 use crate::error::Result;
 use crate::home::Home;
-use crate::store::{FlowRow, SessionRow, Store, TaskRow, WaveRow};
+use crate::store::{ClientReceipt, SessionRow, Store, TaskRow, WaveRow};
 use crate::wire::{SessionRecord, WorkRef, Workspace};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// Waves, Tasks and flows by id, and Task worktrees by path.
+/// Waves and Tasks by id, and Task worktrees by path. (A Session's flow
+/// comes joined to its row.)
 #[derive(Debug, Default)]
 pub struct Catalog {
     pub waves: HashMap<String, WaveRow>,
     pub tasks: HashMap<String, TaskRow>,
-    flows: HashMap<String, FlowFacts>,
     worktrees: HashMap<PathBuf, String>,
 }
 
@@ -37,25 +38,9 @@ impl Catalog {
             .values()
             .filter_map(|task| Some((PathBuf::from(task.worktree.as_ref()?), task.id.clone())))
             .collect();
-        let flows = store
-            .flows()?
-            .into_iter()
-            .map(|flow: FlowRow| {
-                (
-                    flow.id,
-                    FlowFacts {
-                        name: flow.name,
-                        finished: flow.finished,
-                        current_run: flow.current_run_id,
-                        pending_session: flow.pending_session_id,
-                    },
-                )
-            })
-            .collect();
         Ok(Catalog {
             waves,
             tasks,
-            flows,
             worktrees,
         })
     }
@@ -70,35 +55,77 @@ impl Catalog {
 }
 
 /// Which Sessions have a live client right now, and in which terminals.
+/// Receipts are loaded at once (one small query) but checked against
+/// `/proc` only for the Sessions asked about, once each: a page of 100
+/// does not pay for the stale receipts of the other ten thousand.
 #[derive(Debug, Default)]
 pub struct LiveClients {
-    terminals: HashMap<String, Vec<String>>,
+    receipts: HashMap<String, Vec<ClientReceipt>>,
+    boot: String,
+    checked: RefCell<HashMap<String, Option<Vec<String>>>>,
 }
 
 impl LiveClients {
-    /// Check every open receipt (of one Session, or all) against `/proc`.
+    /// The open receipts of one Session, or of all.
     pub fn observe(store: &Store, session: Option<&str>) -> Result<Self> {
         let receipts = store.open_clients(session)?;
-        let mut live = LiveClients::default();
         if receipts.is_empty() {
-            return Ok(live);
+            return Ok(LiveClients::default());
         }
         let boot = crate::liveness::boot_id()?;
-        for receipt in receipts {
-            if receipt.process.is_alive(&boot) {
-                let terminals = live.terminals.entry(receipt.session_id).or_default();
-                if let Some(terminal) = receipt.terminal_id
-                    && !terminals.contains(&terminal)
-                {
-                    terminals.push(terminal);
-                }
-            }
+        let mut by_session: HashMap<String, Vec<ClientReceipt>> = HashMap::new();
+        // A receipt from another boot is dead without looking.
+        for receipt in receipts
+            .into_iter()
+            .filter(|receipt| receipt.process.boot_id == boot)
+        {
+            by_session
+                .entry(receipt.session_id.clone())
+                .or_default()
+                .push(receipt);
         }
-        Ok(live)
+        Ok(LiveClients {
+            receipts: by_session,
+            boot,
+            checked: RefCell::default(),
+        })
+    }
+
+    /// The terminals of a Session's live clients (empty when none lives).
+    pub fn terminals(&self, session: &str) -> Vec<String> {
+        self.check(session).unwrap_or_default()
     }
 
     pub fn is_live(&self, session: &str) -> bool {
-        self.terminals.contains_key(session)
+        self.check(session).is_some()
+    }
+
+    /// `Some(terminals)` when a client of the Session lives, checked once.
+    fn check(&self, session: &str) -> Option<Vec<String>> {
+        let receipts = self.receipts.get(session)?;
+        if let Some(known) = self.checked.borrow().get(session) {
+            return known.clone();
+        }
+        let live: Vec<&ClientReceipt> = receipts
+            .iter()
+            .filter(|receipt| receipt.process.is_alive(&self.boot))
+            .collect();
+        let found = (!live.is_empty()).then(|| {
+            let mut terminals: Vec<String> = Vec::new();
+            for terminal in live
+                .iter()
+                .filter_map(|receipt| receipt.terminal_id.as_ref())
+            {
+                if !terminals.contains(terminal) {
+                    terminals.push(terminal.clone());
+                }
+            }
+            terminals
+        });
+        self.checked
+            .borrow_mut()
+            .insert(session.to_owned(), found.clone());
+        found
     }
 }
 
@@ -138,7 +165,7 @@ impl OpenCommand {
 
 /// The facts the rules need, from a row and the loaded lookups.
 pub fn facts(row: &SessionRow, catalog: &Catalog, live: &LiveClients) -> Facts {
-    let flow = row.flow_id.as_ref().and_then(|id| catalog.flows.get(id));
+    let flow = row.flow.as_ref();
     Facts {
         kind: row.kind,
         interactive: row.interactive,
@@ -166,7 +193,7 @@ pub fn record(
     open: &OpenCommand,
 ) -> SessionRecord {
     let state = rules::state(facts);
-    let flow = row.flow_id.as_ref().and_then(|id| catalog.flows.get(id));
+    let flow = row.flow.as_ref();
     let step = row.flow_id.as_deref().map(|invocation_id| StepFacts {
         invocation_id,
         step: row.step.as_deref().unwrap_or_default(),
@@ -210,7 +237,7 @@ pub fn record(
     );
     SessionRecord {
         open_argv: open.argv(&row.id),
-        terminal_ids: live.terminals.get(&row.id).cloned().unwrap_or_default(),
+        terminal_ids: live.terminals(&row.id),
         title: row.title,
         title_source: row.title_source,
         kind: row.kind,

@@ -2,6 +2,8 @@
 //! `attention`, `actions` and flow membership. Nothing here reads a file or
 //! the database, so every branch has a unit test below.
 
+use std::borrow::Cow;
+
 use crate::wire::{
     ActionKind, Attention, FlowMembership, FlowOccurrence, SessionAction, SessionKind, SessionState,
 };
@@ -126,11 +128,13 @@ pub const NOT_READY: &str = "The session agent has not marked this ready";
 /// every binary refuses an unavailable action with exactly its reason.
 pub fn actions(kind: SessionKind, state: SessionState) -> Vec<SessionAction> {
     let active_client = kind == SessionKind::Conversation && state == SessionState::Active;
-    let action = |kind, label: &str, help: &str, reason: Option<&str>| SessionAction {
-        kind,
-        label: label.to_owned(),
-        help: help.to_owned(),
-        unavailable_reason: reason.map(str::to_owned),
+    let action = |kind, label: &'static str, help: &'static str, reason: Option<&'static str>| {
+        SessionAction {
+            kind,
+            label: Cow::Borrowed(label),
+            help: Cow::Borrowed(help),
+            unavailable_reason: reason.map(Cow::Borrowed),
+        }
     };
     let mut actions = vec![action(
         ActionKind::Open,
@@ -179,7 +183,7 @@ pub fn require_action(
         Some(SessionAction {
             unavailable_reason: Some(reason),
             ..
-        }) => Err(reason),
+        }) => Err(reason.into_owned()),
         Some(_) => Ok(()),
     }
 }
@@ -448,7 +452,7 @@ mod tests {
         let kinds = |actions: Vec<SessionAction>| -> Vec<(ActionKind, Option<String>)> {
             actions
                 .into_iter()
-                .map(|action| (action.kind, action.unavailable_reason))
+                .map(|action| (action.kind, action.unavailable_reason.map(String::from)))
                 .collect()
         };
         assert_eq!(
@@ -484,7 +488,7 @@ mod tests {
         let labels: Vec<(String, String)> =
             actions(SessionKind::Conversation, SessionState::Active)
                 .into_iter()
-                .map(|action| (action.label, action.help))
+                .map(|action| (action.label.into_owned(), action.help.into_owned()))
                 .collect();
         assert_eq!(
             labels,

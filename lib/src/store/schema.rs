@@ -156,6 +156,11 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX runs_launchers ON runs (launcher_boot_id)
         WHERE launcher_pid IS NOT NULL AND ended_at IS NULL;
     "#,
+    // 5: hooks and launches update a Session by its current Run: index it,
+    // or every lf-hook call scans the whole table.
+    r#"
+    CREATE INDEX sessions_current_run ON sessions (current_run_id);
+    "#,
 ];
 
 pub fn version() -> i64 {

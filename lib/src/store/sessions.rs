@@ -4,7 +4,7 @@
 use super::{Store, optional};
 use crate::error::{Error, Result};
 use crate::ids::{RunId, SessionId};
-use crate::session::rules::{RunOutcome, Turn};
+use crate::session::rules::{FlowFacts, RunOutcome, Turn};
 use crate::wire::{SessionKind, TitleSource};
 use rusqlite::{Row, params};
 
@@ -35,15 +35,19 @@ pub struct SessionRow {
     pub updated_at: i64,
     pub completed_at: Option<i64>,
     pub outcome: Option<RunOutcome>,
+    /// The flow invocation it belongs to, as recorded now.
+    pub flow: Option<FlowFacts>,
 }
 
 /// The columns `SessionRow::from_row` reads, in order.
 pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source, s.interactive, \
     s.cwd, s.provider, s.model, s.task_id, s.wave_id, s.primary_scope, s.ready_summary, \
     s.flow_id, s.step, s.node, s.iterations, s.independent, s.current_run_id, s.latest_turn, \
-    s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome";
+    s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome, \
+    f.name, f.finished, f.current_run_id, f.pending_session_id";
 
-pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id";
+pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
+    LEFT JOIN flows f ON f.id = s.flow_id";
 
 impl SessionRow {
     pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Self> {
@@ -82,6 +86,15 @@ impl SessionRow {
             updated_at: row.get(21)?,
             completed_at: row.get(22)?,
             outcome: text(23)?.as_deref().and_then(RunOutcome::parse),
+            flow: match text(24)? {
+                Some(name) => Some(FlowFacts {
+                    name,
+                    finished: row.get(25)?,
+                    current_run: text(26)?,
+                    pending_session: text(27)?,
+                }),
+                None => None,
+            },
         })
     }
 }
@@ -286,21 +299,10 @@ impl Store {
                 "Session {id} is no longer waiting"
             )));
         }
-        let changed = tx.execute(
-            "UPDATE sessions SET completed_at = ?2, updated_at = ?2, permission_pending = 0 \
-             WHERE id = ?1 AND completed_at IS NULL",
-            params![id, now],
-        )?;
-        if changed == 0 {
-            return Err(Error::conflict(format!("Session {id} is already complete")));
-        }
+        close_session(&tx, id, now)?;
         tx.execute(
             "UPDATE flows SET pending_session_id = NULL, updated_at = ?2 WHERE id = ?1",
             params![invocation, now],
-        )?;
-        tx.execute(
-            "UPDATE clients SET ended_at = ?2 WHERE session_id = ?1 AND ended_at IS NULL",
-            params![id, now],
         )?;
         tx.commit()?;
         Ok(())
@@ -398,18 +400,7 @@ impl Store {
     /// wins; the others get a conflict naming the Session.
     pub fn complete_session(&self, id: &str, now: i64) -> Result<()> {
         let tx = self.write()?;
-        let changed = tx.execute(
-            "UPDATE sessions SET completed_at = ?2, updated_at = ?2, permission_pending = 0 \
-             WHERE id = ?1 AND completed_at IS NULL",
-            params![id, now],
-        )?;
-        if changed == 0 {
-            return Err(Error::conflict(format!("Session {id} is already complete")));
-        }
-        tx.execute(
-            "UPDATE clients SET ended_at = ?2 WHERE session_id = ?1 AND ended_at IS NULL",
-            params![id, now],
-        )?;
+        close_session(&tx, id, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -603,6 +594,24 @@ impl Store {
                 }),
         )
     }
+}
+
+/// Close a Session and end its client receipts; a Session closed already
+/// is a conflict (so of concurrent closers exactly one wins).
+fn close_session(tx: &rusqlite::Transaction<'_>, id: &str, now: i64) -> Result<()> {
+    let changed = tx.execute(
+        "UPDATE sessions SET completed_at = ?2, updated_at = ?2, permission_pending = 0 \
+         WHERE id = ?1 AND completed_at IS NULL",
+        params![id, now],
+    )?;
+    if changed == 0 {
+        return Err(Error::conflict(format!("Session {id} is already complete")));
+    }
+    tx.execute(
+        "UPDATE clients SET ended_at = ?2 WHERE session_id = ?1 AND ended_at IS NULL",
+        params![id, now],
+    )?;
+    Ok(())
 }
 
 fn insert_session(
