@@ -45,6 +45,7 @@ impl Plugin for LfPlugin {
             Box::new(commands::HandoffFinish),
             Box::new(commands::HandoffClaimWake),
             Box::new(commands::HandoffShow),
+            Box::new(commands::Active),
         ]
     }
 }

@@ -5,6 +5,7 @@
 //! `sort-by updated_at` work as written. This lives in the plugin, not in
 //! the library, because only the plugin speaks Nushell.
 
+use lf::active::{ActiveSession, ActiveSnapshot, Discovery, LiveProcess, ProcessState};
 use lf::flow::{FlowRecord, ReviewFeedback};
 use lf::wire::{
     ActionKind, Attention, FlowMembership, FlowOccurrence, HandoffListRow, HandoffOpened,
@@ -255,6 +256,81 @@ pub fn handoff_row(row: HandoffListRow, record: HandoffRecord, span: Span) -> Va
     Value::record(out, span)
 }
 
+/// The live-process snapshot, with the columns of `ActiveSnapshot` in wire
+/// order: `observed_at` is a datetime, `task` null or a Task id, `sessions`
+/// a table whose `processes` is a table (pids are ints, `started_at` a
+/// datetime), `gaps` a list of strings.
+pub fn active(snapshot: ActiveSnapshot, span: Span) -> Value {
+    let ActiveSnapshot {
+        discovery,
+        home,
+        observed_at,
+        task,
+        sessions,
+        gaps,
+    } = snapshot;
+    let mut row = Record::with_capacity(6);
+    row.push("discovery", text(discovery_str(discovery), span));
+    row.push("home", Value::string(home, span));
+    row.push("observed_at", date(&observed_at, span));
+    row.push("task", optional(task, span));
+    row.push(
+        "sessions",
+        Value::list(
+            sessions
+                .into_iter()
+                .map(|session| active_session(session, span))
+                .collect(),
+            span,
+        ),
+    );
+    row.push("gaps", strings(gaps, span));
+    Value::record(row, span)
+}
+
+fn active_session(session: ActiveSession, span: Span) -> Value {
+    let ActiveSession {
+        id,
+        title,
+        work,
+        processes,
+    } = session;
+    let mut row = Record::with_capacity(4);
+    row.push("id", Value::string(id, span));
+    row.push("title", Value::string(title, span));
+    row.push("work", self::work(work, span));
+    row.push(
+        "processes",
+        Value::list(
+            processes
+                .into_iter()
+                .map(|process| live_process(process, span))
+                .collect(),
+            span,
+        ),
+    );
+    Value::record(row, span)
+}
+
+fn live_process(process: LiveProcess, span: Span) -> Value {
+    let LiveProcess {
+        pid,
+        ppid,
+        provider,
+        command,
+        started_at,
+        state,
+    } = process;
+    let mut row = Record::with_capacity(6);
+    row.push("pid", Value::int(i64::from(pid), span));
+    row.push("ppid", Value::int(i64::from(ppid), span));
+    row.push("provider", Value::string(provider, span));
+    row.push("command", strings(command, span));
+    row.push("started_at", date(&started_at, span));
+    row.push("state", text(process_state_str(state), span));
+    Value::record(row, span)
+}
+
 fn handoff_outcome(outcome: HandoffOutcome, span: Span) -> Value {
     let mut row = Record::with_capacity(2);
     row.push("kind", text(outcome.status().as_str(), span));
@@ -417,6 +493,20 @@ fn action_str(kind: ActionKind) -> &'static str {
         ActionKind::Open => "open",
         ActionKind::MoveHere => "move_here",
         ActionKind::Complete => "complete",
+    }
+}
+
+fn discovery_str(discovery: Discovery) -> &'static str {
+    match discovery {
+        Discovery::Ready => "ready",
+        Discovery::Unavailable => "unavailable",
+    }
+}
+
+fn process_state_str(state: ProcessState) -> &'static str {
+    match state {
+        ProcessState::Running => "running",
+        ProcessState::Waiting => "waiting",
     }
 }
 
@@ -661,5 +751,48 @@ mod tests {
             seconds(u64::MAX, Span::test_data()),
             Value::test_duration(i64::MAX)
         );
+    }
+
+    #[test]
+    fn the_active_snapshot_follows_the_wire() {
+        let fixture = include_str!("../../tests/fixtures/active.json");
+        let snapshot: ActiveSnapshot = serde_json::from_str(fixture).unwrap();
+        let value = active(snapshot.clone(), Span::test_data());
+        assert_eq!(columns(&value), wire_keys(&snapshot));
+        let row = value.as_record().unwrap();
+        assert!(matches!(row.get("observed_at"), Some(Value::Date { .. })));
+        assert_eq!(row.get("discovery").unwrap().as_str().unwrap(), "ready");
+        assert!(row.get("task").unwrap().is_nothing());
+        let sessions = row.get("sessions").unwrap().as_list().unwrap();
+        assert_eq!(sessions.len(), snapshot.sessions.len());
+        for (value, session) in sessions.iter().zip(&snapshot.sessions) {
+            assert_eq!(columns(value), wire_keys(session));
+            let processes = value
+                .as_record()
+                .unwrap()
+                .get("processes")
+                .unwrap()
+                .as_list()
+                .unwrap();
+            for (value, process) in processes.iter().zip(&session.processes) {
+                assert_eq!(columns(value), wire_keys(process));
+                let row = value.as_record().unwrap();
+                assert_eq!(
+                    row.get("pid").unwrap().as_int().unwrap(),
+                    i64::from(process.pid)
+                );
+                assert!(matches!(row.get("started_at"), Some(Value::Date { .. })));
+                assert_eq!(
+                    row.get("state").unwrap().as_str().unwrap(),
+                    serde_json::to_value(process.state).unwrap()
+                );
+            }
+        }
+        for discovery in [Discovery::Ready, Discovery::Unavailable] {
+            assert_eq!(
+                serde_json::to_value(discovery).unwrap(),
+                discovery_str(discovery)
+            );
+        }
     }
 }

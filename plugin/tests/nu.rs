@@ -10,6 +10,10 @@
 #[path = "nu/flows_handoffs.rs"]
 mod flows_handoffs;
 
+// `lf active`, the live-process snapshot, against a fake live client.
+#[path = "nu/active.rs"]
+mod active;
+
 use lf::session::Turn;
 use lf::wire::{Attention, SessionRecord, SessionState};
 use lf::{Home, Lf, NewConversation};
@@ -489,6 +493,7 @@ fn help_lf_sessions_shows_examples_with_results() {
     assert_eq!(
         commands,
         [
+            "lf active",
             "lf flow advance",
             "lf flow finish",
             "lf flow review",

@@ -5,6 +5,7 @@
 //! `lf::Error` becomes a `LabeledError` pointing at the argument it is
 //! about, and the completions of ids.
 
+mod active;
 mod flow_advance;
 mod flow_finish;
 mod flow_review;
@@ -28,6 +29,7 @@ mod work_task_list;
 mod work_wave_add;
 mod work_wave_list;
 
+pub use active::Active;
 pub use flow_advance::FlowAdvance;
 pub use flow_finish::FlowFinish;
 pub use flow_review::FlowReview;
