@@ -44,6 +44,14 @@ impl Store {
         .map_err(|error| database_error(&path, &error))?;
         conn.busy_timeout(BUSY_TIMEOUT)
             .map_err(|error| database_error(&path, &error))?;
+        // Short-lived processes (a hook on every turn) must not pay for a
+        // WAL checkpoint each time they close: SQLite's automatic
+        // checkpoints (every 1000 pages) keep the WAL bounded instead.
+        conn.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+            true,
+        )
+        .map_err(|error| database_error(&path, &error))?;
         let store = Store {
             conn,
             home: home.clone(),
