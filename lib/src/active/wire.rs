@@ -3,18 +3,8 @@
 //! through these types exactly. Like `SessionRecord`, it carries no Run id:
 //! a person deals with Sessions, Runs are how lf launched them.
 
-use crate::wire::WorkRef;
+use crate::wire::{WorkRef, required};
 use serde::{Deserialize, Serialize};
-
-/// Make a field required even though it may be null (serde would read a
-/// missing `Option` as `None`).
-fn required<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Option::<T>::deserialize(deserializer)
-}
 
 /// Whether the snapshot could look at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
