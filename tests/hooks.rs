@@ -231,7 +231,41 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
             row.get(0)
         })
         .unwrap();
-    assert_eq!(native, Some(chosen));
+    assert_eq!(native.as_deref(), Some(chosen.as_str()));
+    // The person quits the agent while it waits for approval: nothing is
+    // pending any more, and the Run's end is noted.
+    call_hook(
+        &env,
+        "claude",
+        Some(&run),
+        &payload(
+            "Notification",
+            r#","notification_type":"permission_prompt""#,
+        ),
+    )
+    .ok();
+    assert_eq!(
+        env.show(&record.id).attention,
+        Some(lf::wire::Attention::Approve)
+    );
+    call_hook(
+        &env,
+        "claude",
+        Some(&run),
+        &payload("SessionEnd", r#","reason":"prompt_input_exit""#),
+    )
+    .ok();
+    assert_eq!(
+        env.show(&record.id).attention,
+        Some(lf::wire::Attention::Reply)
+    );
+    let ended: Option<i64> = env
+        .db()
+        .query_row("SELECT ended_at FROM runs WHERE id = ?1", [&run], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    assert!(ended.is_some());
     // Another id is logged, never adopted.
     let other = br#"{"hook_event_name":"SessionStart","session_id":"11111111-2222-4333-8444-555555555555"}"#;
     call_hook(&env, "claude", Some(&run), other).ok();

@@ -92,7 +92,8 @@ pub fn receive(
             store.record_turn(run.as_str(), Turn::Completed, now)?;
         }
         HookEvent::PermissionPrompt => store.record_permission_prompt(run.as_str(), now)?,
-        HookEvent::SessionEnded | HookEvent::Ignored(_) => {}
+        HookEvent::SessionEnded => store.record_session_end(run.as_str(), now)?,
+        HookEvent::Ignored(_) => {}
     }
     Ok(note)
 }

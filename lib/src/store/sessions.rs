@@ -461,6 +461,24 @@ impl Store {
         )
     }
 
+    /// The provider says its conversation ended (the person quit it):
+    /// nothing is pending any more, and the Run's end is noted (lf-serve
+    /// records the outcome when the process exits).
+    pub fn record_session_end(&self, run: &str, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        tx.execute(
+            "UPDATE runs SET ended_at = COALESCE(ended_at, ?2) WHERE id = ?1",
+            params![run, now],
+        )?;
+        tx.execute(
+            "UPDATE sessions SET permission_pending = 0, updated_at = ?2 \
+             WHERE current_run_id = ?1 AND completed_at IS NULL",
+            params![run, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Record how a Run's provider ended. This never completes the Session.
     pub fn record_outcome(
         &self,
