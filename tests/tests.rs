@@ -18,6 +18,8 @@ mod handoff;
 mod hooks;
 /// Launching with fake agents in a private tmux server.
 mod launch;
+/// lf-session-pick: the keyboard picker, driven through a tmux pane.
+mod pick;
 /// lf-primary: the one ongoing conversation of a repository or wave.
 mod primary;
 /// lf-session-bind: preview, permanence, run ids.

@@ -24,6 +24,7 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-hook" => env!("CARGO_BIN_EXE_lf-hook"),
         "lf-primary" => env!("CARGO_BIN_EXE_lf-primary"),
         "lf-flow" => env!("CARGO_BIN_EXE_lf-flow"),
+        "lf-session-pick" => env!("CARGO_BIN_EXE_lf-session-pick"),
         "lf-handoff" => env!("CARGO_BIN_EXE_lf-handoff"),
         other => panic!("no binary named {other}"),
     };

@@ -11,6 +11,7 @@ pub mod session_complete;
 pub mod session_list;
 pub mod session_new;
 pub mod session_open;
+pub mod session_pick;
 pub mod session_ready;
 pub mod session_rename;
 pub mod work;
@@ -32,6 +33,7 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<session_bind::Cli>(),
         named::<work::Cli>(),
         named::<session_open::Cli>(),
+        named::<session_pick::Cli>(),
         named::<serve::Cli>(),
         {
             use clap::CommandFactory;

@@ -4,6 +4,7 @@
 
 pub mod launch;
 pub mod ops;
+pub mod pick;
 pub mod primary;
 pub mod project;
 pub mod rules;
