@@ -19,13 +19,13 @@
 //! - Its `scanning` discovery state (a background reader still warming up)
 //!   has no counterpart: the snapshot is one synchronous pass.
 
+use crate::schema::*;
 use crate::util::*;
 use lf::active::{ActiveSnapshot, Discovery, ProcessState};
 use lf::liveness::ProcessIdentity;
 use lf::wire::{SessionRecord, WorkRef};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn active(env: &Env, args: &[&str]) -> ActiveSnapshot {
@@ -759,17 +759,6 @@ fn help_has_examples_and_version_names_the_program() {
 // ---------------------------------------------------------------------------
 // The wire: the fixture round-trips, and the schema agrees with the types.
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
-fn read_json(relative: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(root().join(relative)).unwrap()).unwrap()
-}
-
 #[test]
 fn the_fixture_round_trips_and_required_keys_are_required() {
     let fixture = read_json("tests/fixtures/active.json");
@@ -880,105 +869,4 @@ fn the_schema_describes_the_types_and_accepts_the_fixture() {
             "the schema accepts {what}"
         );
     }
-}
-
-/// Just the JSON Schema keywords `schema/active.schema.json` uses; any other
-/// keyword fails the test, so the schema cannot grow an unchecked rule.
-fn validate(root: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
-    for (keyword, argument) in schema.as_object().unwrap() {
-        match keyword.as_str() {
-            "$schema" | "$defs" | "title" | "description" => {}
-            "$ref" => {
-                let name = argument.as_str().unwrap().strip_prefix("#/$defs/").unwrap();
-                validate(root, &root["$defs"][name], value, at)?;
-            }
-            "type" => {
-                let ok = match argument.as_str().unwrap() {
-                    "object" => value.is_object(),
-                    "array" => value.is_array(),
-                    "string" => value.is_string(),
-                    "integer" => value.is_u64() || value.is_i64(),
-                    "null" => value.is_null(),
-                    other => panic!("unknown type {other}"),
-                };
-                if !ok {
-                    return Err(format!("{at}: {value} is not {argument}"));
-                }
-            }
-            "enum" if !argument.as_array().unwrap().contains(value) => {
-                return Err(format!("{at}: {value} is not one of {argument}"));
-            }
-            "enum" => {}
-            "pattern" => {
-                let text = value.as_str().unwrap_or_default();
-                let ok = match argument.as_str().unwrap() {
-                    "^[0-9a-f]{32}$" => lf::ids::SessionId::parse(text).is_ok(),
-                    "^task-[0-9a-hjkmnp-tv-z]{26}$" => lf::ids::TaskId::parse(text).is_ok(),
-                    "^wave-[0-9a-hjkmnp-tv-z]{26}$" => lf::ids::WaveId::parse(text).is_ok(),
-                    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}Z$" => {
-                        let shape = b"dddd-dd-ddTdd:dd:dd.ddddddZ";
-                        text.len() == shape.len()
-                            && text.bytes().zip(shape).all(|(byte, want)| match want {
-                                b'd' => byte.is_ascii_digit(),
-                                other => byte == *other,
-                            })
-                    }
-                    other => panic!("teach the validator the pattern {other}"),
-                };
-                if !ok {
-                    return Err(format!("{at}: {value} does not match {argument}"));
-                }
-            }
-            "minimum" if value.as_f64().unwrap_or(0.0) < argument.as_f64().unwrap() => {
-                return Err(format!("{at}: {value} is below {argument}"));
-            }
-            "minimum" => {}
-            "minItems"
-                if value.as_array().map_or(0, Vec::len) < argument.as_u64().unwrap() as usize =>
-            {
-                return Err(format!("{at}: fewer than {argument} items"));
-            }
-            "minItems" => {}
-            "items" => {
-                for (index, item) in value.as_array().into_iter().flatten().enumerate() {
-                    validate(root, argument, item, &format!("{at}/{index}"))?;
-                }
-            }
-            "properties" => {
-                for (key, property) in argument.as_object().unwrap() {
-                    if let Some(item) = value.get(key) {
-                        validate(root, property, item, &format!("{at}/{key}"))?;
-                    }
-                }
-            }
-            "required" => {
-                for key in argument.as_array().unwrap() {
-                    if value.get(key.as_str().unwrap()).is_none() {
-                        return Err(format!("{at}: {key} is missing"));
-                    }
-                }
-            }
-            "additionalProperties" => {
-                assert_eq!(argument, &Value::Bool(false));
-                for key in value.as_object().into_iter().flat_map(|map| map.keys()) {
-                    if schema["properties"].get(key).is_none() {
-                        return Err(format!("{at}: the key {key} is not allowed"));
-                    }
-                }
-            }
-            "oneOf" => {
-                let matched = argument
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter(|branch| validate(root, branch, value, at).is_ok())
-                    .count();
-                if matched != 1 {
-                    return Err(format!("{at}: {value} matches {matched} branches of oneOf"));
-                }
-            }
-            other => panic!("the validator does not implement {other}"),
-        }
-    }
-    Ok(())
 }

@@ -3,14 +3,13 @@
 //! every repeat is also a restart), a real race between processes, and the
 //! JSON contract of its records (fixtures, schema).
 
+use crate::schema::*;
 use crate::util::*;
 use lf::wire::{
     HandoffListRow, HandoffOpened, HandoffOutcome, HandoffParentKind, HandoffRecord, HandoffStatus,
     TaskRecord, WaveRecord,
 };
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -645,87 +644,8 @@ fn help_has_examples_and_a_version() {
 // The JSON contract: fixtures round-trip, the schema agrees with the types,
 // and what the binary prints is valid by the schema.
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the workspace root")
-        .to_owned()
-}
-
-fn read_json(relative: &str) -> Value {
-    let path = root().join(relative);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|error| panic!("read {}: {error}", path.display()));
-    serde_json::from_str(&text)
-        .unwrap_or_else(|error| panic!("{} is not JSON: {error}", path.display()))
-}
-
-fn fixture(name: &str) -> Value {
-    read_json(&format!("tests/fixtures/{name}"))
-}
-
 fn schema() -> Value {
     read_json("schema/handoff.schema.json")
-}
-
-fn to_value<T: Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).expect("serialise")
-}
-
-/// Decode as `T`, re-serialise, and require the very same JSON.
-fn round_trip<T: DeserializeOwned + Serialize>(name: &str, value: &Value) -> T {
-    let decoded: T = serde_json::from_value(value.clone())
-        .unwrap_or_else(|error| panic!("{name} does not decode: {error}"));
-    assert_eq!(
-        &to_value(&decoded),
-        value,
-        "{name} does not re-serialise to the same JSON"
-    );
-    decoded
-}
-
-fn object(value: &Value) -> &Map<String, Value> {
-    value
-        .as_object()
-        .unwrap_or_else(|| panic!("not a JSON object: {value}"))
-}
-
-fn keys(value: &Value) -> BTreeSet<String> {
-    object(value).keys().cloned().collect()
-}
-
-fn def<'a>(schema: &'a Value, name: &str) -> &'a Value {
-    resolve(schema, &format!("#/$defs/{name}"))
-}
-
-fn resolve<'a>(root: &'a Value, reference: &str) -> &'a Value {
-    let pointer = reference
-        .strip_prefix('#')
-        .unwrap_or_else(|| panic!("only local references are supported: {reference}"));
-    root.pointer(pointer)
-        .unwrap_or_else(|| panic!("the schema has no {reference}"))
-}
-
-/// The serialised keys are exactly the schema's properties and required
-/// list, and nothing else is allowed.
-fn assert_keys_match(what: &str, serialised: &Value, schema: &Value) {
-    let properties = keys(&schema["properties"]);
-    let required: BTreeSet<String> = schema["required"]
-        .as_array()
-        .expect("a required list")
-        .iter()
-        .map(|key| key.as_str().unwrap().to_owned())
-        .collect();
-    let serialised = keys(serialised);
-    assert_eq!(
-        serialised, properties,
-        "{what}: keys (left), properties (right)"
-    );
-    assert_eq!(
-        serialised, required,
-        "{what}: keys (left), required (right)"
-    );
-    assert_eq!(schema["additionalProperties"], Value::Bool(false), "{what}");
 }
 
 fn every_outcome() -> Vec<HandoffOutcome> {
@@ -943,149 +863,3 @@ fn fixtures_and_printed_handoffs_are_valid_by_the_schema() {
 // uses; any other keyword is an error, so the schema cannot grow a
 // constraint no test checks. Each `pattern` is checked by the library's own
 // parser where it has one.
-
-const ANNOTATIONS: &[&str] = &["$schema", "$defs", "title", "description", "format"];
-
-fn pattern_matches(pattern: &str, text: &str) -> bool {
-    let timestamp = |text: &str| {
-        let shape = "dddd-dd-ddTdd:dd:dd.ddddddZ".as_bytes();
-        text.len() == shape.len()
-            && text.bytes().zip(shape).all(|(byte, want)| match want {
-                b'd' => byte.is_ascii_digit(),
-                other => byte == *other,
-            })
-    };
-    let variable = |text: &str| {
-        let mut bytes = text.bytes();
-        bytes
-            .next()
-            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-            && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
-    };
-    match pattern {
-        "^handoff-[0-9a-hjkmnp-tv-z]{26}$" => lf::ids::HandoffId::parse(text).is_ok(),
-        "^wave-[0-9a-hjkmnp-tv-z]{26}$" => lf::ids::WaveId::parse(text).is_ok(),
-        "^(task|wave)-[0-9a-hjkmnp-tv-z]{26}$" => {
-            lf::ids::TaskId::parse(text).is_ok() || lf::ids::WaveId::parse(text).is_ok()
-        }
-        "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}Z$" => timestamp(text),
-        "^[A-Za-z_][A-Za-z0-9_]*$" => variable(text),
-        other => panic!("the validator in tests/handoff.rs does not know the pattern {other:?}"),
-    }
-}
-
-fn type_matches(name: &str, value: &Value) -> bool {
-    match name {
-        "null" => value.is_null(),
-        "boolean" => value.is_boolean(),
-        "string" => value.is_string(),
-        "array" => value.is_array(),
-        "object" => value.is_object(),
-        "integer" => value.is_i64() || value.is_u64(),
-        other => panic!("unknown JSON Schema type {other}"),
-    }
-}
-
-fn validate(root: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
-    let schema = object(schema);
-    let place = if at.is_empty() { "/" } else { at };
-    for (keyword, argument) in schema {
-        match keyword.as_str() {
-            keyword if ANNOTATIONS.contains(&keyword) => {}
-            "$ref" => validate(root, resolve(root, argument.as_str().unwrap()), value, at)?,
-            "type" => {
-                let names: Vec<&str> = match argument {
-                    Value::String(name) => vec![name],
-                    Value::Array(names) => names.iter().map(|n| n.as_str().unwrap()).collect(),
-                    other => panic!("bad type {other}"),
-                };
-                if !names.iter().any(|name| type_matches(name, value)) {
-                    return Err(format!("{place}: {value} is not of type {argument}"));
-                }
-            }
-            "enum" if !argument.as_array().unwrap().contains(value) => {
-                return Err(format!("{place}: {value} is not one of {argument}"));
-            }
-            "const" if argument != value => {
-                return Err(format!("{place}: {value} is not {argument}"));
-            }
-            "enum" | "const" => {}
-            "pattern" => {
-                if let Some(text) = value.as_str()
-                    && !pattern_matches(argument.as_str().unwrap(), text)
-                {
-                    return Err(format!("{place}: {value} does not match {argument}"));
-                }
-            }
-            "minimum" => {
-                if let Some(number) = value.as_f64()
-                    && number < argument.as_f64().unwrap()
-                {
-                    return Err(format!("{place}: {value} is below {argument}"));
-                }
-            }
-            "minItems" => {
-                if let Some(items) = value.as_array()
-                    && (items.len() as u64) < argument.as_u64().unwrap()
-                {
-                    return Err(format!("{place}: fewer than {argument} items"));
-                }
-            }
-            "items" => {
-                for (index, item) in value.as_array().into_iter().flatten().enumerate() {
-                    validate(root, argument, item, &format!("{at}/{index}"))?;
-                }
-            }
-            "properties" => {
-                if let Some(map) = value.as_object() {
-                    for (key, property) in object(argument) {
-                        if let Some(item) = map.get(key) {
-                            validate(root, property, item, &format!("{at}/{key}"))?;
-                        }
-                    }
-                }
-            }
-            "required" => {
-                if let Some(map) = value.as_object()
-                    && let Some(key) = argument
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|key| key.as_str().unwrap())
-                        .find(|key| !map.contains_key(*key))
-                {
-                    return Err(format!("{place}: the required key {key} is missing"));
-                }
-            }
-            "additionalProperties" => {
-                assert_eq!(argument, &Value::Bool(false));
-                if let Some(map) = value.as_object() {
-                    let known = schema.get("properties").map(object);
-                    if let Some(key) = map
-                        .keys()
-                        .find(|key| !known.is_some_and(|known| known.contains_key(*key)))
-                    {
-                        return Err(format!("{place}: the key {key} is not allowed"));
-                    }
-                }
-            }
-            "oneOf" => {
-                let branches = argument.as_array().unwrap();
-                let errors: Vec<String> = branches
-                    .iter()
-                    .filter_map(|branch| validate(root, branch, value, at).err())
-                    .collect();
-                if branches.len() - errors.len() != 1 {
-                    return Err(format!(
-                        "{place}: {value} does not match exactly one oneOf branch ({})",
-                        errors.join("; ")
-                    ));
-                }
-            }
-            other => {
-                panic!("the validator in tests/handoff.rs does not implement the keyword {other:?}")
-            }
-        }
-    }
-    Ok(())
-}
