@@ -220,9 +220,7 @@ impl Lf {
 
     fn flow(&self, invocation: &str) -> Result<FlowRecord> {
         self.store()
-            .flows()?
-            .into_iter()
-            .find(|flow| flow.id == invocation)
+            .flow(invocation)?
             .map(|flow| FlowRecord {
                 invocation_id: flow.id,
                 flow: flow.name,

@@ -356,10 +356,8 @@ impl Lf {
 
     /// Whether a flow invocation still waits on this review Session.
     fn waits_on(&self, invocation: &str, session: &str) -> Result<bool> {
-        Ok(self.store.flows()?.into_iter().any(|flow| {
-            flow.id == invocation
-                && !flow.finished
-                && flow.pending_session_id.as_deref() == Some(session)
+        Ok(self.store.flow(invocation)?.is_some_and(|flow| {
+            !flow.finished && flow.pending_session_id.as_deref() == Some(session)
         }))
     }
 

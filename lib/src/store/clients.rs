@@ -49,19 +49,27 @@ impl Store {
 
     /// Open receipts of one Run.
     pub fn open_clients_of_run(&self, run: &str) -> Result<Vec<ClientReceipt>> {
-        Ok(self
-            .open_clients(None)?
-            .into_iter()
-            .filter(|receipt| receipt.run_id == run)
-            .collect())
+        self.query_clients("ended_at IS NULL AND run_id = ?1", run)
     }
 
     /// Receipts not yet known to have ended, of one Session or of all.
     pub fn open_clients(&self, session: Option<&str>) -> Result<Vec<ClientReceipt>> {
-        let sql = "SELECT boot_id, pid, starttime, run_id, session_id, terminal_id FROM clients \
-                   WHERE ended_at IS NULL AND (?1 IS NULL OR session_id = ?1)";
-        let mut statement = self.conn().prepare_cached(sql)?;
-        let rows = statement.query_map([session], |row| {
+        self.query_clients(
+            "ended_at IS NULL AND (?1 IS NULL OR session_id = ?1)",
+            session,
+        )
+    }
+
+    fn query_clients(
+        &self,
+        condition: &str,
+        param: impl rusqlite::ToSql,
+    ) -> Result<Vec<ClientReceipt>> {
+        let sql = format!(
+            "SELECT boot_id, pid, starttime, run_id, session_id, terminal_id FROM clients WHERE {condition}"
+        );
+        let mut statement = self.conn().prepare_cached(&sql)?;
+        let rows = statement.query_map([param], |row| {
             Ok(ClientReceipt {
                 process: ProcessIdentity {
                     boot_id: row.get(0)?,

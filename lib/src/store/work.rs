@@ -55,6 +55,19 @@ fn task(row: &Row<'_>) -> rusqlite::Result<TaskRow> {
     })
 }
 
+const FLOW_COLUMNS: &str = "id, name, task_id, finished, current_run_id, pending_session_id";
+
+fn flow(row: &Row<'_>) -> rusqlite::Result<FlowRow> {
+    Ok(FlowRow {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        task_id: row.get(2)?,
+        finished: row.get(3)?,
+        current_run_id: row.get(4)?,
+        pending_session_id: row.get(5)?,
+    })
+}
+
 const WAVE_COLUMNS: &str = "id, name, repo, created_at";
 const TASK_COLUMNS: &str = "id, identifier, title, worktree, wave_id, created_at, finished_at";
 
@@ -161,19 +174,20 @@ impl Store {
     }
 
     pub fn flows(&self) -> Result<Vec<FlowRow>> {
-        let mut statement = self.conn().prepare_cached(
-            "SELECT id, name, task_id, finished, current_run_id, pending_session_id FROM flows",
-        )?;
-        let rows = statement.query_map([], |row| {
-            Ok(FlowRow {
-                id: row.get(0)?,
-                name: row.get(1)?,
-                task_id: row.get(2)?,
-                finished: row.get(3)?,
-                current_run_id: row.get(4)?,
-                pending_session_id: row.get(5)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let mut statement = self
+            .conn()
+            .prepare_cached(&format!("SELECT {FLOW_COLUMNS} FROM flows"))?;
+        Ok(statement
+            .query_map([], flow)?
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// One flow invocation by id.
+    pub fn flow(&self, id: &str) -> Result<Option<FlowRow>> {
+        optional(self.conn().query_row(
+            &format!("SELECT {FLOW_COLUMNS} FROM flows WHERE id = ?1"),
+            [id],
+            flow,
+        ))
     }
 }
