@@ -119,7 +119,10 @@ fn a_codex_thread_is_learned_from_its_first_notification_and_resumed() {
         )
         .json();
     attention_is(&env, &record.id, Some(Attention::Reply));
-    let notified = env.agent_log("notify");
+    // The fake logs a notification after lf-hook returns: wait for the line.
+    let notified = wait_for("the notification in the agent log", 20, || {
+        Some(env.agent_log("notify")).filter(|lines| !lines.is_empty())
+    });
     let thread = notified[0]["payload"]["thread-id"]
         .as_str()
         .unwrap()
