@@ -99,6 +99,16 @@ impl SessionRow {
     }
 }
 
+/// A Run as a hook sees it (`Store::hook_target`).
+#[derive(Debug, Clone)]
+pub struct HookTarget {
+    pub provider: String,
+    pub native_id: Option<String>,
+    pub chosen_native_id: Option<String>,
+    /// The Run is its Session's current Run.
+    pub current: bool,
+}
+
 /// One launch attempt of a Session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunRow {
@@ -313,6 +323,24 @@ impl Store {
             &format!("SELECT {SESSION_COLUMNS} FROM {SESSION_FROM} WHERE s.id = ?1"),
             [id],
             SessionRow::from_row,
+        ))
+    }
+
+    /// What a hook needs to know of its Run, in one query: the Run's
+    /// provider and native ids, and whether it is its Session's current Run.
+    pub fn hook_target(&self, run: &str) -> Result<Option<HookTarget>> {
+        optional(self.conn().query_row(
+            "SELECT r.provider, r.native_id, r.chosen_native_id, s.current_run_id = r.id \
+             FROM runs r JOIN sessions s ON s.id = r.session_id WHERE r.id = ?1",
+            [run],
+            |row| {
+                Ok(HookTarget {
+                    provider: row.get(0)?,
+                    native_id: row.get(1)?,
+                    chosen_native_id: row.get(2)?,
+                    current: row.get(3)?,
+                })
+            },
         ))
     }
 
