@@ -22,6 +22,8 @@ mod launch;
 mod pick;
 /// lf-primary: the one ongoing conversation of a repository or wave.
 mod primary;
+/// Owner-only files in the Home, whatever the umask.
+mod privacy;
 /// Shared helpers of the JSON-contract tests: fixtures, schemas, a validator.
 mod schema;
 /// lf-session-bind: preview, permanence, run ids.

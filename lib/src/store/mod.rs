@@ -224,6 +224,10 @@ fn database_error(path: &Path, error: &rusqlite::Error) -> Error {
         Some(ErrorCode::DatabaseBusy) | Some(ErrorCode::DatabaseLocked) => {
             "another lf process held it too long; try again"
         }
+        Some(ErrorCode::DiskFull) => {
+            "the disk that holds the lf Home is full; nothing was changed: free some space on it \
+             and try again"
+        }
         _ => "see the message above",
     };
     Error::operational(format!(
