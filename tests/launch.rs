@@ -132,7 +132,7 @@ fn a_codex_thread_is_learned_from_its_first_notification_and_resumed() {
 
     // Killing the agent ends its client: not active any more.
     let pid = agent_pid(&env, &record.id);
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    kill(pid, Signal::KILL);
     let killed = state_is(&env, &record.id, SessionState::Interrupted);
     assert!(killed.terminal_ids.is_empty());
     assert_eq!(killed.attention, None, "an interrupted turn asks nothing");
@@ -232,7 +232,7 @@ fn a_launcher_killed_mid_launch_is_relaunched_by_the_next_open() {
         .parse()
         .unwrap();
     assert_eq!(native_id(&env, &record.id), None);
-    unsafe { libc::kill(serve_pid, libc::SIGKILL) };
+    kill(serve_pid, Signal::KILL);
     let output = opening.wait_with_output().unwrap();
     assert_eq!(
         output.status.code(),
@@ -333,7 +333,7 @@ fn a_historical_run_id_is_refused_naming_the_current_run() {
     // A crash before anything was resumable consumes the Run: kill it
     // before the hook confirms? It already confirmed, so force a new
     // attempt by forgetting the native id.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    kill(pid, Signal::KILL);
     state_is(&env, &record.id, SessionState::Interrupted);
     env.db()
         .execute("UPDATE runs SET native_id = NULL WHERE id = ?1", [&first])

@@ -49,6 +49,19 @@ pub fn fakes() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fakes")
 }
 
+/// Send a signal to a process (a negative pid: its process group), if it
+/// still exists.
+pub fn kill(pid: i32, signal: Signal) {
+    let target = rustix::process::Pid::from_raw(pid.abs());
+    let _ = match target {
+        Some(target) if pid < 0 => rustix::process::kill_process_group(target, signal),
+        Some(target) => rustix::process::kill_process(target, signal),
+        None => Ok(()),
+    };
+}
+
+pub use rustix::process::Signal;
+
 /// Poll until `probe` returns something, or fail after `seconds` saying
 /// what was awaited. A time limit for a failure, not a speed assertion.
 pub fn wait_for<T>(what: &str, seconds: u64, mut probe: impl FnMut() -> Option<T>) -> T {

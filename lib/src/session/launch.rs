@@ -430,6 +430,7 @@ mod tests {
         assert_eq!(outcome_of(&status(0)), RunOutcome::Exited);
         assert_eq!(outcome_of(&status(1 << 8)), RunOutcome::Exited);
         assert_eq!(outcome_of(&status(130 << 8)), RunOutcome::Interrupted);
-        assert_eq!(outcome_of(&status(libc::SIGTERM)), RunOutcome::Interrupted);
+        let sigterm = rustix::process::Signal::TERM.as_raw();
+        assert_eq!(outcome_of(&status(sigterm)), RunOutcome::Interrupted);
     }
 }
