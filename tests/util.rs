@@ -36,6 +36,12 @@ pub fn bin(name: &str) -> PathBuf {
 pub struct Env {
     pub dir: tempfile::TempDir,
     pub socket: String,
+    /// The folder of the agent programs on PATH: the fakes, or the real
+    /// CLIs that scripts/test installs.
+    pub agents: PathBuf,
+    /// More environment for every command and the tmux server (the real
+    /// CLIs' model server, their config homes).
+    pub vars: Vec<(String, String)>,
 }
 
 impl Drop for Env {
@@ -133,14 +139,26 @@ impl Env {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::create_dir_all(dir.path().join("work")).unwrap();
         let socket = format!("lf-test-{}", lf::ids::SessionId::new());
-        Env { dir, socket }
+        // The fake agents show no start-up dialog: say so in Claude's own
+        // state file, as a person's finished onboarding would.
+        std::fs::write(
+            dir.path().join(".claude.json"),
+            r#"{"hasCompletedOnboarding":true,"projects":{"/":{"hasTrustDialogAccepted":true}}}"#,
+        )
+        .unwrap();
+        Env {
+            dir,
+            socket,
+            agents: fakes(),
+            vars: Vec::new(),
+        }
     }
 
     /// PATH for every command: the fake agents, the built binaries, the system.
     pub fn path(&self) -> String {
         format!(
             "{}:{}:/usr/bin:/bin",
-            fakes().display(),
+            self.agents.display(),
             bin("lf-session-list").parent().unwrap().display()
         )
     }
@@ -153,6 +171,7 @@ impl Env {
             .env("PATH", self.path())
             .env("HOME", self.dir.path())
             .env("TMUX_TMPDIR", self.dir.path())
+            .envs(self.vars.iter().map(|(key, value)| (key, value)))
             .args(["-L", &self.socket])
             .args(args)
             .stdin(Stdio::null());
@@ -228,6 +247,7 @@ impl Env {
             .env("TMUX_TMPDIR", self.dir.path())
             .env("FAKE_AGENT_HOME", self.dir.path().join("fake-agents"))
             .env("FAKE_AGENT_LOG", self.dir.path().join("agent.log"))
+            .envs(self.vars.iter().map(|(key, value)| (key, value)))
             .current_dir(self.work())
             .stdin(Stdio::null());
         command

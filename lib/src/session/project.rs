@@ -170,7 +170,7 @@ pub fn facts(row: &SessionRow, catalog: &Catalog, live: &LiveClients) -> Facts {
         kind: row.kind,
         interactive: row.interactive,
         completed: row.completed_at.is_some(),
-        ready: row.ready_summary.is_some(),
+        ready: row.ready_summary.is_some() && !row.ready_superseded,
         live_client: live.is_live(&row.id),
         outcome: row.outcome,
         latest_turn: row.latest_turn,
@@ -238,6 +238,7 @@ pub fn record(
     SessionRecord {
         open_argv: open.argv(&row.id),
         terminal_ids: live.terminals(&row.id),
+        alive: facts.live_client,
         title: row.title,
         title_source: row.title_source,
         kind: row.kind,
