@@ -1,0 +1,158 @@
+//! The real CLIs' launch benchmark (run by `bench/launch.sh`, ignored in
+//! the suite: it measures, it asserts nothing about speed). For each CLI,
+//! in one run and interleaved:
+//! - **start**: from spawning `lf-session-new` until the agent's prompt is
+//!   on screen and `lf-session-list` says `active`, against the same CLI
+//!   started directly in tmux (no lf) until its prompt is on screen;
+//! - **reply**: from the model server's last byte of an answer until
+//!   `lf-session-list` says `reply`, against until the answer is on the
+//!   direct CLI's screen.
+//!
+//! Prints one JSON line per measurement and a summary of medians.
+
+use super::*;
+use crate::model::{Server, anthropic, responses};
+use std::time::{Duration, Instant};
+
+struct Cli {
+    provider: &'static str,
+    ready: &'static str,
+    start: fn() -> Server,
+    env: fn(&Server, &[&str]) -> Env,
+}
+
+const CLIS: [Cli; 2] = [
+    Cli {
+        provider: "claude",
+        ready: "for shortcuts",
+        start: anthropic::start,
+        env: claude_env,
+    },
+    Cli {
+        provider: "codex",
+        ready: "for shortcuts",
+        start: responses::start,
+        env: codex_env,
+    },
+];
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Poll `probe` as fast as it goes; when it first held.
+fn until(what: &str, mut probe: impl FnMut() -> bool) -> Instant {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if probe() {
+            return Instant::now();
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn screen_has(env: &Env, pane: &str, text: &str) -> bool {
+    env.tmux_command(&["capture-pane", "-p", "-t", pane])
+        .output()
+        .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).contains(text))
+}
+
+/// One lf launch: (start, reply) in ms.
+fn through_lf(cli: &Cli, round: usize) -> (f64, f64) {
+    let model = (cli.start)();
+    let env = (cli.env)(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let begun = Instant::now();
+    let record = new_session(&env, cli.provider, &cwd, None);
+    let pane = pane(&record);
+    let shown = until("the prompt through lf", || {
+        screen_has(&env, &pane, cli.ready)
+    });
+    let listed = until("active", || {
+        env.show(&record.id).state == SessionState::Active
+    });
+    let start = millis(shown.max(listed) - begun);
+    let prompt = format!("Benchmark round {round}");
+    say(&env, &pane, &prompt);
+    let seen = until("reply", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
+    let answered = model.wait_prompt(&prompt, 30).answered.unwrap();
+    (start, millis(seen - answered))
+}
+
+/// The same CLI started directly in tmux: (start, reply) in ms.
+fn direct(cli: &Cli, round: usize) -> (f64, f64) {
+    let model = (cli.start)();
+    let env = (cli.env)(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let begun = Instant::now();
+    let cwd_text = cwd.display().to_string();
+    env.tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "direct",
+        "-c",
+        &cwd_text,
+        "-x",
+        "200",
+        "-y",
+        "50",
+        "--",
+        cli.provider,
+    ]);
+    let pane = "=direct:";
+    let shown = until("the prompt of the direct CLI", || {
+        screen_has(&env, pane, cli.ready)
+    });
+    let start = millis(shown - begun);
+    let prompt = format!("Benchmark round {round}");
+    say(&env, pane, &prompt);
+    let turn = model.wait_received(1, 30).len();
+    let seen = until("the answer on screen", || {
+        screen_has(&env, pane, &format!("Answer {turn}."))
+    });
+    let answered = model.wait_prompt(&prompt, 30).answered.unwrap();
+    (start, millis(seen.max(answered) - answered))
+}
+
+#[test]
+#[ignore = "a benchmark: bench/launch.sh runs it"]
+fn bench_real_cli_launch_and_reply() {
+    let rounds: usize = std::env::var("LF_BENCH_ROUNDS")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(5);
+    println!("\nreal CLI launch benchmark ({rounds} rounds each, medians, ms)");
+    for cli in &CLIS {
+        let (mut lf_start, mut lf_reply, mut raw_start, mut raw_reply) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let (start, reply) = direct(cli, round);
+            raw_start.push(start);
+            raw_reply.push(reply);
+            let (start, reply) = through_lf(cli, round);
+            lf_start.push(start);
+            lf_reply.push(reply);
+            println!(
+                r#"{{"cli":"{}","round":{round},"direct_start_ms":{:.1},"lf_start_ms":{:.1},"direct_reply_ms":{:.1},"lf_reply_ms":{:.1}}}"#,
+                cli.provider, raw_start[round], lf_start[round], raw_reply[round], lf_reply[round]
+            );
+        }
+        let (lf_start, raw_start) = (median(&mut lf_start), median(&mut raw_start));
+        let (lf_reply, raw_reply) = (median(&mut lf_reply), median(&mut raw_reply));
+        println!(
+            "  {:6} start: lf {lf_start:7.1} vs direct {raw_start:7.1}  (+{:.1})   reply: lf {lf_reply:6.1} vs direct {raw_reply:6.1}  (+{:.1})",
+            cli.provider,
+            lf_start - raw_start,
+            lf_reply - raw_reply
+        );
+    }
+}
