@@ -47,6 +47,51 @@ fn claude_new_active_then_reply_when_the_turn_completes() {
     assert_eq!(native.len(), 36, "{native}");
 }
 
+/// The whole life of a conversation: the prompt given to lf-session-new
+/// reaches Claude, the turn completes, the agent marks itself ready, and
+/// completing it stops the agent. Every real hook payload was accepted.
+#[test]
+fn claude_a_conversation_from_new_to_closed() {
+    let model = anthropic::start();
+    let env = claude_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, "claude", &cwd, Some("Fix the parser"));
+    assert_eq!(record.state, SessionState::Active);
+    assert_eq!(record.title, "Fix the parser");
+    let pane = pane(&record);
+    assert!(pane.starts_with('%'), "{pane}");
+    model.wait_prompt("Fix the parser", 60);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    wait_screen(&env, &pane, READY, 30);
+    say(&env, &pane, "[run: lf-session-ready 'Parser fixed'] Done");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Ready,
+        Some(Attention::Review),
+        30,
+    );
+    let closed: SessionRecord = env.run("lf-session-complete", &[&record.id]).json();
+    assert_eq!(
+        (closed.state, closed.attention),
+        (SessionState::Closed, None)
+    );
+    assert_eq!(closed.ready_summary.as_deref(), Some("Parser fixed"));
+    let name = format!("lf-{}", &record.id[..12]);
+    wait_for("the agent to stop", 20, || {
+        (!env.tmux_has(&name)).then_some(())
+    });
+    assert!(!env.show(&record.id).alive);
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default();
+    assert!(log.is_empty(), "lf-hook refused or noted payloads:\n{log}");
+}
+
 /// Defect 3: `approve` within a second of the dialog (PermissionRequest),
 /// not ~6 s later (Notification). Defect 2: cleared when the approved tool
 /// ran (PostToolUse), not when the turn ends minutes later.
@@ -252,7 +297,8 @@ fn claude_after_clear_the_resume_brings_back_the_new_conversation() {
         Some(Attention::Reply),
         30,
     );
-    assert!(live.alive, "the clear did not end the Run: {live:#?}");
+    assert!(live.alive, "{live:#?}");
+
     env.tmux(&["kill-pane", "-t", &pane]);
     wait_record(&env, &record.id, "no live agent", 20, |record| {
         !record.alive

@@ -368,7 +368,9 @@ impl Lf {
         // Run's (lf::active attributes it by containment).
         self.store()
             .record_launcher(&run.id, &ProcessIdentity::of(std::process::id())?)?;
-        let launch = self.describe_launch(&argv[0], &row.cwd, &run.id);
+        // Described only when a launch fails: hashing the executable
+        // (Claude's is ~250 MB) would delay every start by half a second.
+        let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
         catch_hangup();
         let spawned = Command::new(&argv[0])
             .args(&argv[1..])
@@ -380,7 +382,7 @@ impl Lf {
         let mut child = match spawned {
             Ok(child) => child,
             Err(error) => {
-                return Err(self.fail(&run.id, format!("could not start {launch}: {error}")));
+                return Err(self.fail(&run.id, format!("could not start {}: {error}", launch())));
             }
         };
         let process = ProcessIdentity::of(child.id())?;
@@ -459,13 +461,17 @@ impl Lf {
                 Some(native) if hangup.is_none() => {
                     self.store().mark_resume_failed(&run.id)?;
                     format!(
-                        "{launch}: the resume of {} conversation {native} exited with {status} before {} confirmed it; \
+                        "{}: the resume of {} conversation {native} exited with {status} before {} confirmed it; \
                          the next open starts a new conversation",
+                        launch(),
                         provider.as_str(),
                         provider.as_str()
                     )
                 }
-                _ => format!("{launch}: exited with {status} before becoming resumable"),
+                _ => format!(
+                    "{}: exited with {status} before becoming resumable",
+                    launch()
+                ),
             };
             return Err(self.fail(&run.id, diagnostic));
         }
