@@ -8,6 +8,10 @@
 //!   `lf-session-list` says `reply`, against until the answer is on the
 //!   direct CLI's screen.
 //!
+//! - **attention** (Claude): from its permission dialog on screen until
+//!   `approve`, from the answer (Enter) until `approve` is gone, and from
+//!   Esc on a running turn until `reply`.
+//!
 //! Prints one JSON line per measurement and a summary of medians.
 
 use super::*;
@@ -123,6 +127,55 @@ fn direct(cli: &Cli, round: usize) -> (f64, f64) {
     (start, millis(seen.max(answered) - answered))
 }
 
+/// Claude's attention latencies through lf: (dialog → approve, answer →
+/// cleared, Esc → reply) in ms.
+fn claude_attention(round: usize) -> (f64, f64, f64) {
+    let model = anthropic::start();
+    let env = claude_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, "claude", &cwd, None);
+    let pane = pane(&record);
+    until("the prompt", || screen_has(&env, &pane, "for shortcuts"));
+    say(
+        &env,
+        &pane,
+        &format!("[run: touch file-{round}] Make a file"),
+    );
+    let dialog = until("the dialog", || {
+        screen_has(&env, &pane, "Do you want to proceed?")
+    });
+    let approve = until("approve", || {
+        env.show(&record.id).attention == Some(Attention::Approve)
+    });
+    let answered = Instant::now();
+    keys(&env, &pane, &["Enter"]);
+    let cleared = until("approve cleared", || {
+        env.show(&record.id).attention != Some(Attention::Approve)
+    });
+    until("the reply", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
+    say(&env, &pane, "[slow: 60] Think");
+    until("the turn running", || {
+        screen_has(&env, &pane, "esc to interrupt")
+    });
+    until("working", || env.show(&record.id).attention.is_none());
+    let escaped = Instant::now();
+    keys(&env, &pane, &["Escape"]);
+    let replied = until("reply after Esc", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
+    let signed = |later: Instant, earlier: Instant| match later.checked_duration_since(earlier) {
+        Some(duration) => millis(duration),
+        None => -millis(earlier - later),
+    };
+    (
+        signed(approve, dialog),
+        millis(cleared - answered),
+        millis(replied - escaped),
+    )
+}
+
 #[test]
 #[ignore = "a benchmark: bench/launch.sh runs it"]
 fn bench_real_cli_launch_and_reply() {
@@ -155,4 +208,20 @@ fn bench_real_cli_launch_and_reply() {
             lf_reply - raw_reply
         );
     }
+    let (mut approve, mut cleared, mut replied) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (a, c, r) = claude_attention(round);
+        println!(
+            r#"{{"cli":"claude","round":{round},"dialog_to_approve_ms":{a:.1},"answer_to_cleared_ms":{c:.1},"esc_to_reply_ms":{r:.1}}}"#
+        );
+        approve.push(a);
+        cleared.push(c);
+        replied.push(r);
+    }
+    println!(
+        "  claude attention: dialog → approve {:.1}, answer → cleared {:.1}, Esc → reply {:.1}",
+        median(&mut approve),
+        median(&mut cleared),
+        median(&mut replied)
+    );
 }
