@@ -165,6 +165,30 @@ fn a_launcher_killed_mid_launch_is_relaunched_by_the_next_open() {
     assert_eq!(integrity, "ok");
 }
 
+/// An agent that says nothing at start (a login dialog the real CLIs show
+/// no hook for) waits for the person: after the grace the launch counts as
+/// started, the Session needs the person, and the agent is not killed.
+#[test]
+fn an_agent_silent_at_start_waits_for_the_person_and_is_not_killed() {
+    let env = Env::new();
+    let record = env.new_session(&["--title", "silent"]);
+    let mut open = env.command("lf-session-open");
+    open.args([&record.id, "--detach"])
+        .env("FAKE_AGENT_HANG_AT_START", "1");
+    let opened: SessionRecord = env.run_command(open).json();
+    assert_eq!(
+        (opened.state, opened.attention, opened.alive),
+        (
+            SessionState::Active,
+            Some(lf::wire::Attention::Approve),
+            true
+        ),
+        "{opened:#?}"
+    );
+    assert_eq!(native_id(&env, &record.id), None);
+    assert!(env.tmux_has(&tmux_name(&record.id)));
+}
+
 #[test]
 fn an_agent_that_crashes_at_start_is_reported_not_started() {
     let env = Env::new();

@@ -438,3 +438,73 @@ fn a_missing_provider_executable_is_refused_before_anything_is_recorded() {
     }
     assert!(env.list(&["--all"]).is_empty());
 }
+
+/// Defect 1, as a person starts it: `lf-session-new --attach` in a
+/// terminal takes them to Claude's trust dialog at once (their terminal
+/// becomes a client of lf's tmux session while the dialog waits).
+#[test]
+fn claude_attach_in_an_untrusted_folder_goes_to_the_dialog_at_once() {
+    let model = anthropic::start();
+    let env = claude_env(&model, &[]);
+    let cwd = env.mkdir("fresh-repo");
+    let outer = format!("{}-outer", env.socket);
+    let terminal = |args: &[&str]| {
+        let mut command = std::process::Command::new("tmux");
+        command
+            .env_clear()
+            .env("PATH", env.path())
+            .env("HOME", env.dir.path())
+            .env("TMUX_TMPDIR", env.dir.path())
+            .env("TERM", "xterm-256color")
+            .env("LF_HOME", env.home())
+            .env("LF_TMUX_SOCKET", &env.socket)
+            .envs(env.vars.iter().map(|(key, value)| (key, value)))
+            .args(["-L", &outer])
+            .args(args)
+            .stdin(std::process::Stdio::null());
+        assert!(command.status().unwrap().success(), "tmux {args:?}");
+    };
+    terminal(&[
+        "new-session",
+        "-d",
+        "-s",
+        "person",
+        "-x",
+        "150",
+        "-y",
+        "40",
+        "--",
+        "sh",
+    ]);
+    // (Outside tmux as far as lf can tell: the terminal is a pane of the
+    // test's outer server only to be able to run a real client.)
+    let command = format!(
+        "env -u TMUX lf-session-new --attach --cwd '{}'",
+        cwd.display()
+    );
+    terminal(&["send-keys", "-t", "=person:", "-l", &command]);
+    terminal(&["send-keys", "-t", "=person:", "Enter"]);
+    let record = wait_for("the recorded Session", 30, || env.list(&[]).pop());
+    let name = format!("lf-{}", &record.id[..12]);
+    wait_for("the person's terminal on the Session", 30, || {
+        let clients = env
+            .tmux_command(&["list-clients", "-F", "#{client_session}"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&clients.stdout)
+            .lines()
+            .any(|session| session == name)
+            .then_some(())
+    });
+    let waiting = env.show(&record.id);
+    assert_eq!(
+        (waiting.state, waiting.attention),
+        (SessionState::Active, Some(Attention::Approve)),
+        "{waiting:#?}"
+    );
+    let pane = pane(&waiting);
+    wait_screen(&env, &pane, "trust", 30);
+    keys(&env, &pane, &["Enter"]);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 30);
+    terminal(&["kill-server"]);
+}

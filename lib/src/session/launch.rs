@@ -53,8 +53,9 @@ fn catch_hangup() {
 }
 
 /// Follows an agent's transcript for what fires no hook (a refused
-/// permission, Esc interrupting a turn). A transcript first seen is read
-/// from its end: what was there before this launch is history.
+/// permission, Esc interrupting a turn). The launch's first transcript is
+/// read from where it was when first seen (what was there is history); a
+/// transcript the agent moved to later (`/clear`) from its start.
 #[derive(Debug, Default)]
 struct TranscriptWatch {
     path: Option<String>,
@@ -70,10 +71,12 @@ impl TranscriptWatch {
         let Some(path) = path else { return false };
         let len = std::fs::metadata(path).map(|meta| meta.len()).unwrap_or(0);
         if self.path.as_deref() != Some(path) {
+            // The launch's first transcript holds the history of a resumed
+            // conversation: skip it. A later one is a new conversation
+            // (`/clear`): all of it is news.
+            self.offset = if self.path.is_none() { len } else { 0 };
             self.path = Some(path.to_owned());
-            self.offset = len;
             self.partial.clear();
-            return false;
         }
         if len < self.offset {
             // Replaced or truncated: read it anew.
