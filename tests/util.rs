@@ -45,9 +45,68 @@ pub struct Env {
 }
 
 impl Drop for Env {
+    /// Kill everything the private tmux server runs, then the server: the
+    /// test is over, and an agent or launcher still writing its state on
+    /// the way out would re-create the temp dir after it was removed.
     fn drop(&mut self) {
+        let panes = self
+            .tmux_command(&["list-panes", "-a", "-F", "#{pane_pid}"])
+            .output()
+            .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+            .unwrap_or_default();
+        let roots: Vec<i32> = panes.lines().filter_map(|pid| pid.parse().ok()).collect();
+        let tree = process_tree(&roots);
+        for &pid in &tree {
+            // SAFETY: kill(2) with a pid read from /proc just now.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
         let _ = self.tmux_command(&["kill-server"]).output();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while tree.iter().any(|&pid| running(pid)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
+}
+
+/// These processes and all their descendants, from /proc.
+fn process_tree(roots: &[i32]) -> Vec<i32> {
+    let parents: Vec<(i32, i32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let ppid = stat[stat.rfind(')')? + 1..]
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            Some((pid, ppid))
+        })
+        .collect();
+    let mut tree = roots.to_vec();
+    let mut index = 0;
+    while index < tree.len() {
+        let parent = tree[index];
+        tree.extend(
+            parents
+                .iter()
+                .filter(|(_, ppid)| *ppid == parent)
+                .map(|(pid, _)| *pid),
+        );
+        index += 1;
+    }
+    tree
+}
+
+/// Whether a process exists and is not a zombie.
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rfind(')')
+            .and_then(|end| stat[end + 1..].split_whitespace().next())
+            .is_some_and(|state| state != "Z")
+    })
 }
 
 /// The folder of the fake agent programs (`claude`, `codex`).

@@ -24,6 +24,14 @@ fn started() -> (Server, Env, SessionRecord, String) {
     (model, env, record, pane)
 }
 
+/// Wait until Claude's own transcript of a conversation holds `text` and
+/// an answer. Claude writes it behind the screen, and an agent killed at
+/// once after a reply may not have written the exchange yet.
+fn wait_transcript(env: &Env, native: &str, text: &str) {
+    let projects = env.dir.path().join(".claude/projects");
+    wait_history(&projects, &[text, native, "\"assistant\""], 30);
+}
+
 /// Ask for a tool call that needs permission and wait for its dialog.
 fn ask_permission(env: &Env, pane: &str, prompt: &str) {
     say(env, pane, prompt);
@@ -189,7 +197,7 @@ fn claude_esc_interrupting_a_turn_reads_reply() {
 /// is a reply in progress, not a pending review.
 #[test]
 fn claude_marks_itself_ready_without_a_dialog() {
-    let (_model, env, record, pane) = started();
+    let (model, env, record, pane) = started();
     say(
         &env,
         &pane,
@@ -208,6 +216,11 @@ fn claude_marks_itself_ready_without_a_dialog() {
     );
     assert!(ready.alive, "a ready Session still shows its live agent");
     assert!(!env.capture(&pane).contains(DIALOG));
+    // lf-session-ready ran inside the turn; the next prompt must come
+    // after it ended (Claude folds text typed during a turn into it), and
+    // `ready` hides the reply: wait for Claude's record of its Stop hook.
+    let native = anthropic::session_id(&model.wait_prompt("Parser fixed", 30)).unwrap();
+    wait_transcript(&env, &native, "stop_hook_summary");
     say(&env, &pane, "[slow: 120] One more thing");
     let working = wait_record(&env, &record.id, "a reply in progress", 20, |record| {
         record.attention.is_none() && record.state == SessionState::Active
@@ -229,6 +242,7 @@ fn claude_a_killed_pane_is_interrupted_and_resumes_the_same_conversation() {
         30,
     );
     let native = anthropic::session_id(&model.wait_prompt("pelican", 5)).unwrap();
+    wait_transcript(&env, &native, "pelican");
     env.tmux(&["kill-pane", "-t", &pane]);
     let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
         record.state == SessionState::Interrupted
@@ -290,6 +304,7 @@ fn claude_after_clear_the_resume_brings_back_the_new_conversation() {
     say(&env, &pane, "After the clear: cormorant");
     let after = anthropic::session_id(&model.wait_prompt("cormorant", 30)).unwrap();
     assert_ne!(before, after, "/clear starts a new conversation");
+    wait_transcript(&env, &after, "cormorant");
     let live = wait_for_state(
         &env,
         &record.id,
@@ -316,7 +331,8 @@ fn claude_after_clear_the_resume_brings_back_the_new_conversation() {
     assert!(history.contains("cormorant") && !history.contains("albatross"));
 }
 
-/// `/compact` keeps the conversation: a resume after it brings it back.
+/// `/compact` keeps the conversation (the same native id in 2.1.197): a
+/// resume after it brings back the compacted conversation.
 #[test]
 fn claude_after_compact_the_resume_brings_back_the_same_conversation() {
     let (model, env, record, pane) = started();
@@ -329,14 +345,29 @@ fn claude_after_compact_the_resume_brings_back_the_same_conversation() {
         30,
     );
     let native = anthropic::session_id(&model.wait_prompt("heron", 5)).unwrap();
+    // Claude compacts only a conversation of some length.
+    for turn in ["Second turn", "Third turn", "Fourth turn"] {
+        say(&env, &pane, turn);
+        model.wait_prompt(turn, 30);
+        wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Reply),
+            30,
+        );
+    }
     say(&env, &pane, "/compact");
-    wait_for("Claude's compaction request", 60, || {
-        let compacted = model.requests().into_iter().any(|request| {
-            request.answered.is_some() && request.body.to_string().contains("summary")
-        });
-        compacted.then_some(())
-    });
-    wait_screen(&env, &pane, READY, 30);
+    // Claude asks the model for the summary, then writes its boundary.
+    model.wait_prompt("Respond with TEXT ONLY", 60);
+    wait_transcript(&env, &native, "compact_boundary");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
     env.tmux(&["kill-pane", "-t", &pane]);
     wait_record(&env, &record.id, "no live agent", 20, |record| {
         !record.alive

@@ -50,6 +50,11 @@ fn codex_a_killed_pane_is_interrupted_and_resumes_the_same_thread() {
     let (model, env, record, pane) = started();
     say(&env, &pane, "Remember the word puffin");
     let first = thread(&model.wait_prompt("puffin", 30));
+    wait_history(
+        &env.dir.path().join(".codex/sessions"),
+        &["puffin", &first, "Answer"],
+        30,
+    );
     wait_for_state(
         &env,
         &record.id,

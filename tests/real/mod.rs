@@ -231,3 +231,28 @@ pub fn wait_file(path: &Path, seconds: u64) {
         path.exists().then_some(())
     });
 }
+
+/// Wait until some file under `dir` (recursively) holds every one of
+/// `texts`: an agent's own history written behind its screen, before a
+/// test kills the agent and resumes it (a precondition, not a check of lf).
+pub fn wait_history(dir: &Path, texts: &[&str], seconds: u64) {
+    fn holds(dir: &Path, texts: &[&str]) -> bool {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return false;
+        };
+        entries.flatten().any(|entry| {
+            let path = entry.path();
+            if path.is_dir() {
+                holds(&path, texts)
+            } else {
+                std::fs::read_to_string(&path)
+                    .is_ok_and(|text| texts.iter().all(|wanted| text.contains(wanted)))
+            }
+        })
+    }
+    wait_for(
+        &format!("{texts:?} in the agent's history under {}", dir.display()),
+        seconds,
+        || holds(dir, texts).then_some(()),
+    );
+}
