@@ -18,12 +18,16 @@ mod handoff;
 mod hooks;
 /// Launching with fake agents in a private tmux server.
 mod launch;
+/// Fake model servers (Anthropic Messages, OpenAI Responses) for the real CLIs.
+mod model;
 /// lf-session-pick: the keyboard picker, driven through a tmux pane.
 mod pick;
 /// lf-primary: the one ongoing conversation of a repository or wave.
 mod primary;
 /// Owner-only files in the Home, whatever the umask.
 mod privacy;
+/// The real Claude Code and Codex CLIs through lf, end to end.
+mod real;
 /// Shared helpers of the JSON-contract tests: fixtures, schemas, a validator.
 mod schema;
 /// lf-session-bind: preview, permanence, run ids.

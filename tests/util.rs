@@ -36,12 +36,76 @@ pub fn bin(name: &str) -> PathBuf {
 pub struct Env {
     pub dir: tempfile::TempDir,
     pub socket: String,
+    /// The folder of the agent programs on PATH: the fakes, or the real
+    /// CLIs that scripts/test installs.
+    pub agents: PathBuf,
+    /// More environment for every command and the tmux server (the real
+    /// CLIs' model server, their config homes).
+    pub vars: Vec<(String, String)>,
 }
 
 impl Drop for Env {
+    /// Kill everything the private tmux server runs, then the server: the
+    /// test is over, and an agent or launcher still writing its state on
+    /// the way out would re-create the temp dir after it was removed.
     fn drop(&mut self) {
+        let panes = self
+            .tmux_command(&["list-panes", "-a", "-F", "#{pane_pid}"])
+            .output()
+            .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+            .unwrap_or_default();
+        let roots: Vec<i32> = panes.lines().filter_map(|pid| pid.parse().ok()).collect();
+        let tree = process_tree(&roots);
+        for &pid in &tree {
+            kill(pid, Signal::KILL);
+        }
         let _ = self.tmux_command(&["kill-server"]).output();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while tree.iter().any(|&pid| running(pid)) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
+}
+
+/// These processes and all their descendants, from /proc.
+fn process_tree(roots: &[i32]) -> Vec<i32> {
+    let parents: Vec<(i32, i32)> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let ppid = stat[stat.rfind(')')? + 1..]
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            Some((pid, ppid))
+        })
+        .collect();
+    let mut tree = roots.to_vec();
+    let mut index = 0;
+    while index < tree.len() {
+        let parent = tree[index];
+        tree.extend(
+            parents
+                .iter()
+                .filter(|(_, ppid)| *ppid == parent)
+                .map(|(pid, _)| *pid),
+        );
+        index += 1;
+    }
+    tree
+}
+
+/// Whether a process exists and is not a zombie.
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rfind(')')
+            .and_then(|end| stat[end + 1..].split_whitespace().next())
+            .is_some_and(|state| state != "Z")
+    })
 }
 
 /// The folder of the fake agent programs (`claude`, `codex`).
@@ -146,14 +210,26 @@ impl Env {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::create_dir_all(dir.path().join("work")).unwrap();
         let socket = format!("lf-test-{}", lf::ids::SessionId::new());
-        Env { dir, socket }
+        // The fake agents show no start-up dialog: say so in Claude's own
+        // state file, as a person's finished onboarding would.
+        std::fs::write(
+            dir.path().join(".claude.json"),
+            r#"{"hasCompletedOnboarding":true,"projects":{"/":{"hasTrustDialogAccepted":true}}}"#,
+        )
+        .unwrap();
+        Env {
+            dir,
+            socket,
+            agents: fakes(),
+            vars: Vec::new(),
+        }
     }
 
     /// PATH for every command: the fake agents, the built binaries, the system.
     pub fn path(&self) -> String {
         format!(
             "{}:{}:/usr/bin:/bin",
-            fakes().display(),
+            self.agents.display(),
             bin("lf-session-list").parent().unwrap().display()
         )
     }
@@ -166,6 +242,7 @@ impl Env {
             .env("PATH", self.path())
             .env("HOME", self.dir.path())
             .env("TMUX_TMPDIR", self.dir.path())
+            .envs(self.vars.iter().map(|(key, value)| (key, value)))
             .args(["-L", &self.socket])
             .args(args)
             .stdin(Stdio::null());
@@ -241,6 +318,7 @@ impl Env {
             .env("TMUX_TMPDIR", self.dir.path())
             .env("FAKE_AGENT_HOME", self.dir.path().join("fake-agents"))
             .env("FAKE_AGENT_LOG", self.dir.path().join("agent.log"))
+            .envs(self.vars.iter().map(|(key, value)| (key, value)))
             .current_dir(self.work())
             .stdin(Stdio::null());
         command

@@ -77,6 +77,7 @@ fn full_record() -> SessionRecord {
             id,
         ],
         terminal_ids: vec!["%12".to_owned()],
+        alive: true,
         created_at: "2026-11-28T22:18:31.123456Z".to_owned(),
         updated_at: "2026-11-28T22:19:00.000000Z".to_owned(),
         completed_at: Some("2026-11-28T23:00:00.000000Z".to_owned()),
@@ -100,6 +101,7 @@ fn sparse_record() -> SessionRecord {
         flow_membership: FlowMembership::Independent,
         workspace: None,
         terminal_ids: vec![],
+        alive: false,
         completed_at: None,
         ..full_record()
     }

@@ -11,7 +11,7 @@ use crate::clock::{now_micros, rfc3339};
 use crate::error::{Error, Result};
 use crate::home::Home;
 use crate::ids::{RunId, quote};
-use crate::provider::{HookEvent, Provider};
+use crate::provider::{HookEvent, Provider, SessionSource};
 use crate::session::Turn;
 use crate::store::Store;
 use std::io::Write;
@@ -31,7 +31,7 @@ pub fn receive(
         Error::usage("LF_RUN_ID is not set: the agent was not launched by lf-serve")
     })?;
     let run = RunId::parse(run)?;
-    let event = provider.parse_hook(payload).map_err(Error::usage)?;
+    let hook = provider.parse_hook(payload).map_err(Error::usage)?;
     let store = Store::open(home)?;
     let row = store
         .hook_target(run.as_str())?
@@ -50,34 +50,55 @@ pub fn receive(
     }
     let now = now_micros();
     let mut note = None;
-    let mut adopt = |native: &str| -> Result<()> {
-        let expected = row.chosen_native_id.as_deref().or(row.native_id.as_deref());
+    // The conversation the Run has now: the one it moved to (`/clear`), or
+    // the one lf chose for it.
+    let expected = row.native_id.as_deref().or(row.chosen_native_id.as_deref());
+    let mismatch = |native: &str, expected: &str| {
+        format!(
+            "{} reported native id {} but Run {run} has {expected}; not adopted",
+            provider.as_str(),
+            quote(native)
+        )
+    };
+    let mut adopt = |native: &str| -> Result<bool> {
         match expected {
             // Already adopted: nothing to write.
-            _ if row.native_id.as_deref() == Some(native) => {}
+            _ if row.native_id.as_deref() == Some(native) => Ok(true),
             Some(expected) if expected != native => {
-                note = Some(format!(
-                    "{} reported native id {} but Run {run} has {expected}; not adopted",
-                    provider.as_str(),
-                    quote(native)
-                ));
+                note = Some(mismatch(native, expected));
+                Ok(false)
             }
             _ => {
                 let stored = store.record_native_id(run.as_str(), native)?;
                 if stored.as_deref() != Some(native) {
-                    note = Some(format!(
-                        "{} reported native id {} but Run {run} has {}; not adopted",
-                        provider.as_str(),
-                        quote(native),
-                        stored.unwrap_or_default()
-                    ));
+                    note = Some(mismatch(native, stored.as_deref().unwrap_or_default()));
+                    return Ok(false);
                 }
+                Ok(true)
             }
         }
-        Ok(())
     };
-    match event {
-        HookEvent::SessionStarted { native_id } => adopt(&native_id)?,
+    if let Some(path) = &hook.transcript {
+        let path = path.display().to_string();
+        if row.transcript_path.as_deref() != Some(path.as_str()) {
+            store.record_transcript(run.as_str(), &path)?;
+        }
+    }
+    match hook.event {
+        // `/clear` (and a compaction that changed the id) continues this
+        // Run's agent in a new native conversation: the Run moves with it.
+        HookEvent::SessionStarted { native_id, source }
+            if matches!(source, SessionSource::Clear | SessionSource::Compact)
+                && expected.is_some_and(|expected| expected != native_id) =>
+        {
+            store.move_native_id(run.as_str(), &native_id)?;
+            store.confirm_start(run.as_str(), now)?;
+        }
+        HookEvent::SessionStarted { native_id, .. } => {
+            if adopt(&native_id)? {
+                store.confirm_start(run.as_str(), now)?;
+            }
+        }
         HookEvent::TurnStarted { native_id } => {
             if let Some(native_id) = native_id {
                 adopt(&native_id)?;
@@ -91,6 +112,7 @@ pub fn receive(
             store.record_turn(run.as_str(), Turn::Completed, now)?;
         }
         HookEvent::PermissionPrompt => store.record_permission_prompt(run.as_str(), now)?,
+        HookEvent::ToolFinished => store.record_tool_finished(run.as_str(), now)?,
         HookEvent::SessionEnded => store.record_session_end(run.as_str(), now)?,
         HookEvent::Ignored(_) => {}
     }

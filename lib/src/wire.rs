@@ -218,6 +218,9 @@ pub struct SessionRecord {
     pub open_argv: Vec<String>,
     /// Panes (or ttys) of the live clients.
     pub terminal_ids: Vec<String>,
+    /// Whether a client (the agent) of the Session is alive now, whatever
+    /// its state: a `ready` Session may still have its agent running.
+    pub alive: bool,
     pub created_at: String,
     pub updated_at: String,
     #[serde(deserialize_with = "required")]

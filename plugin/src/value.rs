@@ -38,11 +38,12 @@ pub fn session(record: SessionRecord, span: Span) -> Value {
         workspace,
         open_argv,
         terminal_ids,
+        alive,
         created_at,
         updated_at,
         completed_at,
     } = record;
-    let mut row = Record::with_capacity(24);
+    let mut row = Record::with_capacity(25);
     row.push("id", Value::string(id, span));
     row.push("title", Value::string(title, span));
     row.push("title_source", text(title_source_str(title_source), span));
@@ -76,6 +77,7 @@ pub fn session(record: SessionRecord, span: Span) -> Value {
     row.push("workspace", self::workspace(workspace, span));
     row.push("open_argv", strings(open_argv, span));
     row.push("terminal_ids", strings(terminal_ids, span));
+    row.push("alive", Value::bool(alive, span));
     row.push("created_at", date(&created_at, span));
     row.push("updated_at", date(&updated_at, span));
     row.push(
@@ -534,7 +536,7 @@ mod tests {
             "flow_membership":{"kind":"step","flow":"f","invocation_id":"i","step":"review","node":3,
             "iterations":[[1,2]],"occurrence":"current"},
             "workspace":{"task_id":"task-1","worktree":"/w"},"open_argv":["/usr/bin/env"],
-            "terminal_ids":["%1"],"created_at":"2026-01-05T09:00:00.000000Z",
+            "terminal_ids":["%1"],"alive":true,"created_at":"2026-01-05T09:00:00.000000Z",
             "updated_at":"2026-01-05T09:00:00.500000Z","completed_at":null}"#,
         )
         .unwrap()

@@ -7,9 +7,13 @@ use clap::Parser;
 /// rarely runs it by hand. It takes the session's launch lock, refuses a Run
 /// that is no longer current, starts the provider (new or resume) with
 /// LF_HOME, LF_SESSION_ID and LF_RUN_ID in its environment, records the
-/// client, waits until the Run is resumable (30 s at most, then a diagnostic
-/// naming the executable, its sha256, cwd, Home and database), releases the
-/// lock, and records how the provider ended. It prints nothing on success.
+/// client, and releases the lock once the agent confirmed its conversation
+/// or waits for the person at a start-up dialog (never killing it for
+/// that). While the agent runs it follows its transcript for what fires no
+/// hook (a refused permission, Esc), and it records how the agent ended,
+/// also when its terminal hangs up. An agent that exits before confirming
+/// gets a diagnostic naming the executable, its sha256, cwd, Home and
+/// database. It prints nothing on success.
 #[derive(Debug, Parser)]
 #[command(
     version,

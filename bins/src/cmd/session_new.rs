@@ -56,6 +56,10 @@ impl Tool for Cli {
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
         let lf = open_lf()?;
+        // A session that could never start is not recorded.
+        if !self.no_launch {
+            self.provider.require_installed(&self.argv)?;
+        }
         let record = lf.create(lf::NewConversation {
             provider: self.provider,
             model: self.model,

@@ -1,19 +1,36 @@
 //! Claude Code: a new conversation gets the UUID lf chose
 //! (`--session-id`), a resume names it (`--resume`), and lf's hooks arrive
-//! through `--settings`, a JSON file written for this launch only.
+//! through `--settings`, a JSON file written for this launch only, which
+//! also pre-allows `lf-session-ready` (the agent must not ask the person
+//! before saying it is ready).
+//!
+//! Two transitions fire no hook at all — refusing a permission and Esc
+//! interrupting a turn — but Claude's transcript (its path comes in every
+//! hook payload) records both at once; `lf-serve` reads them with
+//! [`transcript_interrupt`].
 
-use super::{HookEvent, Launch, Mode, instructions, is_uuid, shell_quote};
+use super::{HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::error::{Error, Result};
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
 
-/// The hook events lf listens to.
-const EVENTS: [&str; 5] = [
+/// The hook events lf listens to. PermissionRequest fires as the dialog
+/// appears (Notification `permission_prompt` only seconds later, or never
+/// when answered sooner); PostToolUse(Failure) right after an approved
+/// tool ran.
+const EVENTS: [&str; 8] = [
     "SessionStart",
     "UserPromptSubmit",
+    "PermissionRequest",
+    "PostToolUse",
+    "PostToolUseFailure",
     "Stop",
     "Notification",
     "SessionEnd",
 ];
+
+/// Commands the agent runs without asking the person.
+const ALLOWED: [&str; 1] = ["Bash(lf-session-ready:*)"];
 
 pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
     let settings = launch.run_dir.join("claude-settings.json");
@@ -64,11 +81,65 @@ fn settings_json(hook_program: &std::path::Path) -> Value {
             )
         })
         .collect();
-    json!({ "hooks": hooks })
+    json!({ "hooks": hooks, "permissions": { "allow": ALLOWED } })
+}
+
+/// Whether Claude will show a dialog at start that only a person can
+/// answer (first-run onboarding, or the workspace-trust dialog of a folder
+/// not trusted yet), from Claude's own state file
+/// (`$CLAUDE_CONFIG_DIR/.claude.json`, else `$HOME/.claude.json`), which is
+/// only read. `None` when the file cannot tell.
+pub(super) fn start_needs_person(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<bool> {
+    let file = match env("CLAUDE_CONFIG_DIR") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir).join(".claude.json"),
+        _ => PathBuf::from(env("HOME")?).join(".claude.json"),
+    };
+    let text = match std::fs::read(&file) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Some(true),
+        Err(_) => return None,
+    };
+    let state: Value = serde_json::from_slice(&text).ok()?;
+    if state["hasCompletedOnboarding"] != Value::Bool(true) {
+        return Some(true);
+    }
+    let projects = state["projects"].as_object();
+    let trusted = cwd.ancestors().any(|dir| {
+        projects
+            .and_then(|projects| projects.get(&dir.display().to_string()))
+            .is_some_and(|project| project["hasTrustDialogAccepted"] == Value::Bool(true))
+    });
+    Some(!trusted)
+}
+
+/// Whether one transcript line records that the person interrupted the
+/// turn: Esc during a turn ("[Request interrupted by user]") or refusing
+/// a permission ("[Request interrupted by user for tool use]").
+pub(super) fn transcript_interrupt(line: &str) -> bool {
+    const MARK: &str = "[Request interrupted by user";
+    if !line.contains(MARK) {
+        return false;
+    }
+    let Ok(entry) = serde_json::from_str::<Value>(line) else {
+        return false;
+    };
+    if entry["type"] != "user" {
+        return false;
+    }
+    match &entry["message"]["content"] {
+        Value::String(text) => text.starts_with(MARK),
+        Value::Array(blocks) => blocks.iter().any(|block| {
+            block["type"] == "text"
+                && block["text"]
+                    .as_str()
+                    .is_some_and(|text| text.starts_with(MARK))
+        }),
+        _ => false,
+    }
 }
 
 /// Claude's hook JSON (on stdin) to what it means.
-pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<HookEvent, String> {
+pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
     let value: Value =
         serde_json::from_slice(payload).map_err(|error| format!("payload is not JSON: {error}"))?;
     let object = value.as_object().ok_or("payload is not a JSON object")?;
@@ -84,20 +155,50 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<HookEvent, Strin
         }
         None => None,
     };
-    Ok(match event {
+    // A path that is not a transcript is left out, not a reason to refuse
+    // the event.
+    let transcript =
+        text("transcript_path").and_then(|path| transcript_path(path, native_id.as_deref()));
+    let event = match event {
         "SessionStart" => HookEvent::SessionStarted {
             native_id: native_id.ok_or("SessionStart has no session_id")?,
+            source: match text("source") {
+                Some("clear") => SessionSource::Clear,
+                Some("compact") => SessionSource::Compact,
+                Some("resume") => SessionSource::Resume,
+                _ => SessionSource::Startup,
+            },
         },
         "UserPromptSubmit" => HookEvent::TurnStarted { native_id },
         "Stop" => HookEvent::TurnCompleted { native_id },
+        "PermissionRequest" => HookEvent::PermissionPrompt,
+        "PostToolUse" | "PostToolUseFailure" => HookEvent::ToolFinished,
         "Notification" => match text("notification_type") {
             Some("permission_prompt") => HookEvent::PermissionPrompt,
             Some(other) => HookEvent::Ignored(format!("Notification {other}")),
             None => HookEvent::Ignored("Notification without a type".to_owned()),
         },
+        // `/clear` ends this native conversation and starts another in the
+        // same agent (a `clear` SessionStart follows): the Run goes on.
+        "SessionEnd" if text("reason") == Some("clear") => {
+            HookEvent::Ignored("SessionEnd clear".to_owned())
+        }
         "SessionEnd" => HookEvent::SessionEnded,
         other => HookEvent::Ignored(crate::ids::quote(other)),
-    })
+    };
+    Ok(super::Hook { event, transcript })
+}
+
+/// A transcript path from a payload: absolute, a `<uuid>.jsonl` file named
+/// after the payload's own session, nothing else.
+fn transcript_path(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
+    let path = PathBuf::from(path);
+    if !path.is_absolute() || path.components().any(|part| part.as_os_str() == "..") {
+        return None;
+    }
+    let stem = path.file_name()?.to_str()?.strip_suffix(".jsonl")?;
+    let ours = is_uuid(stem) && native_id.is_none_or(|id| stem.eq_ignore_ascii_case(id));
+    ours.then_some(path)
 }
 
 #[cfg(test)]
@@ -173,14 +274,15 @@ mod tests {
 
     #[test]
     fn hook_payloads_map_to_events() {
-        let parse = |json: &str| parse_hook(json.as_bytes());
+        let parse = |json: &str| parse_hook(json.as_bytes()).map(|hook| hook.event);
         let start = format!(
             r#"{{"hook_event_name":"SessionStart","session_id":"{ID}","source":"startup"}}"#
         );
         assert_eq!(
             parse(&start),
             Ok(HookEvent::SessionStarted {
-                native_id: ID.to_owned()
+                native_id: ID.to_owned(),
+                source: SessionSource::Startup,
             })
         );
         let stop = format!(r#"{{"hook_event_name":"Stop","session_id":"{ID}"}}"#);
@@ -207,5 +309,120 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_events_without_a_notification_and_clear_map_to_what_they_mean() {
+        let parse = |json: String| parse_hook(json.as_bytes()).unwrap();
+        let hook = parse(format!(
+            r#"{{"hook_event_name":"PermissionRequest","session_id":"{ID}","transcript_path":"/h/.claude/projects/-w/{ID}.jsonl"}}"#
+        ));
+        assert_eq!(hook.event, HookEvent::PermissionPrompt);
+        assert_eq!(
+            hook.transcript,
+            Some(PathBuf::from(format!("/h/.claude/projects/-w/{ID}.jsonl")))
+        );
+        let event = |json: String| parse(json).event;
+        assert_eq!(
+            event(format!(
+                r#"{{"hook_event_name":"PostToolUse","session_id":"{ID}"}}"#
+            )),
+            HookEvent::ToolFinished
+        );
+        assert_eq!(
+            event(format!(
+                r#"{{"hook_event_name":"SessionStart","session_id":"{ID}","source":"clear"}}"#
+            )),
+            HookEvent::SessionStarted {
+                native_id: ID.to_owned(),
+                source: SessionSource::Clear
+            }
+        );
+        assert!(matches!(
+            event(format!(
+                r#"{{"hook_event_name":"SessionEnd","session_id":"{ID}","reason":"clear"}}"#
+            )),
+            HookEvent::Ignored(_)
+        ));
+        assert_eq!(
+            event(format!(
+                r#"{{"hook_event_name":"SessionEnd","session_id":"{ID}","reason":"other"}}"#
+            )),
+            HookEvent::SessionEnded
+        );
+        // A transcript that is not this session's file is left out.
+        for path in [
+            "relative.jsonl",
+            "/x/../etc/passwd",
+            "/x/other.jsonl",
+            "/x/4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0b.jsonl",
+        ] {
+            let hook = parse(format!(
+                r#"{{"hook_event_name":"Stop","session_id":"{ID}","transcript_path":"{path}"}}"#
+            ));
+            assert_eq!(hook.transcript, None, "{path}");
+        }
+    }
+
+    #[test]
+    fn the_settings_pre_allow_lf_session_ready() {
+        let settings = settings_json(Path::new("/bin/lf-hook"));
+        assert_eq!(
+            settings["permissions"]["allow"],
+            json!(["Bash(lf-session-ready:*)"])
+        );
+        assert!(settings["hooks"]["PermissionRequest"].is_array());
+        assert!(settings["hooks"]["PostToolUse"].is_array());
+    }
+
+    #[test]
+    fn interrupts_and_refusals_are_read_from_transcript_lines() {
+        for line in [
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}"#,
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}}"#,
+            r#"{"type":"user","message":{"role":"user","content":"[Request interrupted by user]"}}"#,
+        ] {
+            assert!(transcript_interrupt(line), "{line}");
+        }
+        for line in [
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"text","text":"please say [Request interrupted by user]"}]}}"#,
+            "not json [Request interrupted by user]",
+            r#"{"type":"user","message":{"content":"hello"}}"#,
+        ] {
+            assert!(!transcript_interrupt(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn the_start_needs_a_person_in_a_folder_not_trusted_yet() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().display().to_string();
+        let env = |key: &str| (key == "HOME").then(|| home.clone());
+        let cwd = Path::new("/src/app/sub");
+        assert_eq!(
+            start_needs_person(cwd, &env),
+            Some(true),
+            "no state file: first run"
+        );
+        let write = |state: Value| {
+            std::fs::write(dir.path().join(".claude.json"), state.to_string()).unwrap()
+        };
+        write(
+            json!({"hasCompletedOnboarding": true, "projects": {"/src/app": {"hasTrustDialogAccepted": true}}}),
+        );
+        assert_eq!(start_needs_person(cwd, &env), Some(false));
+        assert_eq!(
+            start_needs_person(Path::new("/src/other"), &env),
+            Some(true)
+        );
+        write(json!({"projects": {"/src/app": {"hasTrustDialogAccepted": true}}}));
+        assert_eq!(
+            start_needs_person(cwd, &env),
+            Some(true),
+            "onboarding not done"
+        );
+        std::fs::write(dir.path().join(".claude.json"), "{").unwrap();
+        assert_eq!(start_needs_person(cwd, &env), None);
     }
 }

@@ -48,12 +48,66 @@ impl Provider {
 
     /// Parse a hook payload of this provider: Claude's JSON on stdin, or
     /// Codex's JSON as the last argument.
-    pub fn parse_hook(self, payload: &[u8]) -> std::result::Result<HookEvent, String> {
+    pub fn parse_hook(self, payload: &[u8]) -> std::result::Result<Hook, String> {
         match self {
             Provider::Claude => claude::parse_hook(payload),
-            Provider::Codex => codex::parse_notify(payload),
+            Provider::Codex => codex::parse_notify(payload).map(|event| Hook {
+                event,
+                transcript: None,
+            }),
             Provider::Command => Err("the command provider has no hooks".to_owned()),
         }
+    }
+
+    /// Whether this provider, started in `cwd`, will first show a dialog
+    /// that only a person can answer (Claude's workspace trust), read from
+    /// the provider's own state; `None` when it cannot tell.
+    pub fn start_needs_person(
+        self,
+        cwd: &Path,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<bool> {
+        match self {
+            Provider::Claude => claude::start_needs_person(cwd, env),
+            Provider::Codex | Provider::Command => Some(false),
+        }
+    }
+
+    /// Whether a line of this provider's transcript records that the
+    /// person interrupted the turn (no hook says so).
+    pub fn transcript_interrupt(self, line: &str) -> bool {
+        self == Provider::Claude && claude::transcript_interrupt(line)
+    }
+
+    /// The program this provider launches, for a launch's argv.
+    pub fn program_name(self, argv: &[String]) -> Option<&str> {
+        match self {
+            Provider::Claude => Some("claude"),
+            Provider::Codex => Some("codex"),
+            Provider::Command => argv.first().map(String::as_str),
+        }
+    }
+
+    /// Refuse, before anything is recorded, a launch whose program is not
+    /// installed: one sentence saying what to install or which provider to
+    /// pick.
+    pub fn require_installed(self, argv: &[String]) -> Result<()> {
+        let Some(program) = self.program_name(argv) else {
+            return Ok(());
+        };
+        let found = if program.contains('/') {
+            Path::new(program).is_file()
+        } else {
+            which_on_path(program).is_some()
+        };
+        if found {
+            return Ok(());
+        }
+        Err(Error::operational(match self {
+            Provider::Claude => "claude is not on PATH: install Claude Code (npm install -g @anthropic-ai/claude-code) or choose another --provider".to_owned(),
+            Provider::Codex => "codex is not on PATH: install the Codex CLI (npm install -g @openai/codex) or choose another --provider".to_owned(),
+            Provider::Command => format!("{} is not on PATH: install it or give the command's full path after --", quote(program)),
+        }))
     }
 
     /// The argv that launches (or resumes) this provider for one Run.
@@ -131,17 +185,41 @@ pub struct Launch<'a> {
     pub primary: bool,
 }
 
+/// One hook call: what happened, and where the provider keeps its
+/// transcript (Claude names it in every payload).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hook {
+    pub event: HookEvent,
+    pub transcript: Option<PathBuf>,
+}
+
+/// Why a provider (re)started a conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionSource {
+    Startup,
+    Resume,
+    /// `/clear`: a new native conversation in the same agent.
+    Clear,
+    /// `/compact`.
+    Compact,
+}
+
 /// What a provider's hook says happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HookEvent {
     /// The provider started (or resumed) its conversation with this id.
-    SessionStarted { native_id: String },
+    SessionStarted {
+        native_id: String,
+        source: SessionSource,
+    },
     /// The person submitted a prompt: a turn began.
     TurnStarted { native_id: Option<String> },
     /// The agent finished its turn.
     TurnCompleted { native_id: Option<String> },
     /// The agent is blocked on a permission prompt.
     PermissionPrompt,
+    /// A tool ran (so any permission it needed was answered).
+    ToolFinished,
     /// The provider's conversation ended.
     SessionEnded,
     /// An event lf does not act on (named for the log).

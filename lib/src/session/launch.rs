@@ -16,11 +16,87 @@ use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
-/// How long a launch may take to become resumable.
+/// How long an opener waits for a launch to become resumable (or to wait
+/// for a person).
 pub const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long an agent that has not confirmed its conversation is given
+/// before lf assumes a dialog waits for the person (lf never kills it).
+pub const START_GRACE: Duration = Duration::from_secs(5);
+/// How long an agent may outlive its terminal before it is stopped.
+const HANGUP_GRACE: Duration = Duration::from_secs(5);
 const POLL: Duration = Duration::from_millis(10);
+/// How often lf-serve looks at its agent, its Run and its transcript.
+const WATCH: Duration = Duration::from_millis(50);
+
+/// Set when lf-serve's terminal hung up (its tmux pane was killed).
+static HANGUP: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
+
+/// Survive the terminal's hangup long enough to record how the agent
+/// ended. A handler, not SIG_IGN: the agent must not inherit an ignored
+/// SIGHUP (handlers are reset by exec). signal-hook's flag handler only
+/// stores to the atomic.
+fn catch_hangup() {
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGHUP, Arc::clone(&HANGUP));
+}
+
+/// Follows an agent's transcript for what fires no hook (a refused
+/// permission, Esc interrupting a turn). The launch's first transcript is
+/// read from where it was when first seen (what was there is history); a
+/// transcript the agent moved to later (`/clear`) from its start.
+#[derive(Debug, Default)]
+struct TranscriptWatch {
+    path: Option<String>,
+    offset: u64,
+    partial: Vec<u8>,
+}
+
+impl TranscriptWatch {
+    /// Read what was appended; whether it records an interrupt. A file
+    /// that cannot be read now is read again on the next look.
+    fn interrupted(&mut self, provider: Provider, path: Option<&str>) -> bool {
+        use std::io::{Read, Seek, SeekFrom};
+        let Some(path) = path else { return false };
+        let len = std::fs::metadata(path).map(|meta| meta.len()).unwrap_or(0);
+        if self.path.as_deref() != Some(path) {
+            // The launch's first transcript holds the history of a resumed
+            // conversation: skip it. A later one is a new conversation
+            // (`/clear`): all of it is news.
+            self.offset = if self.path.is_none() { len } else { 0 };
+            self.path = Some(path.to_owned());
+            self.partial.clear();
+        }
+        if len < self.offset {
+            // Replaced or truncated: read it anew.
+            self.offset = 0;
+            self.partial.clear();
+        }
+        if len == self.offset {
+            return false;
+        }
+        let Ok(mut file) = std::fs::File::open(path) else {
+            return false;
+        };
+        let mut appended = Vec::new();
+        if file.seek(SeekFrom::Start(self.offset)).is_err()
+            || file.take(4 << 20).read_to_end(&mut appended).is_err()
+        {
+            return false;
+        }
+        self.offset += appended.len() as u64;
+        self.partial.extend_from_slice(&appended);
+        let Some(end) = self.partial.iter().rposition(|&byte| byte == b'\n') else {
+            return false;
+        };
+        let complete: Vec<u8> = self.partial.drain(..=end).collect();
+        String::from_utf8_lossy(&complete)
+            .lines()
+            .any(|line| provider.transcript_interrupt(line))
+    }
+}
 
 /// What `lf-session-open` may do to a Session that is live elsewhere.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -109,7 +185,8 @@ impl Lf {
     /// Session (its title, summary and work stay).
     fn launchable_run(&self, row: &SessionRow) -> Result<RunRow> {
         let current = self.run(&row.current_run_id)?;
-        if current.native_id.is_some() || !current.published {
+        // A resume that died before its agent confirmed it is not repeated.
+        if (current.native_id.is_some() && !current.resume_failed) || !current.published {
             return Ok(current);
         }
         let provider = Provider::parse(&current.provider)?;
@@ -169,8 +246,10 @@ impl Lf {
     }
 
     /// Wait until the launcher's Run is resumable (the provider runs and,
-    /// for a provider that confirms it, its native id is known), or say why
-    /// not: an agent that dies at once is not reported as started.
+    /// for a provider that confirms it, confirmed its conversation for this
+    /// launch) or waits for a person at a start-up dialog, or say why not:
+    /// an agent that dies at once — a resume of a conversation it does not
+    /// know included — is not reported as started.
     fn wait_started(&self, run: &str, tmux: &Tmux, name: &str) -> Result<()> {
         let deadline = Instant::now() + START_TIMEOUT;
         let confirms = Provider::parse(&self.run(run)?.provider)?.confirms_native_id_at_start();
@@ -180,7 +259,7 @@ impl Lf {
                 return Err(Error::operational(diagnostic.clone()));
             }
             if row.published
-                && (!confirms || row.native_id.is_some())
+                && (!confirms || row.confirmed || row.waits_for_person)
                 && self.run_has_live_client(run)?
             {
                 return Ok(());
@@ -281,7 +360,10 @@ impl Lf {
         // Run's (lf::active attributes it by containment).
         self.store()
             .record_launcher(&run.id, &ProcessIdentity::of(std::process::id())?)?;
-        let launch = self.describe_launch(&argv[0], &row.cwd, &run.id);
+        // Described only when a launch fails: hashing the executable
+        // (Claude's is ~250 MB) would delay every start by half a second.
+        let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
+        catch_hangup();
         let spawned = Command::new(&argv[0])
             .args(&argv[1..])
             .current_dir(&row.cwd)
@@ -292,7 +374,7 @@ impl Lf {
         let mut child = match spawned {
             Ok(child) => child,
             Err(error) => {
-                return Err(self.fail(&run.id, format!("could not start {launch}: {error}")));
+                return Err(self.fail(&run.id, format!("could not start {}: {error}", launch())));
             }
         };
         let process = ProcessIdentity::of(child.id())?;
@@ -305,37 +387,92 @@ impl Lf {
             },
             now_micros(),
         )?;
-        // Resumable: the native id is known (when the provider confirms it
-        // at start) and the client is alive.
-        let needs_native = provider.confirms_native_id_at_start() && run.native_id.is_none();
-        let deadline = Instant::now() + START_TIMEOUT;
-        while needs_native && self.run(&run.id)?.native_id.is_none() {
+        let resuming = run.native_id.clone();
+        let needs_confirm = provider.confirms_native_id_at_start();
+        // A dialog at start that only a person can answer (Claude's
+        // workspace trust) fires no hook until it is answered: known from
+        // the provider's own state at once, else assumed after a grace.
+        let predicted = needs_confirm
+            && provider.start_needs_person(std::path::Path::new(&row.cwd), &|key| {
+                std::env::var(key).ok()
+            }) == Some(true);
+        // The launch lock is held until the Run is resumable or waits for a
+        // person; the durable tmux session keeps other openers out after.
+        let mut lock = needs_confirm.then_some(lock);
+        let mut confirmed = !needs_confirm;
+        let mut waiting = false;
+        let mut watch = TranscriptWatch::default();
+        let mut hangup: Option<Instant> = None;
+        let started = Instant::now();
+        let status = loop {
             if let Some(status) = child.try_wait()? {
-                self.store().end_client(&process, now_micros())?;
-                return Err(self.fail(
-                    &run.id,
-                    format!("{launch}: exited with {status} before becoming resumable"),
-                ));
+                break status;
             }
-            if Instant::now() >= deadline {
-                let _ = child.kill();
-                let _ = child.wait();
-                self.store().end_client(&process, now_micros())?;
-                return Err(self.fail(
-                    &run.id,
-                    format!(
-                        "{launch}: did not become resumable within {}s",
-                        START_TIMEOUT.as_secs()
-                    ),
-                ));
+            if hangup.is_none() && HANGUP.load(Ordering::SeqCst) {
+                hangup = Some(Instant::now());
             }
-            std::thread::sleep(POLL);
-        }
+            if let Some(at) = hangup {
+                // The terminal is gone; an agent that outlives it is
+                // stopped, so the outcome is still recorded.
+                use rustix::process::{Pid, Signal, kill_process};
+                let signal = match at.elapsed() {
+                    elapsed if elapsed >= HANGUP_GRACE * 2 => Some(Signal::KILL),
+                    elapsed if elapsed >= HANGUP_GRACE => Some(Signal::TERM),
+                    _ => None,
+                };
+                // Our own child, not reaped yet, so its pid cannot be reused.
+                let pid = i32::try_from(child.id()).ok().and_then(Pid::from_raw);
+                if let (Some(signal), Some(pid)) = (signal, pid) {
+                    let _ = kill_process(pid, signal);
+                }
+            }
+            let current = self.run(&run.id)?;
+            if !confirmed {
+                if current.confirmed {
+                    confirmed = true;
+                    lock = None;
+                } else if !waiting && (predicted || started.elapsed() >= START_GRACE) {
+                    self.store()
+                        .record_waits_for_person(&run.id, now_micros())?;
+                    waiting = true;
+                    lock = None;
+                }
+            }
+            if watch.interrupted(provider, current.transcript_path.as_deref()) {
+                self.store()
+                    .record_turn(&run.id, super::Turn::Completed, now_micros())?;
+            }
+            std::thread::sleep(WATCH);
+        };
         drop(lock);
-        let status = child.wait()?;
-        let outcome = outcome_of(&status);
         let now = now_micros();
         self.store().end_client(&process, now)?;
+        // The agent may have confirmed since the last look.
+        confirmed = confirmed || self.run(&run.id)?.confirmed;
+        if !confirmed {
+            let diagnostic = match &resuming {
+                Some(native) if hangup.is_none() => {
+                    self.store().mark_resume_failed(&run.id)?;
+                    format!(
+                        "{}: the resume of {} conversation {native} exited with {status} before {} confirmed it; \
+                         the next open starts a new conversation",
+                        launch(),
+                        provider.as_str(),
+                        provider.as_str()
+                    )
+                }
+                _ => format!(
+                    "{}: exited with {status} before becoming resumable",
+                    launch()
+                ),
+            };
+            return Err(self.fail(&run.id, diagnostic));
+        }
+        let outcome = if hangup.is_some() {
+            RunOutcome::Interrupted
+        } else {
+            outcome_of(&status)
+        };
         self.store()
             .record_outcome(&run.id, outcome, status.code(), now)?;
         Ok(outcome)

@@ -198,7 +198,7 @@ pub fn facts(row: &SessionRow, catalog: &Catalog, live: &LiveClients) -> Result<
         kind: row.kind,
         interactive: row.interactive,
         completed: row.completed_at.is_some(),
-        ready: row.ready_summary.is_some(),
+        ready: row.ready_summary.is_some() && !row.ready_superseded,
         live_client: live.is_live(row)?,
         outcome: row.outcome,
         latest_turn: row.latest_turn,
@@ -268,6 +268,7 @@ pub fn record(
     Ok(SessionRecord {
         open_argv: open.argv(&row.id),
         terminal_ids: live.terminals(&row)?,
+        alive: facts.live_client,
         title: row.title,
         title_source: row.title_source,
         kind: row.kind,

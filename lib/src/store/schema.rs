@@ -161,6 +161,19 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     CREATE INDEX sessions_current_run ON sessions (current_run_id);
     "#,
+    // 6: truthful state with the real agent CLIs: when this launch's agent
+    // confirmed its conversation (Claude's SessionStart), whether the
+    // launch waits for a person at a start-up dialog (workspace trust),
+    // where the agent's transcript is (lf-serve reads it for what fires no
+    // hook), a resume that could not work (never repeated), and a ready
+    // summary that the person's next prompt superseded.
+    r#"
+    ALTER TABLE runs ADD COLUMN confirmed_at INTEGER;
+    ALTER TABLE runs ADD COLUMN waits_for_person INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE runs ADD COLUMN transcript_path TEXT;
+    ALTER TABLE runs ADD COLUMN resume_failed INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN ready_superseded INTEGER NOT NULL DEFAULT 0;
+    "#,
 ];
 
 pub fn version() -> i64 {

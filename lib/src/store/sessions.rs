@@ -37,6 +37,8 @@ pub struct SessionRow {
     pub outcome: Option<RunOutcome>,
     /// The flow invocation it belongs to, as recorded now.
     pub flow: Option<FlowFacts>,
+    /// The person prompted the agent again after it marked itself ready.
+    pub ready_superseded: bool,
 }
 
 /// The columns `SessionRow::from_row` reads, in order.
@@ -44,7 +46,7 @@ pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source,
     s.cwd, s.provider, s.model, s.task_id, s.wave_id, s.primary_scope, s.ready_summary, \
     s.flow_id, s.step, s.node, s.iterations, s.independent, s.current_run_id, s.latest_turn, \
     s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome, \
-    f.name, f.finished, f.current_run_id, f.pending_session_id";
+    f.name, f.finished, f.current_run_id, f.pending_session_id, s.ready_superseded";
 
 pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
     LEFT JOIN flows f ON f.id = s.flow_id";
@@ -95,6 +97,7 @@ impl SessionRow {
                 }),
                 None => None,
             },
+            ready_superseded: row.get(28)?,
         })
     }
 }
@@ -107,6 +110,8 @@ pub struct HookTarget {
     pub chosen_native_id: Option<String>,
     /// The Run is its Session's current Run.
     pub current: bool,
+    /// The agent's transcript, as its hooks last named it.
+    pub transcript_path: Option<String>,
 }
 
 /// One launch attempt of a Session.
@@ -129,6 +134,14 @@ pub struct RunRow {
     pub chosen_native_id: Option<String>,
     /// Why its launch failed, for the person who opens it next.
     pub diagnostic: Option<String>,
+    /// This launch's agent confirmed its native conversation.
+    pub confirmed: bool,
+    /// This launch waits for a person at a start-up dialog.
+    pub waits_for_person: bool,
+    /// The agent's transcript, as its hooks named it.
+    pub transcript_path: Option<String>,
+    /// A resume of its native id died before confirming it.
+    pub resume_failed: bool,
 }
 
 /// What creating a Session stores.
@@ -330,8 +343,8 @@ impl Store {
     /// provider and native ids, and whether it is its Session's current Run.
     pub fn hook_target(&self, run: &str) -> Result<Option<HookTarget>> {
         optional(self.conn().query_row(
-            "SELECT r.provider, r.native_id, r.chosen_native_id, s.current_run_id = r.id \
-             FROM runs r JOIN sessions s ON s.id = r.session_id WHERE r.id = ?1",
+            "SELECT r.provider, r.native_id, r.chosen_native_id, s.current_run_id = r.id, \
+             r.transcript_path FROM runs r JOIN sessions s ON s.id = r.session_id WHERE r.id = ?1",
             [run],
             |row| {
                 Ok(HookTarget {
@@ -339,6 +352,7 @@ impl Store {
                     native_id: row.get(1)?,
                     chosen_native_id: row.get(2)?,
                     current: row.get(3)?,
+                    transcript_path: row.get(4)?,
                 })
             },
         ))
@@ -347,7 +361,8 @@ impl Store {
     pub fn run_row(&self, id: &str) -> Result<Option<RunRow>> {
         optional(self.conn().query_row(
             "SELECT id, session_id, provider, model, argv, prompt, native_id, prepared, published, \
-             launcher, outcome, exit_code, created_at, chosen_native_id, diagnostic FROM runs WHERE id = ?1",
+             launcher, outcome, exit_code, created_at, chosen_native_id, diagnostic, \
+             confirmed_at IS NOT NULL, waits_for_person, transcript_path, resume_failed FROM runs WHERE id = ?1",
             [id],
             |row| {
                 let argv: String = row.get(4)?;
@@ -368,6 +383,10 @@ impl Store {
                     created_at: row.get(12)?,
                     chosen_native_id: row.get(13)?,
                     diagnostic: row.get(14)?,
+                    confirmed: row.get(15)?,
+                    waits_for_person: row.get(16)?,
+                    transcript_path: row.get(17)?,
+                    resume_failed: row.get(18)?,
                 })
             },
         ))
@@ -417,7 +436,7 @@ impl Store {
             )));
         }
         tx.execute(
-            "UPDATE sessions SET ready_summary = ?2, updated_at = ?3 WHERE id = ?1",
+            "UPDATE sessions SET ready_summary = ?2, ready_superseded = 0, updated_at = ?3 WHERE id = ?1",
             params![id, summary, now],
         )?;
         tx.commit()?;
@@ -471,13 +490,94 @@ impl Store {
     }
 
     /// Record the latest turn of a Run's conversation. A started or
-    /// completed turn answers any pending permission prompt.
+    /// completed turn answers any pending permission prompt; a turn the
+    /// person started after the agent marked itself ready supersedes that
+    /// readiness (the summary stays).
     pub fn record_turn(&self, run: &str, turn: Turn, now: i64) -> Result<()> {
         self.execute_write(
-            "UPDATE sessions SET latest_turn = ?2, permission_pending = 0, updated_at = ?3 \
+            "UPDATE sessions SET latest_turn = ?2, permission_pending = 0, updated_at = ?3, \
+             ready_superseded = CASE WHEN ?2 = 'started' AND ready_summary IS NOT NULL THEN 1 \
+             ELSE ready_superseded END \
              WHERE current_run_id = ?1 AND completed_at IS NULL",
             params![run, turn.as_str(), now],
         )
+    }
+
+    /// A tool of the Run's agent ran: any permission it waited on was
+    /// answered.
+    pub fn record_tool_finished(&self, run: &str, now: i64) -> Result<()> {
+        self.execute_write(
+            "UPDATE sessions SET permission_pending = 0, updated_at = ?2 \
+             WHERE current_run_id = ?1 AND completed_at IS NULL AND permission_pending = 1",
+            params![run, now],
+        )
+    }
+
+    /// The Run's agent confirmed its conversation for this launch; a
+    /// start-up dialog it waited on was answered.
+    pub fn confirm_start(&self, run: &str, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        let waited: bool = optional(tx.query_row(
+            "SELECT waits_for_person FROM runs WHERE id = ?1",
+            [run],
+            |row| row.get(0),
+        ))?
+        .unwrap_or(false);
+        tx.execute(
+            "UPDATE runs SET confirmed_at = COALESCE(confirmed_at, ?2), waits_for_person = 0 WHERE id = ?1",
+            params![run, now],
+        )?;
+        if waited {
+            tx.execute(
+                "UPDATE sessions SET permission_pending = 0, updated_at = ?2 \
+                 WHERE current_run_id = ?1 AND completed_at IS NULL",
+                params![run, now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The Run's launch waits for a person at a start-up dialog (before
+    /// its agent confirmed anything): the Session needs them.
+    pub fn record_waits_for_person(&self, run: &str, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE runs SET waits_for_person = 1 WHERE id = ?1 AND confirmed_at IS NULL",
+            [run],
+        )?;
+        if changed == 1 {
+            tx.execute(
+                "UPDATE sessions SET permission_pending = 1, updated_at = ?2 \
+                 WHERE current_run_id = ?1 AND completed_at IS NULL",
+                params![run, now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The Run's agent moved to another native conversation (Claude's
+    /// `/clear`): a resume brings back the new one.
+    pub fn move_native_id(&self, run: &str, native_id: &str) -> Result<()> {
+        self.execute_write(
+            "UPDATE runs SET native_id = ?2 WHERE id = ?1",
+            params![run, native_id],
+        )
+    }
+
+    /// Where the Run's agent writes its transcript.
+    pub fn record_transcript(&self, run: &str, path: &str) -> Result<()> {
+        self.execute_write(
+            "UPDATE runs SET transcript_path = ?2 WHERE id = ?1",
+            params![run, path],
+        )
+    }
+
+    /// A resume of the Run's native id died before confirming it: the
+    /// next open starts a new attempt instead of repeating it.
+    pub fn mark_resume_failed(&self, run: &str) -> Result<()> {
+        self.execute_write("UPDATE runs SET resume_failed = 1 WHERE id = ?1", [run])
     }
 
     /// Record that a Run's agent waits on a permission prompt.
@@ -568,7 +668,8 @@ impl Store {
         let tx = self.write()?;
         let changed = tx.execute(
             "UPDATE runs SET published = 1, launcher = ?2, started_at = ?3, outcome = NULL, \
-             exit_code = NULL, ended_at = NULL, diagnostic = NULL WHERE id = ?1",
+             exit_code = NULL, ended_at = NULL, diagnostic = NULL, confirmed_at = NULL, \
+             waits_for_person = 0 WHERE id = ?1",
             params![run, launcher, now],
         )?;
         if changed == 0 {

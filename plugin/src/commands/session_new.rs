@@ -174,6 +174,16 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
             (None, Some(argv)) => value_span(engine, argv.span),
             (None, None) => head,
         };
+        let launch = !call.has_flag("no-launch").map_err(shell)?;
+        if launch {
+            let argv: &[String] = argv
+                .as_ref()
+                .map(|argv| argv.item.as_slice())
+                .unwrap_or(&[]);
+            provider
+                .require_installed(argv)
+                .map_err(|error| error_at(error, culprit))?;
+        }
         let record = lf
             .create(lf::NewConversation {
                 provider,
@@ -192,7 +202,7 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
                     labeled
                 }
             })?;
-        if call.has_flag("no-launch").map_err(shell)? {
+        if !launch {
             return Ok(crate::value::session(record, head));
         }
         lf.open_session(&record.id, OpenOptions::default())

@@ -1,0 +1,30 @@
+# Sourced by scripts/test and bench/launch.sh: the real agent CLIs the
+# end-to-end tests and the launch benchmark drive through lf (tests/real),
+# from npm, the exact versions, installed into .tools/agents only when
+# missing; exports LF_TEST_CLAUDE and LF_TEST_CODEX. They only ever talk
+# to the tests' fake model servers on 127.0.0.1.
+claude_version=2.1.197
+codex_version=0.171.0
+agents_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.tools/agents"
+LF_TEST_CLAUDE="$agents_dir/node_modules/.bin/claude"
+LF_TEST_CODEX="$agents_dir/node_modules/.bin/codex"
+agent_version() {
+  node -p "require(process.argv[1]).version" "$agents_dir/node_modules/$1/package.json" 2>/dev/null || true
+}
+if [ "$(agent_version @anthropic-ai/claude-code)" != "$claude_version" ] ||
+  [ "$(agent_version @openai/codex)" != "$codex_version" ] ||
+  [ ! -x "$LF_TEST_CLAUDE" ] || [ ! -x "$LF_TEST_CODEX" ]; then
+  echo "installing Claude Code $claude_version and Codex $codex_version into .tools/agents" >&2
+  npm install --silent --no-save --prefix "$agents_dir" \
+    "@anthropic-ai/claude-code@$claude_version" "@openai/codex@$codex_version"
+fi
+export LF_TEST_CLAUDE LF_TEST_CODEX
+
+# A loopback-only network namespace for a command (the agents try other
+# hosts: telemetry, plugins, updates): `unshare -n` as root, else a user
+# namespace that maps us to root for it.
+hermetic() {
+  local isolate=(unshare -n)
+  [ "$(id -u)" = 0 ] || isolate=(unshare -r -n)
+  "${isolate[@]}" sh -c 'ip link set lo up && exec "$@"' sh "$@"
+}

@@ -1,0 +1,188 @@
+//! The Anthropic Messages API as Claude Code calls it: `HEAD /` (a
+//! connectivity check), `POST /v1/messages?beta=true` streamed as SSE
+//! (`message_start` … `message_stop`), and side requests (titles, token
+//! counts). A conversation request is one that offers tools.
+
+use super::{Reply, Server, Shared, decide, event, respond, stall, start_stream};
+use serde_json::{Value, json};
+use std::net::TcpStream;
+use std::sync::Arc;
+
+/// Start a fake Anthropic server on 127.0.0.1.
+pub fn start() -> Server {
+    Server::start(Arc::new(handle))
+}
+
+fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
+    let request = shared.request(index);
+    let path = request.path.split('?').next().unwrap_or_default();
+    match (request.method.as_str(), path) {
+        ("HEAD", _) => respond(stream, "200 OK", "text/plain", ""),
+        ("POST", "/v1/messages/count_tokens") => respond(
+            stream,
+            "200 OK",
+            "application/json",
+            &json!({"input_tokens": 12}).to_string(),
+        ),
+        ("POST", "/v1/messages") => {
+            let body = &request.body;
+            let conversation = body["tools"].as_array().is_some_and(|tools| !tools.is_empty());
+            let reply = if conversation {
+                let (text, tool_result) = latest_user_input(body);
+                shared.set_conversation(index, &text);
+                decide(&text, tool_result, shared.next_turn())
+            } else {
+                Reply::Text("Fake session title".to_owned())
+            };
+            let model = body["model"].as_str().unwrap_or("claude-fake").to_owned();
+            if body["stream"].as_bool() == Some(true) {
+                stream_reply(shared, stream, index, &model, &reply);
+            } else {
+                let text = match reply {
+                    Reply::Text(text) => text,
+                    _ => "Fake answer.".to_owned(),
+                };
+                respond(
+                    stream,
+                    "200 OK",
+                    "application/json",
+                    &json!({
+                        "id": format!("msg_fake_{index}"), "type": "message", "role": "assistant",
+                        "model": model, "content": [{"type": "text", "text": text}],
+                        "stop_reason": "end_turn", "stop_sequence": null,
+                        "usage": {"input_tokens": 12, "output_tokens": 4}
+                    })
+                    .to_string(),
+                );
+            }
+        }
+        _ => respond(
+            stream,
+            "404 Not Found",
+            "application/json",
+            &json!({"type": "error", "error": {"type": "not_found_error", "message": "not served by the fake model"}})
+                .to_string(),
+        ),
+    }
+}
+
+/// The person's latest prompt (the text of the latest user message that
+/// has text other than Claude's system reminders), and whether the latest
+/// message carries a tool result.
+pub fn latest_user_input(body: &Value) -> (String, bool) {
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    let user: Vec<&Value> = messages.iter().filter(|m| m["role"] == "user").collect();
+    let blocks = |message: &Value| -> Vec<Value> {
+        match &message["content"] {
+            Value::String(text) => vec![json!({"type": "text", "text": text})],
+            Value::Array(blocks) => blocks.clone(),
+            _ => Vec::new(),
+        }
+    };
+    let tool_result = user.last().is_some_and(|message| {
+        blocks(message)
+            .iter()
+            .any(|block| block["type"] == "tool_result")
+    });
+    let prompt = user.iter().rev().find_map(|message| {
+        let text: Vec<String> = blocks(message)
+            .iter()
+            .filter(|block| block["type"] == "text")
+            .filter_map(|block| block["text"].as_str())
+            .filter(|text| !text.trim_start().starts_with("<system-reminder>"))
+            .map(str::to_owned)
+            .collect();
+        (!text.is_empty()).then(|| text.join("\n"))
+    });
+    (prompt.unwrap_or_default(), tool_result)
+}
+
+/// The Claude session id a request carries (`metadata.user_id` is a JSON
+/// string holding `session_id`).
+pub fn session_id(request: &super::Request) -> Option<String> {
+    let user = request.body["metadata"]["user_id"].as_str()?;
+    let user: Value = serde_json::from_str(user).ok()?;
+    user["session_id"].as_str().map(str::to_owned)
+}
+
+fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &str, reply: &Reply) {
+    if !start_stream(stream) {
+        return;
+    }
+    let start = json!({"type": "message_start", "message": {
+        "id": format!("msg_fake_{index}"), "type": "message", "role": "assistant", "model": model,
+        "content": [], "stop_reason": null, "stop_sequence": null,
+        "usage": {"input_tokens": 12, "output_tokens": 1}
+    }});
+    if !event(stream, "message_start", &start) {
+        return;
+    }
+    let stop_reason = match reply {
+        Reply::Text(text) => text_block(stream, text),
+        Reply::Slow(duration) => {
+            let started = text_block_start(stream) && text_delta(stream, "Thinking slowly");
+            if !started || !stall(shared, stream, *duration) {
+                return;
+            }
+            text_delta(stream, " … done.") && block_stop(stream, 0)
+        }
+        Reply::Run(command) => {
+            let input = json!({"command": command, "description": "Run the requested command"});
+            event(
+                stream,
+                "content_block_start",
+                &json!({"type": "content_block_start", "index": 0, "content_block": {
+                    "type": "tool_use", "id": format!("toolu_fake_{index}"), "name": "Bash", "input": {}
+                }}),
+            ) && event(
+                stream,
+                "content_block_delta",
+                &json!({"type": "content_block_delta", "index": 0, "delta": {
+                    "type": "input_json_delta", "partial_json": input.to_string()
+                }}),
+            ) && block_stop(stream, 0)
+        }
+    };
+    if !stop_reason {
+        return;
+    }
+    let reason = if matches!(reply, Reply::Run(_)) {
+        "tool_use"
+    } else {
+        "end_turn"
+    };
+    let _ = event(
+        stream,
+        "message_delta",
+        &json!({"type": "message_delta", "delta": {"stop_reason": reason, "stop_sequence": null},
+                "usage": {"output_tokens": 8}}),
+    ) && event(stream, "message_stop", &json!({"type": "message_stop"}));
+}
+
+fn text_block(stream: &mut TcpStream, text: &str) -> bool {
+    text_block_start(stream) && text_delta(stream, text) && block_stop(stream, 0)
+}
+
+fn text_block_start(stream: &mut TcpStream) -> bool {
+    event(
+        stream,
+        "content_block_start",
+        &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+    )
+}
+
+fn text_delta(stream: &mut TcpStream, text: &str) -> bool {
+    event(
+        stream,
+        "content_block_delta",
+        &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
+    )
+}
+
+fn block_stop(stream: &mut TcpStream, index: usize) -> bool {
+    event(
+        stream,
+        "content_block_stop",
+        &json!({"type": "content_block_stop", "index": index}),
+    )
+}

@@ -1,0 +1,368 @@
+//! Fake model servers on 127.0.0.1 for the real agent CLIs: the Anthropic
+//! Messages API (Claude Code) and the OpenAI Responses API (Codex). They
+//! speak just enough HTTP/1.1 (one request per connection, answered with
+//! `Connection: close`) and stream answers as SSE, so the real CLIs run
+//! unchanged against them.
+//!
+//! A test scripts the model through the person's own prompt, so what is
+//! typed into the agent is all a test needs to say:
+//! - `[run: CMD]` — the model calls the shell tool with `CMD` (Claude's
+//!   `Bash`; Codex's `exec_command` asking for escalated permissions, so
+//!   both show a permission dialog unless the command is pre-allowed);
+//! - `[slow: SECONDS]` — the answer streams its first words, then stalls
+//!   for that long (a turn a person can interrupt);
+//! - anything else — a plain answer, `Answer N.`
+//!
+//! After a tool result the model answers `Tool finished.` Requests that
+//! are not the conversation (Claude's title and side requests without
+//! tools, Codex's title thread) get a short plain answer. Every request is
+//! recorded, so tests wait on what the agent asked instead of sleeping.
+
+#![allow(dead_code)]
+
+pub mod anthropic;
+pub mod responses;
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// One HTTP request as the server received it.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub method: String,
+    /// The path with its query (`/v1/messages?beta=true`).
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    /// The JSON body, or `Null` for none (or a body that is not JSON).
+    pub body: Value,
+    /// Whether it belongs to the conversation (not a title or side request).
+    pub conversation: bool,
+    /// The person's latest prompt in a conversation request.
+    pub prompt: String,
+    /// When its answer's last byte was written, once it was.
+    pub answered: Option<Instant>,
+}
+
+/// What the model does for one conversation request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    Text(String),
+    /// Call the shell tool with this command.
+    Run(String),
+    /// Stream a few words, stall this long, then finish.
+    Slow(Duration),
+}
+
+/// Choose the reply from the person's latest prompt and whether the latest
+/// input is a tool result (then the prompt is the one that asked for it).
+pub fn decide(text: &str, after_tool_result: bool, turn: usize) -> Reply {
+    if after_tool_result {
+        if let Some(seconds) = directive(text, "[then-slow:") {
+            return Reply::Slow(Duration::from_secs(seconds.parse().unwrap_or(30)));
+        }
+        return Reply::Text("Tool finished.".to_owned());
+    }
+    if let Some(command) = directive(text, "[run:") {
+        return Reply::Run(command);
+    }
+    if let Some(seconds) = directive(text, "[slow:") {
+        let seconds = seconds.parse().unwrap_or(30);
+        return Reply::Slow(Duration::from_secs(seconds));
+    }
+    Reply::Text(format!("Answer {turn}."))
+}
+
+/// The text of `[name: text]` in `text`, if present.
+fn directive(text: &str, open: &str) -> Option<String> {
+    let start = text.rfind(open)? + open.len();
+    let end = text[start..].find(']')? + start;
+    Some(text[start..end].trim().to_owned())
+}
+
+type Handler = dyn Fn(&Shared, usize, &mut TcpStream) + Send + Sync;
+
+/// State shared by the accept loop, the connections and the test.
+pub struct Shared {
+    requests: Mutex<Vec<Request>>,
+    changed: Condvar,
+    stop: AtomicBool,
+    turns: AtomicUsize,
+}
+
+impl Shared {
+    fn request(&self, index: usize) -> Request {
+        self.requests.lock().unwrap()[index].clone()
+    }
+
+    fn set_conversation(&self, index: usize, prompt: &str) {
+        let mut requests = self.requests.lock().unwrap();
+        requests[index].conversation = true;
+        requests[index].prompt = prompt.to_owned();
+        self.changed.notify_all();
+    }
+
+    fn answered(&self, index: usize) {
+        self.requests.lock().unwrap()[index].answered = Some(Instant::now());
+        self.changed.notify_all();
+    }
+
+    fn next_turn(&self) -> usize {
+        self.turns.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+}
+
+/// A running fake model server; stopped when dropped.
+pub struct Server {
+    pub port: u16,
+    shared: Arc<Shared>,
+}
+
+impl Server {
+    fn start(handler: Arc<Handler>) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the fake model server");
+        let port = listener.local_addr().unwrap().port();
+        let shared = Arc::new(Shared {
+            requests: Mutex::new(Vec::new()),
+            changed: Condvar::new(),
+            stop: AtomicBool::new(false),
+            turns: AtomicUsize::new(0),
+        });
+        let accept = shared.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if accept.stopping() {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let shared = accept.clone();
+                let handler = handler.clone();
+                std::thread::spawn(move || serve_connection(&shared, &*handler, stream));
+            }
+        });
+        Server { port, shared }
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Every request so far.
+    pub fn requests(&self) -> Vec<Request> {
+        self.shared.requests.lock().unwrap().clone()
+    }
+
+    /// The conversation requests so far.
+    pub fn conversation(&self) -> Vec<Request> {
+        self.requests()
+            .into_iter()
+            .filter(|request| request.conversation)
+            .collect()
+    }
+
+    /// Wait until `count` conversation requests were answered in full, or
+    /// fail after `seconds` listing what arrived.
+    pub fn wait_answered(&self, count: usize, seconds: u64) -> Vec<Request> {
+        self.wait(
+            &format!("{count} answered model requests"),
+            seconds,
+            |all| {
+                all.iter()
+                    .filter(|request| request.conversation && request.answered.is_some())
+                    .count()
+                    >= count
+            },
+        )
+    }
+
+    /// Wait until a conversation request whose latest prompt contains
+    /// `text` was answered in full, and return it.
+    pub fn wait_prompt(&self, text: &str, seconds: u64) -> Request {
+        let found = |all: &[Request]| {
+            all.iter()
+                .rev()
+                .find(|request| {
+                    request.conversation
+                        && request.answered.is_some()
+                        && request.prompt.contains(text)
+                })
+                .cloned()
+        };
+        self.wait(&format!("an answer to {text:?}"), seconds, |all| {
+            found(all).is_some()
+        });
+        found(&self.requests()).unwrap()
+    }
+
+    /// Wait until `count` conversation requests arrived (answered or not).
+    pub fn wait_received(&self, count: usize, seconds: u64) -> Vec<Request> {
+        self.wait(&format!("{count} model requests"), seconds, |all| {
+            all.iter().filter(|request| request.conversation).count() >= count
+        })
+    }
+
+    fn wait(&self, what: &str, seconds: u64, done: impl Fn(&[Request]) -> bool) -> Vec<Request> {
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        let mut requests = self.shared.requests.lock().unwrap();
+        loop {
+            if done(&requests) {
+                return requests
+                    .iter()
+                    .filter(|request| request.conversation)
+                    .cloned()
+                    .collect();
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                let seen: Vec<String> = requests
+                    .iter()
+                    .map(|request| {
+                        format!(
+                            "{} {} conversation={} answered={}",
+                            request.method,
+                            request.path,
+                            request.conversation,
+                            request.answered.is_some()
+                        )
+                    })
+                    .collect();
+                panic!("timed out waiting for {what}; the server saw: {seen:#?}");
+            }
+            requests = self
+                .shared
+                .changed
+                .wait_timeout(requests, deadline - now)
+                .unwrap()
+                .0;
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop so it sees the flag.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+fn serve_connection(shared: &Shared, handler: &Handler, mut stream: TcpStream) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
+    let Some(request) = read_request(&mut stream) else {
+        return;
+    };
+    let index = {
+        let mut requests = shared.requests.lock().unwrap();
+        requests.push(request);
+        shared.changed.notify_all();
+        requests.len() - 1
+    };
+    handler(shared, index, &mut stream);
+    let _ = stream.flush();
+    shared.answered(index);
+}
+
+fn read_request(stream: &mut TcpStream) -> Option<Request> {
+    let mut reader = BufReader::new(stream.try_clone().ok()?);
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_owned();
+    let path = parts.next()?.to_owned();
+    let mut headers = Vec::new();
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).ok()? == 0 {
+            return None;
+        }
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
+        }
+    }
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.clone())
+    };
+    let mut body = Vec::new();
+    if let Some(length) = header("content-length").and_then(|value| value.parse().ok()) {
+        body.resize(length, 0);
+        reader.read_exact(&mut body).ok()?;
+    } else if header("transfer-encoding").is_some_and(|value| value.contains("chunked")) {
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size).ok()?;
+            let size = usize::from_str_radix(size.trim().split(';').next()?, 16).ok()?;
+            let mut chunk = vec![0; size + 2];
+            reader.read_exact(&mut chunk).ok()?;
+            if size == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..size]);
+        }
+    }
+    Some(Request {
+        method,
+        path,
+        headers,
+        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        conversation: false,
+        prompt: String::new(),
+        answered: None,
+    })
+}
+
+/// Write a whole response that is not a stream.
+fn respond(stream: &mut TcpStream, status: &str, content_type: &str, body: &str) {
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+/// Start a server-sent event stream.
+fn start_stream(stream: &mut TcpStream) -> bool {
+    write!(
+        stream,
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
+    )
+    .is_ok()
+}
+
+/// Write one SSE event; `false` once the client went away.
+fn event(stream: &mut TcpStream, name: &str, data: &Value) -> bool {
+    let ok = write!(stream, "event: {name}\ndata: {data}\n\n").is_ok();
+    ok && stream.flush().is_ok()
+}
+
+/// Stall for `duration`, keeping the stream open with SSE comments; stops
+/// early when the client went away (a write fails) or the server stops.
+/// Returns whether the client is still there.
+fn stall(shared: &Shared, stream: &mut TcpStream, duration: Duration) -> bool {
+    let deadline = Instant::now() + duration;
+    while Instant::now() < deadline && !shared.stopping() {
+        std::thread::sleep(Duration::from_millis(200));
+        if stream
+            .write_all(b": stalling\n\n")
+            .and_then(|()| stream.flush())
+            .is_err()
+        {
+            return false;
+        }
+    }
+    true
+}

@@ -1,0 +1,227 @@
+//! The real CLIs' launch benchmark (run by `bench/launch.sh`, ignored in
+//! the suite: it measures, it asserts nothing about speed). For each CLI,
+//! in one run and interleaved:
+//! - **start**: from spawning `lf-session-new` until the agent's prompt is
+//!   on screen and `lf-session-list` says `active`, against the same CLI
+//!   started directly in tmux (no lf) until its prompt is on screen;
+//! - **reply**: from the model server's last byte of an answer until
+//!   `lf-session-list` says `reply`, against until the answer is on the
+//!   direct CLI's screen.
+//!
+//! - **attention** (Claude): from its permission dialog on screen until
+//!   `approve`, from the answer (Enter) until `approve` is gone, and from
+//!   Esc on a running turn until `reply`.
+//!
+//! Prints one JSON line per measurement and a summary of medians.
+
+use super::*;
+use crate::model::{Server, anthropic, responses};
+use std::time::{Duration, Instant};
+
+struct Cli {
+    provider: &'static str,
+    ready: &'static str,
+    start: fn() -> Server,
+    env: fn(&Server, &[&str]) -> Env,
+}
+
+const CLIS: [Cli; 2] = [
+    Cli {
+        provider: "claude",
+        ready: "for shortcuts",
+        start: anthropic::start,
+        env: claude_env,
+    },
+    Cli {
+        provider: "codex",
+        ready: "for shortcuts",
+        start: responses::start,
+        env: codex_env,
+    },
+];
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Poll `probe` as fast as it goes; when it first held.
+fn until(what: &str, mut probe: impl FnMut() -> bool) -> Instant {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if probe() {
+            return Instant::now();
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn screen_has(env: &Env, pane: &str, text: &str) -> bool {
+    env.tmux_command(&["capture-pane", "-p", "-t", pane])
+        .output()
+        .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).contains(text))
+}
+
+/// One lf launch: (start, reply) in ms.
+fn through_lf(cli: &Cli, round: usize) -> (f64, f64) {
+    let model = (cli.start)();
+    let env = (cli.env)(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let begun = Instant::now();
+    let record = new_session(&env, cli.provider, &cwd, None);
+    let pane = pane(&record);
+    let shown = until("the prompt through lf", || {
+        screen_has(&env, &pane, cli.ready)
+    });
+    let listed = until("active", || {
+        env.show(&record.id).state == SessionState::Active
+    });
+    let start = millis(shown.max(listed) - begun);
+    let prompt = format!("Benchmark round {round}");
+    say(&env, &pane, &prompt);
+    let seen = until("reply", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
+    let answered = model.wait_prompt(&prompt, 30).answered.unwrap();
+    (start, millis(seen - answered))
+}
+
+/// The same CLI started directly in tmux: (start, reply) in ms.
+fn direct(cli: &Cli, round: usize) -> (f64, f64) {
+    let model = (cli.start)();
+    let env = (cli.env)(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let begun = Instant::now();
+    let cwd_text = cwd.display().to_string();
+    env.tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "direct",
+        "-c",
+        &cwd_text,
+        "-x",
+        "200",
+        "-y",
+        "50",
+        "--",
+        cli.provider,
+    ]);
+    let pane = "=direct:";
+    let shown = until("the prompt of the direct CLI", || {
+        screen_has(&env, pane, cli.ready)
+    });
+    let start = millis(shown - begun);
+    let prompt = format!("Benchmark round {round}");
+    say(&env, pane, &prompt);
+    let turn = model.wait_received(1, 30).len();
+    let seen = until("the answer on screen", || {
+        screen_has(&env, pane, &format!("Answer {turn}."))
+    });
+    let answered = model.wait_prompt(&prompt, 30).answered.unwrap();
+    (start, millis(seen.max(answered) - answered))
+}
+
+/// Claude's attention latencies through lf: (dialog → approve, answer →
+/// cleared, Esc → reply) in ms.
+fn claude_attention(round: usize) -> (f64, f64, f64) {
+    let model = anthropic::start();
+    let env = claude_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, "claude", &cwd, None);
+    let pane = pane(&record);
+    until("the prompt", || screen_has(&env, &pane, "for shortcuts"));
+    say(
+        &env,
+        &pane,
+        &format!("[run: touch file-{round}] Make a file"),
+    );
+    let dialog = until("the dialog", || {
+        screen_has(&env, &pane, "Do you want to proceed?")
+    });
+    let approve = until("approve", || {
+        env.show(&record.id).attention == Some(Attention::Approve)
+    });
+    let answered = Instant::now();
+    keys(&env, &pane, &["Enter"]);
+    let cleared = until("approve cleared", || {
+        env.show(&record.id).attention != Some(Attention::Approve)
+    });
+    until("the reply", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
+    say(&env, &pane, "[slow: 60] Think");
+    until("the turn running", || {
+        screen_has(&env, &pane, "esc to interrupt")
+    });
+    until("working", || env.show(&record.id).attention.is_none());
+    let escaped = Instant::now();
+    keys(&env, &pane, &["Escape"]);
+    let replied = until("reply after Esc", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
+    let signed = |later: Instant, earlier: Instant| match later.checked_duration_since(earlier) {
+        Some(duration) => millis(duration),
+        None => -millis(earlier - later),
+    };
+    (
+        signed(approve, dialog),
+        millis(cleared - answered),
+        millis(replied - escaped),
+    )
+}
+
+#[test]
+#[ignore = "a benchmark: bench/launch.sh runs it"]
+fn bench_real_cli_launch_and_reply() {
+    let rounds: usize = std::env::var("LF_BENCH_ROUNDS")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(5);
+    println!("\nreal CLI launch benchmark ({rounds} rounds each, medians, ms)");
+    for cli in &CLIS {
+        let (mut lf_start, mut lf_reply, mut raw_start, mut raw_reply) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds {
+            let (start, reply) = direct(cli, round);
+            raw_start.push(start);
+            raw_reply.push(reply);
+            let (start, reply) = through_lf(cli, round);
+            lf_start.push(start);
+            lf_reply.push(reply);
+            println!(
+                r#"{{"cli":"{}","round":{round},"direct_start_ms":{:.1},"lf_start_ms":{:.1},"direct_reply_ms":{:.1},"lf_reply_ms":{:.1}}}"#,
+                cli.provider, raw_start[round], lf_start[round], raw_reply[round], lf_reply[round]
+            );
+        }
+        let (lf_start, raw_start) = (median(&mut lf_start), median(&mut raw_start));
+        let (lf_reply, raw_reply) = (median(&mut lf_reply), median(&mut raw_reply));
+        println!(
+            "  {:6} start: lf {lf_start:7.1} vs direct {raw_start:7.1}  (+{:.1})   reply: lf {lf_reply:6.1} vs direct {raw_reply:6.1}  (+{:.1})",
+            cli.provider,
+            lf_start - raw_start,
+            lf_reply - raw_reply
+        );
+    }
+    let (mut approve, mut cleared, mut replied) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (a, c, r) = claude_attention(round);
+        println!(
+            r#"{{"cli":"claude","round":{round},"dialog_to_approve_ms":{a:.1},"answer_to_cleared_ms":{c:.1},"esc_to_reply_ms":{r:.1}}}"#
+        );
+        approve.push(a);
+        cleared.push(c);
+        replied.push(r);
+    }
+    println!(
+        "  claude attention: dialog → approve {:.1}, answer → cleared {:.1}, Esc → reply {:.1}",
+        median(&mut approve),
+        median(&mut cleared),
+        median(&mut replied)
+    );
+}

@@ -1,0 +1,541 @@
+//! The real Claude Code through lf: every transition a person sees, and a
+//! test per defect of issue 12 that the real CLI showed.
+
+use super::*;
+use crate::model::{Server, anthropic};
+
+/// The permission dialog of Claude's Bash tool.
+const DIALOG: &str = "Do you want to proceed?";
+/// Claude's prompt box is ready for input.
+const READY: &str = "for shortcuts";
+
+/// A trusted repository with Claude started in it by `lf-session-new`,
+/// its prompt on screen.
+fn started() -> (Server, Env, SessionRecord, String) {
+    let model = anthropic::start();
+    let env = claude_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, "claude", &cwd, None);
+    assert_eq!(record.state, SessionState::Active, "{record:#?}");
+    assert!(record.alive, "{record:#?}");
+    assert_eq!(record.attention, None, "{record:#?}");
+    let pane = pane(&record);
+    wait_screen(&env, &pane, READY, 60);
+    (model, env, record, pane)
+}
+
+/// Wait until Claude's own transcript of a conversation holds `text` and
+/// an answer. Claude writes it behind the screen, and an agent killed at
+/// once after a reply may not have written the exchange yet.
+fn wait_transcript(env: &Env, native: &str, text: &str) {
+    let projects = env.dir.path().join(".claude/projects");
+    wait_history(&projects, &[text, native, "\"assistant\""], 30);
+}
+
+/// Ask for a tool call that needs permission and wait for its dialog.
+fn ask_permission(env: &Env, pane: &str, prompt: &str) {
+    say(env, pane, prompt);
+    wait_screen(env, pane, DIALOG, 30);
+}
+
+#[test]
+fn claude_new_active_then_reply_when_the_turn_completes() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Hello there");
+    let replied = wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    assert!(replied.alive);
+    let request = model.wait_prompt("Hello there", 5);
+    let native = anthropic::session_id(&request).expect("Claude names its session");
+    assert_eq!(native.len(), 36, "{native}");
+}
+
+/// The whole life of a conversation: the prompt given to lf-session-new
+/// reaches Claude, the turn completes, the agent marks itself ready, and
+/// completing it stops the agent. Every real hook payload was accepted.
+#[test]
+fn claude_a_conversation_from_new_to_closed() {
+    let model = anthropic::start();
+    let env = claude_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, "claude", &cwd, Some("Fix the parser"));
+    assert_eq!(record.state, SessionState::Active);
+    assert_eq!(record.title, "Fix the parser");
+    let pane = pane(&record);
+    assert!(pane.starts_with('%'), "{pane}");
+    model.wait_prompt("Fix the parser", 60);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    wait_screen(&env, &pane, READY, 30);
+    say(&env, &pane, "[run: lf-session-ready 'Parser fixed'] Done");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Ready,
+        Some(Attention::Review),
+        30,
+    );
+    let closed: SessionRecord = env.run("lf-session-complete", &[&record.id]).json();
+    assert_eq!(
+        (closed.state, closed.attention),
+        (SessionState::Closed, None)
+    );
+    assert_eq!(closed.ready_summary.as_deref(), Some("Parser fixed"));
+    let name = format!("lf-{}", &record.id[..12]);
+    wait_for("the agent to stop", 20, || {
+        (!env.tmux_has(&name)).then_some(())
+    });
+    assert!(!env.show(&record.id).alive);
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default();
+    assert!(log.is_empty(), "lf-hook refused or noted payloads:\n{log}");
+}
+
+/// Defect 3: `approve` within a second of the dialog (PermissionRequest),
+/// not ~6 s later (Notification). Defect 2: cleared when the approved tool
+/// ran (PostToolUse), not when the turn ends minutes later.
+#[test]
+fn claude_approve_appears_with_the_dialog_and_clears_when_approved() {
+    let (_model, env, record, pane) = started();
+    ask_permission(
+        &env,
+        &pane,
+        "[run: touch approved.txt] [then-slow: 120] Make a file",
+    );
+    // Claude's own Notification comes ~6 s after the dialog; only the
+    // PermissionRequest hook meets this failure limit.
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        3,
+    );
+    keys(&env, &pane, &["Enter"]);
+    wait_file(&env.mkdir("repo").join("approved.txt"), 20);
+    // The agent keeps working for two minutes after the tool: no attention.
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+}
+
+/// Defect 7: refusing the permission fires no hook; lf-serve reads the
+/// refusal from the transcript and the agent waits for the person.
+#[test]
+fn claude_a_refused_permission_clears_approve_and_asks_for_a_reply() {
+    let (_model, env, record, pane) = started();
+    ask_permission(&env, &pane, "[run: touch refused.txt] Make a file");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    // "3. No, and tell Claude what to do differently".
+    keys(&env, &pane, &["3"]);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        10,
+    );
+    assert!(!env.mkdir("repo").join("refused.txt").exists());
+}
+
+/// Defect 7, with Esc on the dialog.
+#[test]
+fn claude_esc_on_the_dialog_clears_approve_and_asks_for_a_reply() {
+    let (_model, env, record, pane) = started();
+    ask_permission(&env, &pane, "[run: touch escaped.txt] Make a file");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    keys(&env, &pane, &["Escape"]);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        10,
+    );
+}
+
+/// Defect 8: Esc interrupts a turn without any hook; the agent waits for
+/// the person, so lf says `reply`.
+#[test]
+fn claude_esc_interrupting_a_turn_reads_reply() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "[slow: 120] Think for a long time");
+    model.wait_received(1, 30);
+    wait_screen(&env, &pane, "esc to interrupt", 10);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 5);
+    keys(&env, &pane, &["Escape"]);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        10,
+    );
+}
+
+/// Defect 5: the agent marks itself ready without asking the person, and
+/// a ready Session still shows its agent alive; the person's next prompt
+/// is a reply in progress, not a pending review.
+#[test]
+fn claude_marks_itself_ready_without_a_dialog() {
+    let (model, env, record, pane) = started();
+    say(
+        &env,
+        &pane,
+        "[run: lf-session-ready 'Parser fixed; see tests/parser.rs'] Finish",
+    );
+    let ready = wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Ready,
+        Some(Attention::Review),
+        30,
+    );
+    assert_eq!(
+        ready.ready_summary.as_deref(),
+        Some("Parser fixed; see tests/parser.rs")
+    );
+    assert!(ready.alive, "a ready Session still shows its live agent");
+    assert!(!env.capture(&pane).contains(DIALOG));
+    // lf-session-ready ran inside the turn; the next prompt must come
+    // after it ended (Claude folds text typed during a turn into it), and
+    // `ready` hides the reply: wait for Claude's record of its Stop hook.
+    let native = anthropic::session_id(&model.wait_prompt("Parser fixed", 30)).unwrap();
+    wait_transcript(&env, &native, "stop_hook_summary");
+    say(&env, &pane, "[slow: 120] One more thing");
+    let working = wait_record(&env, &record.id, "a reply in progress", 20, |record| {
+        record.attention.is_none() && record.state == SessionState::Active
+    });
+    assert!(working.alive);
+}
+
+/// Defect 4: killing the pane kills lf-serve with SIGHUP; it must still
+/// record how the agent ended.
+#[test]
+fn claude_a_killed_pane_is_interrupted_and_resumes_the_same_conversation() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Remember the word pelican");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let native = anthropic::session_id(&model.wait_prompt("pelican", 5)).unwrap();
+    wait_transcript(&env, &native, "pelican");
+    env.tmux(&["kill-pane", "-t", &pane]);
+    let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
+        record.state == SessionState::Interrupted
+    });
+    assert!(!killed.alive);
+    assert_eq!(killed.attention, None, "nothing is there to reply to");
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
+    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
+    let pane = crate::real::pane(&opened);
+    wait_screen(&env, &pane, READY, 60);
+    say(&env, &pane, "Which word?");
+    let last = &model.wait_prompt("Which word?", 30);
+    assert_eq!(
+        anthropic::session_id(last).as_deref(),
+        Some(native.as_str())
+    );
+    assert!(
+        last.body["messages"].to_string().contains("pelican"),
+        "history resumed: {:#}",
+        last.body["messages"]
+    );
+}
+
+/// Killing the agent itself (not the pane) is interrupted as well.
+#[test]
+fn claude_a_killed_agent_is_interrupted() {
+    let (_model, env, record, _pane) = started();
+    let pid: i32 = env
+        .db()
+        .query_row(
+            "SELECT pid FROM clients WHERE session_id = ?1",
+            [&record.id],
+            |row| row.get(0),
+        )
+        .unwrap();
+    crate::util::kill(pid, crate::util::Signal::KILL);
+    let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
+        record.state == SessionState::Interrupted
+    });
+    assert!(!killed.alive);
+}
+
+/// Defect 9: `/clear` starts a new native conversation; a later resume
+/// brings back the current one, not the one before the clear.
+#[test]
+fn claude_after_clear_the_resume_brings_back_the_new_conversation() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Before the clear: albatross");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let before = anthropic::session_id(&model.wait_prompt("albatross", 5)).unwrap();
+    say(&env, &pane, "/clear");
+    wait_screen(&env, &pane, READY, 20);
+    say(&env, &pane, "After the clear: cormorant");
+    let after = anthropic::session_id(&model.wait_prompt("cormorant", 30)).unwrap();
+    assert_ne!(before, after, "/clear starts a new conversation");
+    wait_transcript(&env, &after, "cormorant");
+    let live = wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    assert!(live.alive, "{live:#?}");
+
+    env.tmux(&["kill-pane", "-t", &pane]);
+    wait_record(&env, &record.id, "no live agent", 20, |record| {
+        !record.alive
+    });
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
+    let pane = crate::real::pane(&opened);
+    wait_screen(&env, &pane, READY, 60);
+    say(&env, &pane, "Which bird?");
+    let resumed = &model.wait_prompt("Which bird?", 30);
+    assert_eq!(
+        anthropic::session_id(resumed).as_deref(),
+        Some(after.as_str())
+    );
+    let history = resumed.body.to_string();
+    assert!(history.contains("cormorant") && !history.contains("albatross"));
+}
+
+/// `/compact` keeps the conversation (the same native id in 2.1.197): a
+/// resume after it brings back the compacted conversation.
+#[test]
+fn claude_after_compact_the_resume_brings_back_the_same_conversation() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Remember the word heron");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let native = anthropic::session_id(&model.wait_prompt("heron", 5)).unwrap();
+    // Claude compacts only a conversation of some length.
+    for turn in ["Second turn", "Third turn", "Fourth turn"] {
+        say(&env, &pane, turn);
+        model.wait_prompt(turn, 30);
+        wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Reply),
+            30,
+        );
+    }
+    say(&env, &pane, "/compact");
+    // Claude asks the model for the summary, then writes its boundary.
+    model.wait_prompt("Respond with TEXT ONLY", 60);
+    wait_transcript(&env, &native, "compact_boundary");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    env.tmux(&["kill-pane", "-t", &pane]);
+    wait_record(&env, &record.id, "no live agent", 20, |record| {
+        !record.alive
+    });
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
+    let pane = crate::real::pane(&opened);
+    wait_screen(&env, &pane, READY, 60);
+    say(&env, &pane, "Which word?");
+    assert_eq!(
+        anthropic::session_id(&model.wait_prompt("Which word?", 30)).as_deref(),
+        Some(native.as_str())
+    );
+}
+
+/// Defect 6: a resume that dies at once is not reported as success, and
+/// is not repeated: the next open starts a new conversation.
+#[test]
+fn claude_a_resume_that_dies_at_once_fails_and_is_not_repeated() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Hello");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let native = anthropic::session_id(&model.wait_prompt("Hello", 5)).unwrap();
+    env.tmux(&["kill-pane", "-t", &pane]);
+    wait_record(&env, &record.id, "no live agent", 20, |record| {
+        !record.alive
+    });
+    // Claude's history of the conversation is gone.
+    std::fs::remove_dir_all(env.dir.path().join(".claude/projects")).unwrap();
+    let failed = env.run("lf-session-open", &["--detach", &record.id]);
+    let message = failed.fails(1);
+    assert!(message.contains(&native), "{message}");
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
+    assert_eq!(opened.state, SessionState::Active);
+    let pane = crate::real::pane(&opened);
+    wait_screen(&env, &pane, READY, 60);
+    say(&env, &pane, "Start again");
+    assert_ne!(
+        anthropic::session_id(&model.wait_prompt("Start again", 30)).as_deref(),
+        Some(native.as_str())
+    );
+}
+
+/// Defect 1: in a folder Claude has not trusted yet it shows its trust
+/// dialog and fires no hook until the person answers. The launch waits
+/// for the person instead of failing; answering completes it.
+#[test]
+fn claude_in_an_untrusted_folder_waits_for_the_person() {
+    let model = anthropic::start();
+    let env = claude_env(&model, &[]);
+    let cwd = env.mkdir("new-repo");
+    let record = new_session(&env, "claude", &cwd, None);
+    assert_eq!(record.state, SessionState::Active, "{record:#?}");
+    assert_eq!(record.attention, Some(Attention::Approve), "{record:#?}");
+    let pane = pane(&record);
+    wait_screen(&env, &pane, "trust", 30);
+    keys(&env, &pane, &["Enter"]);
+    wait_screen(&env, &pane, READY, 30);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    say(&env, &pane, "Hello");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+}
+
+/// Defect 10: a provider that is not installed is refused before anything
+/// is recorded, in one sentence.
+#[test]
+fn a_missing_provider_executable_is_refused_before_anything_is_recorded() {
+    let model = anthropic::start();
+    let mut env = claude_env(&model, &["repo"]);
+    env.agents = env.dir.path().join("no-agents");
+    let cwd = env.mkdir("repo");
+    for provider in ["claude", "codex"] {
+        let failed = env.run(
+            "lf-session-new",
+            &[
+                "--provider",
+                provider,
+                "--cwd",
+                cwd.to_str().unwrap(),
+                "Fix the parser",
+            ],
+        );
+        let message = failed.fails(1);
+        assert!(message.contains(provider), "{message}");
+        assert!(message.contains("--provider"), "{message}");
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(!message.contains("os error"), "{message}");
+    }
+    assert!(env.list(&["--all"]).is_empty());
+}
+
+/// Defect 1, as a person starts it: `lf-session-new --attach` in a
+/// terminal takes them to Claude's trust dialog at once (their terminal
+/// becomes a client of lf's tmux session while the dialog waits).
+#[test]
+fn claude_attach_in_an_untrusted_folder_goes_to_the_dialog_at_once() {
+    let model = anthropic::start();
+    let env = claude_env(&model, &[]);
+    let cwd = env.mkdir("fresh-repo");
+    let outer = format!("{}-outer", env.socket);
+    let terminal = |args: &[&str]| {
+        let mut command = std::process::Command::new("tmux");
+        command
+            .env_clear()
+            .env("PATH", env.path())
+            .env("HOME", env.dir.path())
+            .env("TMUX_TMPDIR", env.dir.path())
+            .env("TERM", "xterm-256color")
+            .env("LF_HOME", env.home())
+            .env("LF_TMUX_SOCKET", &env.socket)
+            .envs(env.vars.iter().map(|(key, value)| (key, value)))
+            .args(["-L", &outer])
+            .args(args)
+            .stdin(std::process::Stdio::null());
+        assert!(command.status().unwrap().success(), "tmux {args:?}");
+    };
+    terminal(&[
+        "new-session",
+        "-d",
+        "-s",
+        "person",
+        "-x",
+        "150",
+        "-y",
+        "40",
+        "--",
+        "sh",
+    ]);
+    // (Outside tmux as far as lf can tell: the terminal is a pane of the
+    // test's outer server only to be able to run a real client.)
+    let command = format!(
+        "env -u TMUX lf-session-new --attach --cwd '{}'",
+        cwd.display()
+    );
+    terminal(&["send-keys", "-t", "=person:", "-l", &command]);
+    terminal(&["send-keys", "-t", "=person:", "Enter"]);
+    let record = wait_for("the recorded Session", 30, || env.list(&[]).pop());
+    let name = format!("lf-{}", &record.id[..12]);
+    wait_for("the person's terminal on the Session", 30, || {
+        let clients = env
+            .tmux_command(&["list-clients", "-F", "#{client_session}"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&clients.stdout)
+            .lines()
+            .any(|session| session == name)
+            .then_some(())
+    });
+    let waiting = env.show(&record.id);
+    assert_eq!(
+        (waiting.state, waiting.attention),
+        (SessionState::Active, Some(Attention::Approve)),
+        "{waiting:#?}"
+    );
+    let pane = pane(&waiting);
+    wait_screen(&env, &pane, "trust", 30);
+    keys(&env, &pane, &["Enter"]);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 30);
+    terminal(&["kill-server"]);
+}

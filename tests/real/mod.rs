@@ -1,0 +1,258 @@
+//! End-to-end tests with the real agent CLIs (Claude Code 2.1.197, Codex
+//! 0.171.0, installed by `scripts/test` into `.tools/agents`), launched
+//! through lf in a private tmux server, talking to the fake model servers
+//! of `tests/model` on 127.0.0.1. They observe only lf's JSON (records
+//! decoded into `SessionRecord`) and drive the agents' TUIs with
+//! `tmux send-keys`, as a person would.
+//!
+//! They are never skipped: without the CLIs they fail saying how to get
+//! them (`scripts/test` installs them).
+
+mod bench;
+mod claude;
+mod codex;
+
+use crate::model::Server;
+use crate::util::{Env, wait_for};
+use lf::wire::{Attention, SessionRecord, SessionState};
+use std::path::{Path, PathBuf};
+
+/// The API key the agents send the fake server; Claude remembers approved
+/// keys by their last 20 characters.
+const API_KEY: &str = "sk-ant-lf-test-key-0123456789abcdefghij";
+
+/// The folder holding the real `claude` and `codex`, from `LF_TEST_CLAUDE`
+/// and `LF_TEST_CODEX` (set by scripts/test). Fails, never skips.
+pub fn agents_dir() -> PathBuf {
+    let program = |var: &str, package: &str| -> PathBuf {
+        let path = std::env::var_os(var).unwrap_or_else(|| {
+            panic!(
+                "{var} is not set: the real-CLI tests need {package}; run them through scripts/test, \
+                 which installs it into .tools/agents"
+            )
+        });
+        let path = PathBuf::from(path);
+        assert!(
+            path.is_file(),
+            "{var}={} does not exist: run scripts/test to install {package}",
+            path.display()
+        );
+        path
+    };
+    let claude = program("LF_TEST_CLAUDE", "@anthropic-ai/claude-code@2.1.197");
+    let codex = program("LF_TEST_CODEX", "@openai/codex@0.171.0");
+    let dir = claude.parent().unwrap().to_path_buf();
+    assert_eq!(
+        codex.parent().unwrap(),
+        dir,
+        "LF_TEST_CLAUDE and LF_TEST_CODEX must be in one folder (node_modules/.bin)"
+    );
+    dir
+}
+
+/// A sealed environment whose agents are the real CLIs.
+fn real_env() -> Env {
+    let mut env = Env::new();
+    env.agents = agents_dir();
+    env
+}
+
+/// An environment for the real Claude against a fake Anthropic server.
+/// `trusted` folders (made under the work folder) skip Claude's
+/// workspace-trust dialog.
+pub fn claude_env(model: &Server, trusted: &[&str]) -> Env {
+    let mut env = real_env();
+    let projects: serde_json::Map<String, serde_json::Value> = trusted
+        .iter()
+        .map(|name| {
+            let path = env.mkdir(name);
+            (
+                path.display().to_string(),
+                serde_json::json!({"hasTrustDialogAccepted": true, "allowedTools": []}),
+            )
+        })
+        .collect();
+    let state = serde_json::json!({
+        "hasCompletedOnboarding": true,
+        "lastOnboardingVersion": "2.1.197",
+        "customApiKeyResponses": {"approved": [&API_KEY[API_KEY.len() - 20..]], "rejected": []},
+        "projects": projects,
+    });
+    std::fs::write(env.dir.path().join(".claude.json"), state.to_string()).unwrap();
+    env.vars = vec![
+        ("ANTHROPIC_BASE_URL".into(), model.url()),
+        ("ANTHROPIC_API_KEY".into(), API_KEY.into()),
+        (
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(),
+            "1".into(),
+        ),
+        ("DISABLE_AUTOUPDATER".into(), "1".into()),
+        ("TERM".into(), "xterm-256color".into()),
+    ];
+    env
+}
+
+/// An environment for the real Codex against a fake Responses server, with
+/// `trusted` folders (made under the work folder) trusted in its config.
+pub fn codex_env(model: &Server, trusted: &[&str]) -> Env {
+    let mut env = real_env();
+    let home = env.dir.path().join(".codex");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut config = format!(
+        "model = \"gpt-fake\"\nmodel_provider = \"local\"\ncheck_for_update_on_startup = false\n\n\
+         [model_providers.local]\nname = \"local\"\nbase_url = \"{}/v1\"\nwire_api = \"responses\"\n\
+         env_key = \"LF_TEST_MODEL_KEY\"\n",
+        model.url()
+    );
+    for name in trusted {
+        let path = env.mkdir(name);
+        config.push_str(&format!(
+            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
+            serde_json::Value::from(path.display().to_string())
+        ));
+    }
+    std::fs::write(home.join("config.toml"), config).unwrap();
+    env.vars = vec![
+        ("CODEX_HOME".into(), home.display().to_string()),
+        ("LF_TEST_MODEL_KEY".into(), "sk-lf-test".into()),
+        ("TERM".into(), "xterm-256color".into()),
+    ];
+    env
+}
+
+/// Wait until the Session's record satisfies `done` (a generous failure
+/// limit, not a speed assertion); the failure shows the last record.
+pub fn wait_record(
+    env: &Env,
+    id: &str,
+    what: &str,
+    seconds: u64,
+    done: impl Fn(&SessionRecord) -> bool,
+) -> SessionRecord {
+    let mut last = None;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        let record = env.show(id);
+        if done(&record) {
+            return record;
+        }
+        if std::time::Instant::now() >= deadline {
+            let screen = record
+                .terminal_ids
+                .first()
+                .map(|pane| env.capture(pane))
+                .unwrap_or_default();
+            panic!(
+                "timed out waiting for {what} on Session {id}\nlast record: {:#?}\nscreen:\n{screen}\nhook.log:\n{}",
+                last.unwrap_or(record),
+                std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default()
+            );
+        }
+        last = Some(record);
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+}
+
+/// Wait for a state and attention.
+pub fn wait_for_state(
+    env: &Env,
+    id: &str,
+    state: SessionState,
+    attention: Option<Attention>,
+    seconds: u64,
+) -> SessionRecord {
+    wait_record(
+        env,
+        id,
+        &format!("state {state:?} with attention {attention:?}"),
+        seconds,
+        |record| record.state == state && record.attention == attention,
+    )
+}
+
+/// Wait until a pane shows `text`.
+pub fn wait_screen(env: &Env, pane: &str, text: &str, seconds: u64) -> String {
+    let mut screen = String::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        if let Ok(output) = env
+            .tmux_command(&["capture-pane", "-p", "-t", pane])
+            .output()
+        {
+            screen = String::from_utf8_lossy(&output.stdout).into_owned();
+            if screen.contains(text) {
+                return screen;
+            }
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {text:?} in pane {pane}; it shows:\n{screen}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// Press keys (tmux key names) in a pane.
+pub fn keys(env: &Env, pane: &str, keys: &[&str]) {
+    let mut args = vec!["send-keys", "-t", pane];
+    args.extend_from_slice(keys);
+    env.tmux(&args);
+}
+
+/// Type text into an agent's prompt and submit it, once the agent shows it.
+pub fn say(env: &Env, pane: &str, text: &str) {
+    env.tmux(&["send-keys", "-t", pane, "-l", text]);
+    wait_screen(env, pane, &text[..text.len().min(20)], 10);
+    keys(env, pane, &["Enter"]);
+}
+
+/// The one pane of a Session's live client.
+pub fn pane(record: &SessionRecord) -> String {
+    assert_eq!(
+        record.terminal_ids.len(),
+        1,
+        "expected one live client: {record:#?}"
+    );
+    record.terminal_ids[0].clone()
+}
+
+/// Start a session with `lf-session-new` in `cwd` and return its record.
+pub fn new_session(env: &Env, provider: &str, cwd: &Path, prompt: Option<&str>) -> SessionRecord {
+    let mut args = vec!["--provider", provider, "--cwd", cwd.to_str().unwrap()];
+    if let Some(prompt) = prompt {
+        args.push(prompt);
+    }
+    env.run("lf-session-new", &args).json()
+}
+
+/// Wait for a file to exist (the effect of a tool the agent ran).
+pub fn wait_file(path: &Path, seconds: u64) {
+    wait_for(&format!("{} to exist", path.display()), seconds, || {
+        path.exists().then_some(())
+    });
+}
+
+/// Wait until some file under `dir` (recursively) holds every one of
+/// `texts`: an agent's own history written behind its screen, before a
+/// test kills the agent and resumes it (a precondition, not a check of lf).
+pub fn wait_history(dir: &Path, texts: &[&str], seconds: u64) {
+    fn holds(dir: &Path, texts: &[&str]) -> bool {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return false;
+        };
+        entries.flatten().any(|entry| {
+            let path = entry.path();
+            if path.is_dir() {
+                holds(&path, texts)
+            } else {
+                std::fs::read_to_string(&path)
+                    .is_ok_and(|text| texts.iter().all(|wanted| text.contains(wanted)))
+            }
+        })
+    }
+    wait_for(
+        &format!("{texts:?} in the agent's history under {}", dir.display()),
+        seconds,
+        || holds(dir, texts).then_some(()),
+    );
+}
