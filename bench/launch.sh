@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of the launch issue's hot paths, in one run:
 #   - lf-hook per event (a Claude Stop hook on a real Run of a seeded Home)
-#     against a no-op process start (`true`). Goal: <= 3x. A hook runs on
+#     against a no-op process start (`true`). Goal: <= 2x. A hook runs on
 #     every turn of every agent.
 #   - lf-session-open --print against lf-session-list --limit 1 on a Home of
 #     SESSIONS sessions. Goal: <= 1.2x.
@@ -77,7 +77,7 @@ median = {name: statistics.median(values) for name, values in times.items()}
 ok = True
 print(f"\nlf launch benchmark ({reps} runs each, medians, ms)")
 for name, baseline, goal in [
-    ("lf-hook claude (Stop)", "true", 3.0),
+    ("lf-hook claude (Stop)", "true", 2.0),
     ("lf-session-open --print", "lf-session-list --limit 1", 1.2),
 ]:
     ratio = median[name] / median[baseline]

@@ -98,7 +98,8 @@ seed() {
             echo "== ageing it: $aged creates among $AGED_HOOKS hooks, each its own process" >&2
             # lf-bench-soak's own agents are ten of the created sessions.
             "$bin/lf-bench-soak" --bin "$bin" --home "$dir/home" --agents 10 \
-                --creates "$((aged - 10))" --hooks "$AGED_HOOKS" >"$dir/aged.json" 2>/dev/null
+                --creates "$((aged - 10))" --hooks "$AGED_HOOKS" >"$dir/aged.json" 2>"$dir/aged.log" ||
+                { tail -5 "$dir/aged.log" >&2; exit 1; }
         fi
     fi
 }

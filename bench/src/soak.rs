@@ -139,7 +139,7 @@ fn main() -> Result<()> {
         let conn = rusqlite::Connection::open(&db)?;
         let mut statement = conn.prepare(
             "SELECT r.id, r.chosen_native_id FROM sessions s JOIN runs r ON r.id = s.current_run_id \
-             ORDER BY s.created_at LIMIT ?1",
+             WHERE s.title LIKE 'Soak agent %' ORDER BY s.created_at DESC LIMIT ?1",
         )?;
         statement
             .query_map([i64::from(args.agents)], |row| {
