@@ -272,3 +272,25 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
     let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap();
     assert!(log.contains("not adopted"), "{log}");
 }
+
+/// Once a provider is named, every argument is the provider's: a hook
+/// prints nothing and exits 0 even when its payload looks like a flag.
+#[test]
+fn a_hook_prints_nothing_whatever_its_argv() {
+    let env = Env::new();
+    for args in [
+        &["codex", "--version"][..],
+        &["claude", "-h"],
+        &["claude", "--help"],
+        &["codex", "-V", "{}"],
+        &["claude", "--bogus"],
+    ] {
+        let ran = env.run("lf-hook", args);
+        assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""), "{args:?}");
+        assert_eq!(ran.stderr, "", "{args:?}");
+    }
+    assert_eq!(hook_log_lines(&env), 5);
+    // A person asking lf-hook itself still gets its help.
+    let help = env.run("lf-hook", &["--help"]);
+    assert!(help.ok().stdout.contains("Examples:"), "{}", help.stdout);
+}

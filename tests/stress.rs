@@ -213,3 +213,131 @@ fn a_newer_or_corrupt_database_is_refused_and_left_as_it_was() {
         garbage
     );
 }
+
+/// Thousands of short-lived writers, one after another, as a Home really
+/// ages: each process is the only one with the database open, so SQLite
+/// rebuilds its WAL index from the WAL on every open. The WAL must stay
+/// bounded (it grew by every commit ever made when no process checkpointed),
+/// and writers killed on the way lose nothing committed.
+#[test]
+fn the_wal_stays_bounded_across_thousands_of_separate_writers() {
+    let env = Env::new();
+    for agent in 0..4 {
+        env.run(
+            "lf-session-new",
+            &["--no-launch", "--title", &format!("agent {agent}")],
+        )
+        .ok();
+    }
+    // No connection of the test's own may stay open: it would keep the
+    // WAL index alive and hide what lone processes do.
+    let runs: Vec<(String, String)> = {
+        let db = env.db();
+        let mut statement = db
+            .prepare(
+                "SELECT r.id, r.chosen_native_id FROM sessions s \
+                 JOIN runs r ON r.id = s.current_run_id ORDER BY s.created_at",
+            )
+            .unwrap();
+        statement
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    let wal = env.home().join("loopflow.db-wal");
+    let wal_size = || std::fs::metadata(&wal).map(|meta| meta.len()).unwrap_or(0);
+    let events = ["UserPromptSubmit", "Notification", "Stop"];
+    let (mut largest, mut created, mut killed) = (0u64, 4usize, 0usize);
+    for step in 0..1800usize {
+        if step % 6 == 5 {
+            env.run(
+                "lf-session-new",
+                &["--no-launch", "--title", &format!("session {step}")],
+            )
+            .ok();
+            created += 1;
+        } else {
+            let (run, native) = &runs[step % runs.len()];
+            let event = events[(step / runs.len()) % events.len()];
+            let payload = serde_json::json!({
+                "hook_event_name": event,
+                "session_id": native,
+                "notification_type": "permission_prompt",
+            });
+            let mut child = env
+                .command("lf-hook")
+                .arg("claude")
+                .env("LF_RUN_ID", run)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(payload.to_string().as_bytes())
+                .unwrap();
+            if step % 97 == 0 {
+                std::thread::sleep(std::time::Duration::from_micros(300 + step as u64 % 4000));
+                killed += usize::from(child.kill().is_ok());
+            }
+            child.wait().unwrap();
+        }
+        largest = largest.max(wal_size());
+    }
+    assert!(killed > 0);
+    // One closing process may leave up to its own commits past the limit.
+    assert!(
+        largest <= 2 * lf::store::WAL_LIMIT,
+        "the WAL reached {largest} bytes (limit {})",
+        lf::store::WAL_LIMIT
+    );
+    assert_eq!(integrity(&env), "ok");
+    assert_eq!(env.list(&[]).len(), created);
+    assert!(
+        !env.home().join("hook.log").exists(),
+        "{}",
+        std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default()
+    );
+}
+
+/// A write on a full disk names the database and says what to do. The
+/// Home lives in a 1 MiB tmpfs of a private mount namespace (as root).
+#[test]
+fn a_full_disk_names_the_database_and_what_to_do() {
+    let env = Env::new();
+    let script = r#"
+        mount -t tmpfs -o size=1m,mode=0700 tmpfs "$1" || exit 90
+        export LF_HOME="$1/home"
+        "$2" --no-launch 'Before the disk filled' >/dev/null || exit 91
+        dd if=/dev/zero of="$1/filler" bs=4096 2>/dev/null
+        "$2" --no-launch 'After the disk filled'
+    "#;
+    let mut command = env.command("lf-session-new");
+    let template_env: Vec<_> = command
+        .get_envs()
+        .filter_map(|(key, value)| Some((key.to_owned(), value?.to_owned())))
+        .collect();
+    command = Command::new("unshare");
+    command
+        .env_clear()
+        .envs(template_env)
+        .current_dir(env.work())
+        .args(["-m", "sh", "-c", script, "sh"])
+        .arg(env.dir.path().join("disk"))
+        .arg(bin("lf-session-new"));
+    std::fs::create_dir_all(env.dir.path().join("disk")).unwrap();
+    let mut ran = env.run_command(command);
+    // The message is lf-session-new's, run through unshare and sh.
+    ran.argv[0] = "lf-session-new".to_owned();
+    let message = ran.fails(1);
+    let database = env.dir.path().join("disk/home/loopflow.db");
+    assert!(
+        message.contains(&format!("database {}", database.display())),
+        "{message}"
+    );
+    assert!(message.contains("is full"), "{message}");
+    assert!(message.contains("free some space"), "{message}");
+}

@@ -24,6 +24,8 @@ mod model;
 mod pick;
 /// lf-primary: the one ongoing conversation of a repository or wave.
 mod primary;
+/// Owner-only files in the Home, whatever the umask.
+mod privacy;
 /// The real Claude Code and Codex CLIs through lf, end to end.
 mod real;
 /// Shared helpers of the JSON-contract tests: fixtures, schemas, a validator.

@@ -6,6 +6,7 @@
 //! which refuses any keyword it does not implement).
 
 use crate::schema::*;
+use crate::util::Env;
 use lf::session::rules;
 use lf::wire::{
     ActionKind, Attention, FlowMembership, FlowOccurrence, SessionBindingPreview, SessionKind,
@@ -724,3 +725,34 @@ fn the_schema_rejects_what_the_contract_forbids() {
 // test checks. `pattern` is checked by the Rust function that implements
 // each pattern the schema uses (the library's own id parsers where it has
 // them); a new pattern must be taught here.
+
+/// The binaries write JSON with sonic-rs for speed; it must write exactly
+/// the bytes serde_json writes, escapes included (a summary may hold any
+/// printable text, newlines and tabs).
+#[test]
+fn the_binaries_write_the_bytes_serde_json_writes() {
+    let env = Env::new();
+    let summary = "Line one\n\tTabbed \"quoted\" \\ back/slash — ü 😀 \u{2028} <end>";
+    let record = env.new_session(&["--title", "Ünïcode \"title\" / 😀"]);
+    let mut ready = env.command("lf-session-ready");
+    ready
+        .env("LF_SESSION_ID", &record.id)
+        .env("LF_RUN_ID", env.current_run(&record.id))
+        .arg(summary);
+    env.run_command(ready).ok();
+    env.new_session(&["--provider", "command", "--", "htop", "-d", "10"]);
+    let listed = env.run("lf-session-list", &[]);
+    let lines: Vec<&str> = listed.ok().stdout.lines().collect();
+    assert_eq!((lines[0], lines[lines.len() - 1]), ("[", "]"));
+    let records: Vec<SessionRecord> = listed.json();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[1].ready_summary.as_deref(), Some(summary));
+    for (line, record) in lines[1..lines.len() - 1].iter().zip(&records) {
+        let expected = serde_json::to_string(record).unwrap();
+        assert_eq!(line.trim_end_matches(','), expected);
+    }
+    let shown = env.run("lf-session-list", &["--jsonl"]);
+    for (line, record) in shown.ok().stdout.lines().zip(&records) {
+        assert_eq!(line, serde_json::to_string(record).unwrap());
+    }
+}

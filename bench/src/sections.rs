@@ -78,7 +78,7 @@ fn main() -> Result<()> {
             }),
         ),
         (
-            "Catalog::load (waves, tasks, flows)",
+            "Catalog::load (task worktrees)",
             Box::new({
                 let lf = lf::Lf::open(&home)?;
                 move || {
@@ -128,11 +128,11 @@ fn main() -> Result<()> {
             }),
         ),
         (
-            "LiveClients::observe (receipts, /proc)",
+            "LiveClients::observe (sessions with open receipts)",
             Box::new({
                 let lf = lf::Lf::open(&home)?;
                 move || {
-                    LiveClients::observe(lf.store(), None)?;
+                    LiveClients::observe(lf.store())?;
                     Ok(())
                 }
             }),

@@ -19,12 +19,31 @@ pub fn rfc3339(micros: i64) -> String {
     let days = seconds.div_euclid(86_400);
     let of_day = seconds.rem_euclid(86_400);
     let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{fraction:06}Z",
-        of_day / 3600,
-        of_day / 60 % 60,
-        of_day % 60
-    )
+    let (hour, minute, second) = (of_day / 3600, of_day / 60 % 60, of_day % 60);
+    if !(0..=9999).contains(&year) {
+        return format!(
+            "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{fraction:06}Z"
+        );
+    }
+    // Digit by digit: a listing formats two of these per Session, and
+    // `format!` costs several times as much.
+    let mut text = *b"0000-00-00T00:00:00.000000Z";
+    for (range, value) in [
+        (0..4, year),
+        (5..7, i64::from(month)),
+        (8..10, i64::from(day)),
+        (11..13, hour),
+        (14..16, minute),
+        (17..19, second),
+        (20..26, fraction),
+    ] {
+        let mut value = value;
+        for digit in text[range].iter_mut().rev() {
+            *digit = b'0' + (value % 10) as u8;
+            value /= 10;
+        }
+    }
+    String::from_utf8(text.to_vec()).unwrap_or_default()
 }
 
 /// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a date.

@@ -6,7 +6,7 @@
 
 use crate::error::{Context, Error, Result};
 use crate::ids::RunId;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 pub const HOME_ENV: &str = "LF_HOME";
@@ -80,23 +80,154 @@ impl Home {
         self.root.join("hook.log")
     }
 
-    /// Create the Home and its folders, private to this user (0700).
+    /// Create the Home and its folders, private to this user (0700). A
+    /// folder that exists with a wider mode is made private when it is this
+    /// user's, and refused when it is another user's.
     pub fn ensure(&self) -> Result<()> {
-        for dir in [self.root.clone(), self.locks(), self.runs()] {
-            if dir.is_dir() {
-                continue;
+        for dir in [&self.root, &self.locks(), &self.runs()] {
+            match std::fs::metadata(dir) {
+                Ok(meta) if meta.is_dir() => tighten(dir, &meta, PRIVATE_DIR)?,
+                Ok(_) => {
+                    return Err(Error::operational(format!(
+                        "the lf Home folder {} is not a folder; move it aside or set LF_HOME",
+                        dir.display()
+                    )));
+                }
+                Err(error)
+                    if matches!(
+                        error.kind(),
+                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    create_private_dir(dir)?
+                }
+                Err(error) => {
+                    return Err(error).with_context_path("cannot read the lf Home folder", dir);
+                }
             }
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(&dir)
-                .with_context_path("cannot create the lf Home folder", &dir)?;
-            // The mode passed to mkdir is filtered by the umask; set it exactly.
-            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))
-                .with_context_path("cannot make the lf Home folder private", &dir)?;
         }
         Ok(())
     }
+
+    /// Make the database file exist, owner-only, before SQLite opens it:
+    /// SQLite gives its `-wal` and `-shm` the database file's mode, so the
+    /// three stay private whatever the umask. A database left wider by an
+    /// older lf has its whole Home tightened once.
+    pub(crate) fn ensure_database(&self) -> Result<()> {
+        let path = self.database();
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.permissions().mode() & 0o077 != 0 => {
+                tighten(&path, &meta, PRIVATE_FILE)?;
+                self.tighten_tree()
+            }
+            Ok(_) => Ok(()),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                open_private(&path, std::fs::OpenOptions::new().write(true).create(true))
+                    .map(drop)
+                    .with_context_path("cannot create the lf database", &path)
+            }
+            Err(error) => Err(error).with_context_path("cannot read the lf database", &path),
+        }
+    }
+
+    /// Tighten every folder (0700) and file (0600) in the Home, without
+    /// following symbolic links.
+    fn tighten_tree(&self) -> Result<()> {
+        let mut pending = vec![self.root.clone()];
+        while let Some(dir) = pending.pop() {
+            let entries = std::fs::read_dir(&dir)
+                .with_context_path("cannot read the lf Home folder", &dir)?;
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                    continue;
+                };
+                if meta.is_dir() {
+                    tighten(&path, &meta, PRIVATE_DIR)?;
+                    pending.push(path);
+                } else if meta.is_file() {
+                    tighten(&path, &meta, PRIVATE_FILE)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The mode of every folder lf creates in the Home.
+pub const PRIVATE_DIR: u32 = 0o700;
+/// The mode of every file lf creates in the Home.
+pub const PRIVATE_FILE: u32 = 0o600;
+
+/// Create a folder (and its parents) owner-only, whatever the umask.
+pub(crate) fn create_private_dir(dir: &Path) -> Result<()> {
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(PRIVATE_DIR)
+        .create(dir)
+        .with_context_path("cannot create the lf Home folder", dir)?;
+    // The mode given to mkdir is filtered by the umask; set it exactly.
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(PRIVATE_DIR))
+        .with_context_path("cannot make the lf Home folder private", dir)
+}
+
+/// Open a file in the Home with `options`; a file it creates is owner-only
+/// whatever the umask, and an existing one with a wider mode is tightened.
+pub(crate) fn open_private(
+    path: &Path,
+    options: &mut std::fs::OpenOptions,
+) -> std::io::Result<std::fs::File> {
+    let file = options.mode(PRIVATE_FILE).open(path)?;
+    let meta = file.metadata()?;
+    if meta.permissions().mode() & 0o777 != PRIVATE_FILE && meta.uid() == current_uid() {
+        file.set_permissions(std::fs::Permissions::from_mode(PRIVATE_FILE))?;
+    }
+    Ok(file)
+}
+
+/// Write a whole file in the Home, owner-only.
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    open_private(
+        path,
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true),
+    )
+    .and_then(|mut file| file.write_all(bytes))
+    .with_context_path("cannot write", path)
+}
+
+fn current_uid() -> u32 {
+    rustix::process::getuid().as_raw()
+}
+
+/// Narrow the mode of one existing path in the Home to `mode`, when it is
+/// this user's; another user's path that others may read is refused.
+fn tighten(path: &Path, meta: &std::fs::Metadata, mode: u32) -> Result<()> {
+    let found = meta.permissions().mode() & 0o7777;
+    if found & 0o077 == 0 {
+        return Ok(());
+    }
+    if found & 0o1000 != 0 {
+        return Err(Error::operational(format!(
+            "{} is a shared folder (mode {found:04o}), not an lf Home; set LF_HOME to a folder \
+             of your own",
+            path.display()
+        )));
+    }
+    if meta.uid() != current_uid() {
+        return Err(Error::operational(format!(
+            "{} in the lf Home has mode {found:04o} and belongs to another user, so lf cannot \
+             make it private; make it yours and private (chown, then chmod {:o}) or set LF_HOME \
+             to a folder of your own",
+            path.display(),
+            mode
+        )));
+    }
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .with_context_path("cannot make this lf Home entry private", path)
 }
 
 trait PathContext<T> {

@@ -34,7 +34,7 @@ pub fn receive(
     let hook = provider.parse_hook(payload).map_err(Error::usage)?;
     let store = Store::open(home)?;
     let row = store
-        .run_row(run.as_str())?
+        .hook_target(run.as_str())?
         .ok_or_else(|| Error::not_found(format!("Run {run} was not found")))?;
     if row.provider != provider.as_str() {
         return Err(Error::usage(format!(
@@ -43,10 +43,7 @@ pub fn receive(
             row.provider
         )));
     }
-    let current = store
-        .session_row(&row.session_id)?
-        .map(|session| session.current_run_id);
-    if current.as_deref() != Some(run.as_str()) {
+    if !row.current {
         return Ok(Some(format!(
             "Run {run} is no longer its Session's current Run; the hook changed nothing"
         )));
@@ -65,6 +62,8 @@ pub fn receive(
     };
     let mut adopt = |native: &str| -> Result<bool> {
         match expected {
+            // Already adopted: nothing to write.
+            _ if row.native_id.as_deref() == Some(native) => Ok(true),
             Some(expected) if expected != native => {
                 note = Some(mismatch(native, expected));
                 Ok(false)
@@ -132,13 +131,10 @@ pub fn log(home: &Home, provider: &str, run: Option<&str>, message: &str) {
     if home.ensure().is_err() {
         return;
     }
-    use std::os::unix::fs::OpenOptionsExt;
-    if let Ok(mut file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .mode(0o600)
-        .open(home.hook_log())
-    {
+    if let Ok(mut file) = crate::home::open_private(
+        &home.hook_log(),
+        std::fs::OpenOptions::new().create(true).append(true),
+    ) {
         let _ = file.write_all(line.as_bytes());
     }
 }

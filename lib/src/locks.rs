@@ -19,18 +19,20 @@ pub struct Lock {
 }
 
 fn open(path: &Path) -> Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|error| {
-            Error::operational(format!(
-                "cannot open the lock file {}: {error}; check that the lf Home is writable",
-                path.display()
-            ))
-        })
+    crate::home::open_private(
+        path,
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false),
+    )
+    .map_err(|error| {
+        Error::operational(format!(
+            "cannot open the lock file {}: {error}; check that the lf Home is writable",
+            path.display()
+        ))
+    })
 }
 
 fn exclusive(path: &Path) -> Result<Lock> {

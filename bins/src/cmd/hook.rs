@@ -31,11 +31,19 @@ pub struct Cli {
 }
 
 /// lf-hook's own main: whatever happens, nothing on stdout and exit 0.
+/// Only a person's `lf-hook --help` or `--version`, with no provider before
+/// it, prints; once a provider is named every argument is the provider's.
 pub fn main() -> ! {
-    let cli = match Cli::command()
-        .name("lf-hook")
-        .try_get_matches_from(std::env::args_os())
-    {
+    let called_by_provider = std::env::args_os()
+        .nth(1)
+        .is_some_and(|first| !first.as_encoded_bytes().starts_with(b"-"));
+    let command = Cli::command().name("lf-hook");
+    let command = if called_by_provider {
+        command.disable_help_flag(true).disable_version_flag(true)
+    } else {
+        command
+    };
+    let cli = match command.try_get_matches_from(std::env::args_os()) {
         Ok(matches) => <Cli as clap::FromArgMatches>::from_arg_matches(&matches).ok(),
         Err(error) => {
             use clap::error::ErrorKind;

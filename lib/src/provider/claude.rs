@@ -34,7 +34,10 @@ const ALLOWED: [&str; 1] = ["Bash(lf-session-ready:*)"];
 
 pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
     let settings = launch.run_dir.join("claude-settings.json");
-    write_private(&settings, &settings_json(launch.hook_program).to_string())?;
+    crate::home::write_private(
+        &settings,
+        settings_json(launch.hook_program).to_string().as_bytes(),
+    )?;
     let mut argv = vec!["claude".to_owned()];
     match launch.mode {
         Mode::New {
@@ -133,20 +136,6 @@ pub(super) fn transcript_interrupt(line: &str) -> bool {
         }),
         _ => false,
     }
-}
-
-fn write_private(path: &std::path::Path, text: &str) -> Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-        .map_err(|error| Error::operational(format!("cannot write {}: {error}", path.display())))?;
-    file.write_all(text.as_bytes())
-        .map_err(|error| Error::operational(format!("cannot write {}: {error}", path.display())))
 }
 
 /// Claude's hook JSON (on stdin) to what it means.

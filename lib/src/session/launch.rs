@@ -349,9 +349,7 @@ impl Lf {
             }
         };
         let run_dir = self.home().run_dir(&run_id);
-        std::fs::create_dir_all(&run_dir).map_err(|error| {
-            Error::operational(format!("cannot create {}: {error}", run_dir.display()))
-        })?;
+        crate::home::create_private_dir(&run_dir)?;
         let hook_program = sibling_program("lf-hook");
         let argv = provider.argv(&provider::Launch {
             mode,
@@ -525,7 +523,7 @@ impl Lf {
             .record_outcome(run, RunOutcome::Failed, None, now);
         if let Ok(run_id) = RunId::parse(run) {
             let log = self.home().run_dir(&run_id).join("serve.log");
-            let _ = std::fs::write(log, format!("{}\n", diagnostic));
+            let _ = crate::home::write_private(&log, format!("{diagnostic}\n").as_bytes());
         }
         Error::operational(diagnostic)
     }

@@ -116,9 +116,9 @@ impl Lf {
     /// One row as its record, observing only its own clients.
     pub fn record(&self, row: SessionRow) -> Result<SessionRecord> {
         let catalog = Catalog::load(&self.store)?;
-        let live = LiveClients::observe(&self.store, Some(&row.id))?;
-        let facts = project::facts(&row, &catalog, &live);
-        Ok(project::record(row, &facts, &catalog, &live, &self.open))
+        let live = LiveClients::observe(&self.store)?;
+        let facts = project::facts(&row, &catalog, &live)?;
+        project::record(row, &facts, &catalog, &live, &self.open)
     }
 
     pub fn get(&self, selector: &str) -> Result<SessionRecord> {
@@ -145,7 +145,7 @@ impl Lf {
             cwd,
             after,
             catalog: Catalog::load(&self.store)?,
-            live: LiveClients::observe(&self.store, None)?,
+            live: LiveClients::observe(&self.store)?,
         })
     }
 
@@ -417,8 +417,8 @@ pub struct Listing<'a> {
     task: Option<String>,
     cwd: Option<String>,
     after: Option<(i64, String)>,
-    catalog: Catalog,
-    live: LiveClients,
+    catalog: Catalog<'a>,
+    live: LiveClients<'a>,
 }
 
 impl Listing<'_> {
@@ -478,7 +478,7 @@ impl Listing<'_> {
         let mut last: Option<(i64, String)> = None;
         while let Some(row) = rows.next()? {
             let row = SessionRow::from_row(row)?;
-            let facts = project::facts(&row, &catalog, &live);
+            let facts = project::facts(&row, &catalog, &live)?;
             if filter.attention && rules::attention(&facts).is_none() {
                 continue;
             }
@@ -489,9 +489,9 @@ impl Listing<'_> {
                 continue;
             }
             if task.is_some() || filter.orphan {
-                let checkout = catalog.task_at(Path::new(&row.cwd)).map(|task| &task.id);
+                let checkout = catalog.task_at(&row.cwd).map(|checkout| checkout.task_id);
                 let belongs =
-                    |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id);
+                    |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id.as_str());
                 if task.as_ref().is_some_and(|id| !belongs(id)) {
                     continue;
                 }
@@ -509,7 +509,7 @@ impl Listing<'_> {
             }
             last = Some((row.created_at, row.id.clone()));
             emitted += 1;
-            emit(project::record(row, &facts, &catalog, &live, &lf.open))?;
+            emit(project::record(row, &facts, &catalog, &live, &lf.open)?)?;
         }
         Ok(None)
     }

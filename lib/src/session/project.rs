@@ -1,131 +1,159 @@
 //! Projection: a stored Session row, plus what is known of its work and its
-//! clients, becomes the `SessionRecord` people see. The lookups (`Catalog`)
-//! and the liveness snapshot (`LiveClients`) are loaded once per command, so
-//! listing ten thousand Sessions costs one pass over the rows.
+//! clients, becomes the `SessionRecord` people see. Task worktrees are
+//! loaded once per command; Task and Wave labels are read when a listed
+//! Session first names them, and clients (`LiveClients`) are read and
+//! checked against `/proc` only for the Sessions that have open receipts —
+//! each once, so a page of 100 does not pay for the other ten thousand.
 
 use super::rules::{self, Facts, StepFacts};
 use crate::clock::rfc3339;
 use crate::error::Result;
 use crate::home::Home;
-use crate::store::{ClientReceipt, SessionRow, Store, TaskRow, WaveRow};
+use crate::store::{SessionRow, Store, TaskLabel};
 use crate::wire::{SessionRecord, WorkRef, Workspace};
-use std::cell::RefCell;
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::{OnceCell, RefCell};
 use std::path::{Path, PathBuf};
 
-/// Waves and Tasks by id, and Task worktrees by path. (A Session's flow
-/// comes joined to its row.)
-#[derive(Debug, Default)]
-pub struct Catalog {
-    pub waves: HashMap<String, WaveRow>,
-    pub tasks: HashMap<String, TaskRow>,
-    worktrees: HashMap<PathBuf, String>,
+/// Tasks and Waves by id, as far as they were asked for, and Task
+/// worktrees by path. The maps hash with FxHash: they are looked up several
+/// times per listed Session (once per ancestor of its cwd), and their keys
+/// are lf's own.
+#[derive(Default)]
+pub struct Catalog<'a> {
+    store: Option<&'a Store>,
+    tasks: RefCell<HashMap<String, Option<TaskLabel>>>,
+    waves: RefCell<HashMap<String, Option<String>>>,
+    /// Worktree path to Task id.
+    worktrees: HashMap<String, String>,
 }
 
-impl Catalog {
-    pub fn load(store: &Store) -> Result<Self> {
-        let waves = store
-            .waves()?
-            .into_iter()
-            .map(|wave| (wave.id.clone(), wave))
-            .collect();
-        let tasks: HashMap<String, TaskRow> = store
-            .tasks()?
-            .into_iter()
-            .map(|task| (task.id.clone(), task))
-            .collect();
-        let worktrees = tasks
-            .values()
-            .filter_map(|task| Some((PathBuf::from(task.worktree.as_ref()?), task.id.clone())))
-            .collect();
+/// The Task whose worktree contains a Session's cwd.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checkout<'a> {
+    pub task_id: &'a str,
+    pub worktree: &'a str,
+}
+
+impl<'a> Catalog<'a> {
+    pub fn load(store: &'a Store) -> Result<Self> {
         Ok(Catalog {
-            waves,
-            tasks,
-            worktrees,
+            store: Some(store),
+            worktrees: store.task_worktrees()?.into_iter().collect(),
+            ..Catalog::default()
         })
     }
 
+    /// A Task's label, read once.
+    fn task(&self, id: &str) -> Result<Option<TaskLabel>> {
+        if let Some(known) = self.tasks.borrow().get(id) {
+            return Ok(known.clone());
+        }
+        let label = match self.store {
+            Some(store) => store.task_label(id)?,
+            None => None,
+        };
+        self.tasks.borrow_mut().insert(id.to_owned(), label.clone());
+        Ok(label)
+    }
+
+    /// A Wave's name, read once.
+    fn wave(&self, id: &str) -> Result<Option<String>> {
+        if let Some(known) = self.waves.borrow().get(id) {
+            return Ok(known.clone());
+        }
+        let name = match self.store {
+            Some(store) => store.wave_name(id)?,
+            None => None,
+        };
+        self.waves.borrow_mut().insert(id.to_owned(), name.clone());
+        Ok(name)
+    }
+
     /// The Task whose worktree most closely contains `cwd` (the innermost,
-    /// when worktrees nest). Both paths were canonicalised when stored.
-    pub fn task_at(&self, cwd: &Path) -> Option<&TaskRow> {
-        cwd.ancestors()
-            .find_map(|dir| self.worktrees.get(dir))
-            .and_then(|id| self.tasks.get(id))
+    /// when worktrees nest). Both paths were canonicalised when stored, so
+    /// the ancestors are the prefixes that end before a `/`.
+    pub fn task_at(&self, cwd: &str) -> Option<Checkout<'_>> {
+        if self.worktrees.is_empty() {
+            return None;
+        }
+        let cwd = cwd
+            .strip_suffix('/')
+            .filter(|dir| !dir.is_empty())
+            .unwrap_or(cwd);
+        std::iter::once(cwd.len())
+            .chain(cwd.rmatch_indices('/').map(|(at, _)| at.max(1)))
+            .find_map(|end| self.worktrees.get_key_value(&cwd[..end]))
+            .map(|(worktree, task_id)| Checkout { task_id, worktree })
     }
 }
 
-/// Which Sessions have a live client right now, and in which terminals.
-/// Receipts are loaded at once (one small query) but checked against
-/// `/proc` only for the Sessions asked about, once each: a page of 100
-/// does not pay for the stale receipts of the other ten thousand.
-#[derive(Debug, Default)]
-pub struct LiveClients {
-    receipts: HashMap<String, Vec<ClientReceipt>>,
-    boot: String,
+/// Which Sessions have a live client right now, and in which terminals:
+/// the open receipts of a Session are read and checked against `/proc`
+/// when it is first asked about, and remembered.
+pub struct LiveClients<'a> {
+    store: &'a Store,
+    /// The Sessions with open receipts.
+    receipts: HashSet<String>,
+    boot: OnceCell<String>,
     checked: RefCell<HashMap<String, Option<Vec<String>>>>,
 }
 
-impl LiveClients {
-    /// The open receipts of one Session, or of all.
-    pub fn observe(store: &Store, session: Option<&str>) -> Result<Self> {
-        let receipts = store.open_clients(session)?;
-        if receipts.is_empty() {
-            return Ok(LiveClients::default());
-        }
-        let boot = crate::liveness::boot_id()?;
-        let mut by_session: HashMap<String, Vec<ClientReceipt>> = HashMap::new();
-        // A receipt from another boot is dead without looking.
-        for receipt in receipts
-            .into_iter()
-            .filter(|receipt| receipt.process.boot_id == boot)
-        {
-            by_session
-                .entry(receipt.session_id.clone())
-                .or_default()
-                .push(receipt);
-        }
+impl<'a> LiveClients<'a> {
+    pub fn observe(store: &'a Store) -> Result<Self> {
         Ok(LiveClients {
-            receipts: by_session,
-            boot,
+            store,
+            receipts: store.sessions_with_open_clients()?.into_iter().collect(),
+            boot: OnceCell::new(),
             checked: RefCell::default(),
         })
     }
 
     /// The terminals of a Session's live clients (empty when none lives).
-    pub fn terminals(&self, session: &str) -> Vec<String> {
-        self.check(session).unwrap_or_default()
+    pub fn terminals(&self, row: &SessionRow) -> Result<Vec<String>> {
+        Ok(self.check(row)?.unwrap_or_default())
     }
 
-    pub fn is_live(&self, session: &str) -> bool {
-        self.check(session).is_some()
+    pub fn is_live(&self, row: &SessionRow) -> Result<bool> {
+        Ok(self.check(row)?.is_some())
     }
 
     /// `Some(terminals)` when a client of the Session lives, checked once.
-    fn check(&self, session: &str) -> Option<Vec<String>> {
-        let receipts = self.receipts.get(session)?;
-        if let Some(known) = self.checked.borrow().get(session) {
-            return known.clone();
+    fn check(&self, row: &SessionRow) -> Result<Option<Vec<String>>> {
+        if !self.receipts.contains(&row.id) {
+            return Ok(None);
         }
-        let live: Vec<&ClientReceipt> = receipts
-            .iter()
-            .filter(|receipt| receipt.process.is_alive(&self.boot))
-            .collect();
-        let found = (!live.is_empty()).then(|| {
-            let mut terminals: Vec<String> = Vec::new();
-            for terminal in live
-                .iter()
-                .filter_map(|receipt| receipt.terminal_id.as_ref())
-            {
-                if !terminals.contains(terminal) {
-                    terminals.push(terminal.clone());
-                }
+        if let Some(known) = self.checked.borrow().get(&row.id) {
+            return Ok(known.clone());
+        }
+        let boot = match self.boot.get() {
+            Some(boot) => boot,
+            None => {
+                let boot = crate::liveness::boot_id()?;
+                self.boot.get_or_init(|| boot)
             }
-            terminals
-        });
+        };
+        let mut terminals: Vec<String> = Vec::new();
+        let mut live = false;
+        // A receipt from another boot is dead without looking.
+        for receipt in self
+            .store
+            .open_clients(Some(&row.id))?
+            .into_iter()
+            .filter(|receipt| receipt.process.boot_id == *boot && receipt.process.is_alive(boot))
+        {
+            live = true;
+            if let Some(terminal) = receipt.terminal_id
+                && !terminals.contains(&terminal)
+            {
+                terminals.push(terminal);
+            }
+        }
+        let found = live.then_some(terminals);
         self.checked
             .borrow_mut()
-            .insert(session.to_owned(), found.clone());
-        found
+            .insert(row.id.clone(), found.clone());
+        Ok(found)
     }
 }
 
@@ -164,24 +192,23 @@ impl OpenCommand {
 }
 
 /// The facts the rules need, from a row and the loaded lookups.
-pub fn facts(row: &SessionRow, catalog: &Catalog, live: &LiveClients) -> Facts {
+pub fn facts(row: &SessionRow, catalog: &Catalog, live: &LiveClients) -> Result<Facts> {
     let flow = row.flow.as_ref();
-    Facts {
+    Ok(Facts {
         kind: row.kind,
         interactive: row.interactive,
         completed: row.completed_at.is_some(),
         ready: row.ready_summary.is_some() && !row.ready_superseded,
-        live_client: live.is_live(&row.id),
+        live_client: live.is_live(row)?,
         outcome: row.outcome,
         latest_turn: row.latest_turn,
         permission_pending: row.permission_pending,
         pending_review: rules::is_pending_review(&row.id, flow),
-        task_finished: row
-            .task_id
-            .as_ref()
-            .and_then(|id| catalog.tasks.get(id))
-            .is_some_and(|task| task.finished_at.is_some()),
-    }
+        task_finished: match row.task_id.as_deref() {
+            Some(id) => catalog.task(id)?.is_some_and(|task| task.finished),
+            None => false,
+        },
+    })
 }
 
 /// A row as the record every surface shows.
@@ -191,7 +218,7 @@ pub fn record(
     catalog: &Catalog,
     live: &LiveClients,
     open: &OpenCommand,
-) -> SessionRecord {
+) -> Result<SessionRecord> {
     let state = rules::state(facts);
     let flow = row.flow.as_ref();
     let step = row.flow_id.as_deref().map(|invocation_id| StepFacts {
@@ -207,27 +234,30 @@ pub fn record(
         (None, Some(wave)) => Some(WorkRef::Wave(wave.clone())),
         (None, None) => None,
     };
-    let wave_label = row
-        .wave_id
-        .as_deref()
-        .map(|id| (id, catalog.waves.get(id).map(|wave| wave.name.as_str())));
-    let task_label = row.task_id.as_deref().map(|id| {
-        (
-            id,
-            catalog.tasks.get(id).map(|task| task.identifier.as_str()),
-        )
-    });
-    let work_path = rules::work_path(wave_label, task_label);
-    let checkout = catalog.task_at(Path::new(&row.cwd));
+    let wave_name = match row.wave_id.as_deref() {
+        Some(id) => catalog.wave(id)?,
+        None => None,
+    };
+    let task = match row.task_id.as_deref() {
+        Some(id) => catalog.task(id)?,
+        None => None,
+    };
+    let work_path = rules::work_path(
+        row.wave_id.as_deref().map(|id| (id, wave_name.as_deref())),
+        row.task_id
+            .as_deref()
+            .map(|id| (id, task.as_ref().map(|task| task.identifier.as_str()))),
+    );
+    let checkout = catalog.task_at(&row.cwd);
     let mut task_ids: Vec<String> = row.task_id.iter().cloned().collect();
-    if let Some(task) = checkout
-        && !task_ids.contains(&task.id)
+    if let Some(checkout) = checkout
+        && !task_ids.iter().any(|id| id == checkout.task_id)
     {
-        task_ids.push(task.id.clone());
+        task_ids.push(checkout.task_id.to_owned());
     }
-    let workspace = checkout.map(|task| Workspace {
-        task_id: task.id.clone(),
-        worktree: task.worktree.clone().unwrap_or_default(),
+    let workspace = checkout.map(|checkout| Workspace {
+        task_id: checkout.task_id.to_owned(),
+        worktree: checkout.worktree.to_owned(),
     });
     let detail = rules::detail(
         row.kind,
@@ -235,9 +265,9 @@ pub fn record(
         row.model.as_deref(),
         row.step.as_deref(),
     );
-    SessionRecord {
+    Ok(SessionRecord {
         open_argv: open.argv(&row.id),
-        terminal_ids: live.terminals(&row.id),
+        terminal_ids: live.terminals(&row)?,
         alive: facts.live_client,
         title: row.title,
         title_source: row.title_source,
@@ -261,44 +291,32 @@ pub fn record(
         updated_at: rfc3339(row.updated_at),
         completed_at: row.completed_at.map(rfc3339),
         id: row.id,
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn task(id: &str, worktree: &str) -> TaskRow {
-        TaskRow {
-            id: id.to_owned(),
-            identifier: id.to_uppercase(),
-            title: id.to_owned(),
-            worktree: Some(worktree.to_owned()),
-            wave_id: None,
-            created_at: 0,
-            finished_at: None,
-        }
-    }
-
     #[test]
     fn nested_worktrees_pick_the_innermost() {
         let mut catalog = Catalog::default();
-        for task in [task("outer", "/repo"), task("inner", "/repo/sub/wt")] {
-            catalog.worktrees.insert(
-                PathBuf::from(task.worktree.clone().unwrap()),
-                task.id.clone(),
-            );
-            catalog.tasks.insert(task.id.clone(), task);
-        }
-        let at = |path: &str| {
+        for (worktree, task) in [("/repo", "outer"), ("/repo/sub/wt", "inner")] {
             catalog
-                .task_at(Path::new(path))
-                .map(|task| task.id.as_str())
-        };
+                .worktrees
+                .insert(worktree.to_owned(), task.to_owned());
+        }
+        let at = |path: &str| catalog.task_at(path).map(|checkout| checkout.task_id);
         assert_eq!(at("/repo/sub/wt/src"), Some("inner"));
         assert_eq!(at("/repo/sub/wt"), Some("inner"));
         assert_eq!(at("/repo/sub"), Some("outer"));
+        assert_eq!(at("/repo/"), Some("outer"));
         assert_eq!(at("/repository"), None);
         assert_eq!(at("/elsewhere"), None);
+        assert_eq!(at("/"), None);
+        assert_eq!(
+            catalog.task_at("/repo/sub/wt/src").map(|c| c.worktree),
+            Some("/repo/sub/wt")
+        );
     }
 }

@@ -52,12 +52,24 @@ impl Store {
         self.query_clients("ended_at IS NULL AND run_id = ?1", run)
     }
 
+    /// The Sessions that have a receipt not yet known to have ended.
+    pub fn sessions_with_open_clients(&self) -> Result<Vec<String>> {
+        let mut statement = self
+            .conn()
+            .prepare_cached("SELECT DISTINCT session_id FROM clients WHERE ended_at IS NULL")?;
+        Ok(statement
+            .query_map([], |row| row.get(0))?
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Receipts not yet known to have ended, of one Session or of all.
+    /// (Two statements: `?1 IS NULL OR session_id = ?1` would keep SQLite
+    /// from using the index of open receipts.)
     pub fn open_clients(&self, session: Option<&str>) -> Result<Vec<ClientReceipt>> {
-        self.query_clients(
-            "ended_at IS NULL AND (?1 IS NULL OR session_id = ?1)",
-            session,
-        )
+        match session {
+            Some(session) => self.query_clients("session_id = ?1 AND ended_at IS NULL", session),
+            None => self.query_clients("ended_at IS NULL AND ?1 IS NULL", session),
+        }
     }
 
     fn query_clients(

@@ -5,6 +5,12 @@
 //! deferred one that reads and then writes fails at once with SQLITE_BUSY
 //! instead of waiting). Migrations run once, under a file lock, and a
 //! database written by a newer lf is refused, never rewritten.
+//!
+//! Most lf processes live a few milliseconds (a hook per turn), so nothing
+//! here may cost in proportion to the database's history: a connection
+//! never checkpoints when it closes, and the one that finds the WAL past
+//! [`WAL_LIMIT`] as it closes checkpoints it and truncates it (see
+//! `docs/decisions.md`, "Store").
 
 mod clients;
 pub mod handoffs;
@@ -13,8 +19,8 @@ mod sessions;
 mod work;
 
 pub use clients::ClientReceipt;
-pub use sessions::{NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
-pub use work::{FlowRow, TaskRow, WaveRow};
+pub use sessions::{HookTarget, NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
+pub use work::{FlowRow, TaskLabel, TaskRow, WaveRow};
 
 use crate::error::{Error, Result};
 use crate::home::Home;
@@ -24,9 +30,44 @@ use std::time::Duration;
 
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The WAL size past which a closing connection checkpoints and truncates
+/// it. Every process that is the only one with the database open rebuilds
+/// its WAL index by reading the whole WAL, so this bounds what any process
+/// pays, and how much disk the WAL takes.
+pub const WAL_LIMIT: u64 = 1 << 20;
+
 pub struct Store {
     conn: Connection,
     home: Home,
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        self.bound_wal();
+    }
+}
+
+/// A write transaction: a `rusqlite` transaction whose commit names the
+/// database when it fails (a full disk is met at commit).
+pub(crate) struct Write<'a> {
+    tx: Transaction<'a>,
+    path: &'a Path,
+}
+
+impl<'a> std::ops::Deref for Write<'a> {
+    type Target = Transaction<'a>;
+    fn deref(&self) -> &Self::Target {
+        &self.tx
+    }
+}
+
+impl Write<'_> {
+    pub(crate) fn commit(self) -> Result<()> {
+        let path = self.path;
+        self.tx
+            .commit()
+            .map_err(|error| database_error(path, &error))
+    }
 }
 
 impl Store {
@@ -34,6 +75,7 @@ impl Store {
     /// current schema.
     pub fn open(home: &Home) -> Result<Self> {
         home.ensure()?;
+        home.ensure_database()?;
         let path = home.database();
         let conn = Connection::open_with_flags(
             &path,
@@ -45,8 +87,8 @@ impl Store {
         conn.busy_timeout(BUSY_TIMEOUT)
             .map_err(|error| database_error(&path, &error))?;
         // Short-lived processes (a hook on every turn) must not pay for a
-        // WAL checkpoint each time they close: SQLite's automatic
-        // checkpoints (every 1000 pages) keep the WAL bounded instead.
+        // checkpoint and its fsyncs each time they close; `bound_wal` keeps
+        // the WAL small instead.
         conn.set_db_config(
             rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
             true,
@@ -121,9 +163,29 @@ impl Store {
 
     /// Begin a transaction that may write: IMMEDIATE, so it waits for the
     /// write lock up front (within the busy timeout) instead of failing later.
-    pub(crate) fn write(&self) -> Result<Transaction<'_>> {
+    pub(crate) fn write(&self) -> Result<Write<'_>> {
+        let path = self.conn.path().map(Path::new).unwrap_or(Path::new(""));
         Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
-            .map_err(|error| database_error(&self.home.database(), &error))
+            .map(|tx| Write { tx, path })
+            .map_err(|error| database_error(path, &error))
+    }
+
+    /// Checkpoint the WAL into the database and truncate it once it has
+    /// passed [`WAL_LIMIT`]. SQLite forgets, when a lone process rebuilds
+    /// the WAL index, that the WAL was already checkpointed, so it would
+    /// never restart it and the WAL would grow with every commit ever made.
+    /// Best effort and without waiting: when a reader or writer is busy the
+    /// next closing connection tries again.
+    fn bound_wal(&self) {
+        let wal = self.home.database().with_extension("db-wal");
+        let size = std::fs::metadata(&wal).map(|meta| meta.len()).unwrap_or(0);
+        if size <= WAL_LIMIT {
+            return;
+        }
+        let _ = self.conn.busy_timeout(Duration::ZERO);
+        let _ = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
     }
 
     /// `PRAGMA integrity_check`: `ok`, or what is broken.
@@ -161,6 +223,10 @@ fn database_error(path: &Path, error: &rusqlite::Error) -> Error {
         }
         Some(ErrorCode::DatabaseBusy) | Some(ErrorCode::DatabaseLocked) => {
             "another lf process held it too long; try again"
+        }
+        Some(ErrorCode::DiskFull) => {
+            "the disk that holds the lf Home is full; nothing was changed: free some space on it \
+             and try again"
         }
         _ => "see the message above",
     };

@@ -102,6 +102,18 @@ impl SessionRow {
     }
 }
 
+/// A Run as a hook sees it (`Store::hook_target`).
+#[derive(Debug, Clone)]
+pub struct HookTarget {
+    pub provider: String,
+    pub native_id: Option<String>,
+    pub chosen_native_id: Option<String>,
+    /// The Run is its Session's current Run.
+    pub current: bool,
+    /// The agent's transcript, as its hooks named it.
+    pub transcript_path: Option<String>,
+}
+
 /// One launch attempt of a Session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunRow {
@@ -324,6 +336,25 @@ impl Store {
             &format!("SELECT {SESSION_COLUMNS} FROM {SESSION_FROM} WHERE s.id = ?1"),
             [id],
             SessionRow::from_row,
+        ))
+    }
+
+    /// What a hook needs to know of its Run, in one query: the Run's
+    /// provider and native ids, and whether it is its Session's current Run.
+    pub fn hook_target(&self, run: &str) -> Result<Option<HookTarget>> {
+        optional(self.conn().query_row(
+            "SELECT r.provider, r.native_id, r.chosen_native_id, s.current_run_id = r.id, \
+             r.transcript_path FROM runs r JOIN sessions s ON s.id = r.session_id WHERE r.id = ?1",
+            [run],
+            |row| {
+                Ok(HookTarget {
+                    provider: row.get(0)?,
+                    native_id: row.get(1)?,
+                    chosen_native_id: row.get(2)?,
+                    current: row.get(3)?,
+                    transcript_path: row.get(4)?,
+                })
+            },
         ))
     }
 

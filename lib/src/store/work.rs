@@ -43,6 +43,13 @@ fn wave(row: &Row<'_>) -> rusqlite::Result<WaveRow> {
     })
 }
 
+/// What a listing shows of a Task (`Store::task_label`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskLabel {
+    pub identifier: String,
+    pub finished: bool,
+}
+
 fn task(row: &Row<'_>) -> rusqlite::Result<TaskRow> {
     Ok(TaskRow {
         id: row.get(0)?,
@@ -150,6 +157,38 @@ impl Store {
         ))?;
         Ok(statement
             .query_map([], task)?
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// What a listing shows of a Task: its identifier and whether it is
+    /// finished.
+    pub fn task_label(&self, id: &str) -> Result<Option<TaskLabel>> {
+        let mut statement = self.conn().prepare_cached(
+            "SELECT identifier, finished_at IS NOT NULL FROM tasks WHERE id = ?1",
+        )?;
+        optional(statement.query_row([id], |row| {
+            Ok(TaskLabel {
+                identifier: row.get(0)?,
+                finished: row.get(1)?,
+            })
+        }))
+    }
+
+    /// A Wave's name.
+    pub fn wave_name(&self, id: &str) -> Result<Option<String>> {
+        let mut statement = self
+            .conn()
+            .prepare_cached("SELECT name FROM waves WHERE id = ?1")?;
+        optional(statement.query_row([id], |row| row.get(0)))
+    }
+
+    /// Every Task worktree and its Task's id, in no order.
+    pub fn task_worktrees(&self) -> Result<Vec<(String, String)>> {
+        let mut statement = self
+            .conn()
+            .prepare_cached("SELECT worktree, id FROM tasks WHERE worktree IS NOT NULL")?;
+        Ok(statement
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?)
     }
 
