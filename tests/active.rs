@@ -145,7 +145,7 @@ impl Tree {
 
 impl Drop for Tree {
     fn drop(&mut self) {
-        unsafe { libc::kill(-(self.child.id() as i32), libc::SIGKILL) };
+        kill(-(self.child.id() as i32), Signal::KILL);
         let _ = self.child.wait();
     }
 }
@@ -368,7 +368,7 @@ fn native_clients_survive_their_launchers_exit() {
     let launcher = pane_pid(&env, &record.id);
     active_until(&env, "the agent", |snapshot| snapshot.sessions.len() == 1);
 
-    unsafe { libc::kill(launcher as i32, libc::SIGKILL) };
+    kill(launcher as i32, Signal::KILL);
     wait_for("the launcher to exit", 20, || {
         (!alive(launcher)).then_some(())
     });
@@ -492,7 +492,7 @@ fn a_shared_launcher_is_not_broadcast() {
     );
     // A launcher alone (its processes gone) is no conversation, and no gap.
     for pid in children {
-        unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+        kill(pid as i32, Signal::KILL);
     }
     wait_for("the engine's processes to exit", 20, || {
         children_of(engine.pid()).is_empty().then_some(())

@@ -130,7 +130,7 @@ fn a_launcher_killed_mid_launch_is_relaunched_by_the_next_open() {
         .parse()
         .unwrap();
     assert_eq!(native_id(&env, &record.id), None);
-    unsafe { libc::kill(serve_pid, libc::SIGKILL) };
+    kill(serve_pid, Signal::KILL);
     let output = opening.wait_with_output().unwrap();
     assert_eq!(
         output.status.code(),
@@ -255,7 +255,7 @@ fn a_historical_run_id_is_refused_naming_the_current_run() {
     // A crash before anything was resumable consumes the Run: kill it
     // before the hook confirms? It already confirmed, so force a new
     // attempt by forgetting the native id.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    kill(pid, Signal::KILL);
     state_is(&env, &record.id, SessionState::Interrupted);
     env.db()
         .execute("UPDATE runs SET native_id = NULL WHERE id = ?1", [&first])

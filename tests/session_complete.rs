@@ -27,7 +27,7 @@ fn completing_stops_the_live_client_and_prints_the_closed_record() {
     let status = agent.0.wait().unwrap();
     assert_eq!(
         std::os::unix::process::ExitStatusExt::signal(&status),
-        Some(libc::SIGTERM)
+        Some(Signal::TERM.as_raw())
     );
     assert!(env.list(&[]).is_empty());
     assert_eq!(env.show(&session.id), closed);
@@ -56,7 +56,7 @@ fn a_client_that_ignores_sigterm_is_killed_after_the_grace() {
     let status = stubborn.wait().unwrap();
     assert_eq!(
         std::os::unix::process::ExitStatusExt::signal(&status),
-        Some(libc::SIGKILL)
+        Some(Signal::KILL.as_raw())
     );
 }
 

@@ -57,8 +57,7 @@ impl Drop for Env {
         let roots: Vec<i32> = panes.lines().filter_map(|pid| pid.parse().ok()).collect();
         let tree = process_tree(&roots);
         for &pid in &tree {
-            // SAFETY: kill(2) with a pid read from /proc just now.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+            kill(pid, Signal::KILL);
         }
         let _ = self.tmux_command(&["kill-server"]).output();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
@@ -113,6 +112,19 @@ fn running(pid: i32) -> bool {
 pub fn fakes() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fakes")
 }
+
+/// Send a signal to a process (a negative pid: its process group), if it
+/// still exists.
+pub fn kill(pid: i32, signal: Signal) {
+    let target = rustix::process::Pid::from_raw(pid.abs());
+    let _ = match target {
+        Some(target) if pid < 0 => rustix::process::kill_process_group(target, signal),
+        Some(target) => rustix::process::kill_process(target, signal),
+        None => Ok(()),
+    };
+}
+
+pub use rustix::process::Signal;
 
 /// Poll until `probe` returns something, or fail after `seconds` saying
 /// what was awaited. A time limit for a failure, not a speed assertion.

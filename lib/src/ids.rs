@@ -57,7 +57,7 @@ string_id!(
 
 impl SessionId {
     pub fn new() -> Self {
-        SessionId(hex(&random_bytes::<16>()))
+        SessionId(uuid::Uuid::new_v4().simple().to_string())
     }
     pub fn parse(text: &str) -> Result<Self> {
         if is_session_id(text) {
@@ -178,37 +178,25 @@ pub fn quote(text: &str) -> String {
     format!("{shown:?}")
 }
 
-/// A 26-character ULID: 48 bits of milliseconds, then 80 random bits.
+/// A 26-character ULID (48 bits of milliseconds, then 80 random bits) in
+/// lowercase: monotonic within this process, even within a millisecond.
 fn ulid() -> String {
-    let millis = crate::clock::now_micros() / 1000;
-    let random = random_bytes::<10>();
-    let mut value: u128 = (millis as u128 & ((1 << 48) - 1)) << 80;
-    for (index, byte) in random.iter().enumerate() {
-        value |= (*byte as u128) << (8 * (9 - index));
-    }
-    (0..26)
-        .rev()
-        .map(|position| BASE32[((value >> (5 * position)) & 31) as usize] as char)
-        .collect()
+    static GENERATOR: std::sync::Mutex<ulid::Generator> =
+        std::sync::Mutex::new(ulid::Generator::new());
+    let generated = GENERATOR
+        .lock()
+        .map_err(|_| ())
+        .and_then(|mut generator| generator.generate().map_err(|_| ()));
+    // Overflow needs 2^80 ids in one millisecond; a poisoned lock a panic
+    // elsewhere. Either way a fresh random ULID is still a valid id.
+    generated
+        .unwrap_or_else(|()| ulid::Ulid::generate())
+        .to_string()
+        .to_ascii_lowercase()
 }
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-/// Random bytes from the kernel. `getrandom(2)` cannot fail for small
-/// requests once the pool is initialised, which it is on any running system.
-pub(crate) fn random_bytes<const N: usize>() -> [u8; N] {
-    let mut buffer = [0u8; N];
-    let mut filled = 0;
-    while filled < N {
-        // SAFETY: the pointer and length describe the unfilled tail of `buffer`.
-        let got = unsafe { libc::getrandom(buffer[filled..].as_mut_ptr().cast(), N - filled, 0) };
-        if got > 0 {
-            filled += got as usize;
-        }
-    }
-    buffer
 }
 
 /// Hex of the first 16 bytes of a sha256: the file name of a lock.
@@ -230,10 +218,11 @@ mod tests {
     }
 
     #[test]
-    fn run_ids_are_time_ordered() {
-        let first = RunId::new();
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        assert!(RunId::new() > first);
+    fn run_ids_are_ordered_even_within_a_millisecond() {
+        let ids: Vec<RunId> = (0..1000).map(|_| RunId::new()).collect();
+        assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+        let sessions: std::collections::HashSet<_> = (0..1000).map(|_| SessionId::new()).collect();
+        assert_eq!(sessions.len(), 1000);
     }
 
     #[test]

@@ -85,7 +85,7 @@ impl ProcessIdentity {
         if !self.is_alive(current_boot) {
             return false;
         }
-        self.signal(libc::SIGTERM);
+        self.signal(rustix::process::Signal::TERM);
         let deadline = Instant::now() + grace;
         while Instant::now() < deadline {
             if !self.is_alive(current_boot) {
@@ -94,18 +94,17 @@ impl ProcessIdentity {
             std::thread::sleep(Duration::from_millis(20));
         }
         if self.is_alive(current_boot) {
-            self.signal(libc::SIGKILL);
+            self.signal(rustix::process::Signal::KILL);
         }
         true
     }
 
-    fn signal(&self, signal: libc::c_int) {
-        let Ok(pid) = libc::pid_t::try_from(self.pid) else {
-            return;
-        };
-        // SAFETY: kill(2) has no memory-safety preconditions.
-        unsafe {
-            libc::kill(pid, signal);
+    fn signal(&self, signal: rustix::process::Signal) {
+        let pid = i32::try_from(self.pid)
+            .ok()
+            .and_then(rustix::process::Pid::from_raw);
+        if let Some(pid) = pid {
+            let _ = rustix::process::kill_process(pid, signal);
         }
     }
 }
@@ -165,7 +164,7 @@ mod tests {
         let status = child.wait().unwrap();
         assert_eq!(
             std::os::unix::process::ExitStatusExt::signal(&status),
-            Some(libc::SIGKILL)
+            Some(rustix::process::Signal::KILL.as_raw())
         );
     }
 }

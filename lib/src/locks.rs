@@ -8,8 +8,7 @@
 use crate::error::{Error, Result};
 use crate::home::Home;
 use crate::ids::{SessionId, short_digest};
-use fs2::FileExt;
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::path::Path;
 
 /// A held lock; dropping it releases the lock.
@@ -37,7 +36,7 @@ fn open(path: &Path) -> Result<File> {
 
 fn exclusive(path: &Path) -> Result<Lock> {
     let file = open(path)?;
-    file.lock_exclusive().map_err(|error| {
+    file.lock().map_err(|error| {
         Error::operational(format!("cannot take the lock {}: {error}", path.display()))
     })?;
     Ok(Lock { _file: file })
@@ -69,12 +68,10 @@ pub fn try_launch(home: &Home, session: &SessionId) -> Result<Option<Lock>> {
         .locks()
         .join(format!("{}.lock", short_digest(session.as_str())));
     let file = open(&path)?;
-    match file.try_lock_exclusive() {
+    match file.try_lock() {
         Ok(()) => Ok(Some(Lock { _file: file })),
-        Err(error) if error.raw_os_error() == fs2::lock_contended_error().raw_os_error() => {
-            Ok(None)
-        }
-        Err(error) => Err(Error::operational(format!(
+        Err(TryLockError::WouldBlock) => Ok(None),
+        Err(TryLockError::Error(error)) => Err(Error::operational(format!(
             "cannot take the lock {}: {error}",
             path.display()
         ))),

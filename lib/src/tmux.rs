@@ -163,8 +163,7 @@ impl Tmux {
                 &format!("cannot switch to {name}"),
             );
         }
-        // SAFETY: isatty has no preconditions.
-        if unsafe { libc::isatty(0) } != 1 {
+        if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             return Err(Error::usage(format!(
                 "cannot attach to the tmux session {name}: this is not a terminal; run {} attach-session -t ={name}",
                 self.base_argv().join(" ")

@@ -278,7 +278,7 @@ fn claude_a_killed_agent_is_interrupted() {
             |row| row.get(0),
         )
         .unwrap();
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    crate::util::kill(pid, crate::util::Signal::KILL);
     let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
         record.state == SessionState::Interrupted
     });

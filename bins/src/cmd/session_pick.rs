@@ -71,7 +71,7 @@ impl Tool for Cli {
 /// The controlling terminal in raw mode; restored when dropped.
 struct Terminal {
     tty: std::fs::File,
-    saved: libc::termios,
+    saved: rustix::termios::Termios,
 }
 
 impl Terminal {
@@ -85,23 +85,15 @@ impl Terminal {
                     "lf-session-pick needs a terminal (/dev/tty: {error}); use lf-session-list to choose in a script"
                 ))
             })?;
-        use std::os::fd::AsRawFd;
-        let fd = tty.as_raw_fd();
-        // SAFETY: termios is plain data; tcgetattr fills it for a valid fd.
-        let mut saved: libc::termios = unsafe { std::mem::zeroed() };
-        if unsafe { libc::tcgetattr(fd, &mut saved) } != 0 {
-            return Err(lf::Error::usage(
-                "lf-session-pick needs a terminal: /dev/tty is not one",
-            ));
-        }
-        let mut raw = saved;
-        // SAFETY: cfmakeraw only edits the struct.
-        unsafe { libc::cfmakeraw(&mut raw) };
-        if unsafe { libc::tcsetattr(fd, libc::TCSANOW, &raw) } != 0 {
-            return Err(lf::Error::operational(
-                "cannot put the terminal in raw mode",
-            ));
-        }
+        use rustix::termios::{OptionalActions, tcgetattr, tcsetattr};
+        let saved = tcgetattr(&tty).map_err(|_| {
+            lf::Error::usage("lf-session-pick needs a terminal: /dev/tty is not one")
+        })?;
+        let mut raw = saved.clone();
+        raw.make_raw();
+        tcsetattr(&tty, OptionalActions::Now, &raw).map_err(|error| {
+            lf::Error::operational(format!("cannot put the terminal in raw mode: {error}"))
+        })?;
         let mut terminal = Terminal { tty, saved };
         // The alternate screen, so the picker leaves the screen as it was.
         terminal.write("\x1b[?1049h")?;
@@ -118,14 +110,11 @@ impl Terminal {
     }
 
     fn size(&self) -> (usize, usize) {
-        use std::os::fd::AsRawFd;
-        // SAFETY: winsize is plain data; TIOCGWINSZ fills it for a tty.
-        let mut size: libc::winsize = unsafe { std::mem::zeroed() };
-        let ok = unsafe { libc::ioctl(self.tty.as_raw_fd(), libc::TIOCGWINSZ, &mut size) } == 0;
-        if ok && size.ws_col > 0 && size.ws_row > 0 {
-            (size.ws_col as usize, size.ws_row as usize)
-        } else {
-            (80, 24)
+        match rustix::termios::tcgetwinsize(&self.tty) {
+            Ok(size) if size.ws_col > 0 && size.ws_row > 0 => {
+                (size.ws_col as usize, size.ws_row as usize)
+            }
+            _ => (80, 24),
         }
     }
 
@@ -205,8 +194,10 @@ impl Terminal {
 impl Drop for Terminal {
     fn drop(&mut self) {
         let _ = self.write("\x1b[?1049l");
-        use std::os::fd::AsRawFd;
-        // SAFETY: restores the attributes read from this same fd.
-        unsafe { libc::tcsetattr(self.tty.as_raw_fd(), libc::TCSANOW, &self.saved) };
+        let _ = rustix::termios::tcsetattr(
+            &self.tty,
+            rustix::termios::OptionalActions::Now,
+            &self.saved,
+        );
     }
 }

@@ -151,11 +151,10 @@ impl StartClock {
             .map_err(|error| Error::operational(format!("cannot read /proc/stat: {error}")))?;
         let boot_seconds =
             parse_btime(&text).ok_or_else(|| Error::operational("/proc/stat has no btime line"))?;
-        // SAFETY: sysconf has no memory-safety preconditions.
-        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        let ticks = rustix::param::clock_ticks_per_second();
         Ok(StartClock {
             boot_seconds,
-            ticks_per_second: if ticks > 0 { ticks as u64 } else { 100 },
+            ticks_per_second: if ticks > 0 { ticks } else { 100 },
         })
     }
 

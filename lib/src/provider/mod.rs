@@ -241,18 +241,7 @@ pub fn instructions(primary: bool) -> &'static str {
 
 /// A random (version 4) UUID, as Claude's `--session-id` takes it.
 pub fn uuid_v4() -> String {
-    let mut bytes = crate::ids::random_bytes::<16>();
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
+    uuid::Uuid::new_v4().hyphenated().to_string()
 }
 
 /// Whether text is a UUID in its canonical lowercase or uppercase form.

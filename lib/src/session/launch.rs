@@ -16,6 +16,7 @@ use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -31,25 +32,16 @@ const POLL: Duration = Duration::from_millis(10);
 /// How often lf-serve looks at its agent, its Run and its transcript.
 const WATCH: Duration = Duration::from_millis(50);
 
-/// Set when lf-serve's terminal hung up (its tmux pane was killed).
-static HANGUP: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_hangup(_: libc::c_int) {
-    HANGUP.store(true, Ordering::SeqCst);
-}
-
 /// Survive the terminal's hangup long enough to record how the agent
-/// ended. A handler, not SIG_IGN: the agent must not inherit an ignored
-/// SIGHUP (handlers are reset by exec).
-fn catch_hangup() {
-    // SAFETY: the handler only stores to an atomic, which is
-    // async-signal-safe.
-    unsafe {
-        libc::signal(
-            libc::SIGHUP,
-            on_hangup as extern "C" fn(libc::c_int) as libc::sighandler_t,
-        );
-    }
+/// ended: the returned flag is set when lf-serve's terminal hung up (its
+/// tmux pane was killed). A handler, not SIG_IGN: the agent must not
+/// inherit an ignored SIGHUP (handlers are reset by exec).
+fn catch_hangup() -> Result<Arc<AtomicBool>> {
+    let flag = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGHUP, flag.clone()).map_err(|error| {
+        Error::operational(format!("cannot catch SIGHUP for the launcher: {error}"))
+    })?;
+    Ok(flag)
 }
 
 /// Follows an agent's transcript for what fires no hook (a refused
@@ -372,7 +364,7 @@ impl Lf {
         // Described only when a launch fails: hashing the executable
         // (Claude's is ~250 MB) would delay every start by half a second.
         let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
-        catch_hangup();
+        let hung_up = catch_hangup()?;
         let spawned = Command::new(&argv[0])
             .args(&argv[1..])
             .current_dir(&row.cwd)
@@ -417,21 +409,22 @@ impl Lf {
             if let Some(status) = child.try_wait()? {
                 break status;
             }
-            if hangup.is_none() && HANGUP.load(Ordering::SeqCst) {
+            if hangup.is_none() && hung_up.load(Ordering::SeqCst) {
                 hangup = Some(Instant::now());
             }
             if let Some(at) = hangup {
                 // The terminal is gone; an agent that outlives it is
                 // stopped, so the outcome is still recorded.
+                use rustix::process::Signal;
                 let signal = match at.elapsed() {
-                    elapsed if elapsed >= HANGUP_GRACE * 2 => Some(libc::SIGKILL),
-                    elapsed if elapsed >= HANGUP_GRACE => Some(libc::SIGTERM),
+                    elapsed if elapsed >= HANGUP_GRACE * 2 => Some(Signal::KILL),
+                    elapsed if elapsed >= HANGUP_GRACE => Some(Signal::TERM),
                     _ => None,
                 };
+                // Our own child, not reaped yet: its pid cannot be reused.
                 if let Some(signal) = signal {
-                    // SAFETY: kill(2) on our own child, which we have not
-                    // reaped yet, so its pid cannot be reused.
-                    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+                    let pid = rustix::process::Pid::from_child(&child);
+                    let _ = rustix::process::kill_process(pid, signal);
                 }
             }
             let current = self.run(&run.id)?;
@@ -575,6 +568,7 @@ mod tests {
         assert_eq!(outcome_of(&status(0)), RunOutcome::Exited);
         assert_eq!(outcome_of(&status(1 << 8)), RunOutcome::Exited);
         assert_eq!(outcome_of(&status(130 << 8)), RunOutcome::Interrupted);
-        assert_eq!(outcome_of(&status(libc::SIGTERM)), RunOutcome::Interrupted);
+        let sigterm = rustix::process::Signal::TERM.as_raw();
+        assert_eq!(outcome_of(&status(sigterm)), RunOutcome::Interrupted);
     }
 }
