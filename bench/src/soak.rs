@@ -19,55 +19,29 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-const USAGE: &str = "usage: lf-bench-soak --bin DIR --home DIR [--hooks N] [--creates N] \
-                     [--agents N] [--window N]";
-
+/// Age a Home with separate lf processes and report how their latency
+/// and the WAL changed.
+#[derive(clap::Parser)]
+#[command(name = "lf-bench-soak")]
 struct Args {
+    /// The folder holding release builds of lf-hook and lf-session-new.
+    #[arg(long)]
     bin: PathBuf,
+    /// The Home to age (created when missing).
+    #[arg(long)]
     home: PathBuf,
+    /// How many lf-hook processes.
+    #[arg(long, default_value_t = 50_000)]
     hooks: usize,
+    /// How many lf-session-new processes, spread among the hooks.
+    #[arg(long, default_value_t = 10_000)]
     creates: usize,
-    agents: usize,
-    window: usize,
-}
-
-fn parse_args() -> Result<Args> {
-    let mut args = Args {
-        bin: PathBuf::new(),
-        home: PathBuf::new(),
-        hooks: 50_000,
-        creates: 10_000,
-        agents: 10,
-        window: 1_000,
-    };
-    let mut iter = std::env::args().skip(1);
-    while let Some(flag) = iter.next() {
-        if flag == "--help" || flag == "-h" {
-            println!("{USAGE}");
-            std::process::exit(0);
-        }
-        let value = iter
-            .next()
-            .with_context(|| format!("{flag} needs a value\n{USAGE}"))?;
-        let number = || -> Result<usize> {
-            value
-                .parse()
-                .with_context(|| format!("{flag}: {value:?} is not a number"))
-        };
-        match flag.as_str() {
-            "--bin" => args.bin = PathBuf::from(&value),
-            "--home" => args.home = PathBuf::from(&value),
-            "--hooks" => args.hooks = number()?,
-            "--creates" => args.creates = number()?,
-            "--agents" => args.agents = number()?.max(1),
-            "--window" => args.window = number()?.max(1),
-            _ => bail!("unknown flag {flag}\n{USAGE}"),
-        }
-    }
-    if args.bin.as_os_str().is_empty() || args.home.as_os_str().is_empty() {
-        bail!("--bin and --home are required\n{USAGE}");
-    }
-    Ok(args)
+    /// How many conversations the hooks speak for.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..))]
+    agents: u16,
+    /// The size of the first and last windows, and the WAL sampling period.
+    #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..))]
+    window: u32,
 }
 
 /// Run one process to its end and return its wall time in milliseconds.
@@ -127,7 +101,8 @@ fn summary(name: &str, times: &[f64], window: usize) -> serde_json::Value {
 }
 
 fn main() -> Result<()> {
-    let args = parse_args()?;
+    let args = <Args as clap::Parser>::parse();
+    let window = args.window as usize;
     let new = args.bin.join("lf-session-new");
     let hook = args.bin.join("lf-hook");
     let db = args.home.join("loopflow.db");
@@ -167,7 +142,9 @@ fn main() -> Result<()> {
              ORDER BY s.created_at LIMIT ?1",
         )?;
         statement
-            .query_map([args.agents as i64], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .query_map([i64::from(args.agents)], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })?
             .collect::<rusqlite::Result<_>>()?
     };
 
@@ -218,7 +195,7 @@ fn main() -> Result<()> {
         if op % 10 == 0 {
             floor.push(timed(&mut Command::new("true"), None)?);
         }
-        if (op + 1) % args.window == 0 || op + 1 == total {
+        if (op + 1) % window == 0 || op + 1 == total {
             let sample = json!({
                 "operations": op + 1,
                 "seconds": started.elapsed().as_secs_f64(),
@@ -234,10 +211,10 @@ fn main() -> Result<()> {
         .filter_map(|sample| sample["wal_bytes"].as_u64())
         .max()
         .unwrap_or(0);
-    let floor_window = args.window / 10;
+    let floor_window = window / 10;
     let report = json!({
-        "hooks": summary("lf-hook claude", &hooks, args.window),
-        "creates": summary("lf-session-new --no-launch", &creates, args.window),
+        "hooks": summary("lf-hook claude", &hooks, window),
+        "creates": summary("lf-session-new --no-launch", &creates, window),
         "true": summary("true", &floor, floor_window),
         "hook_over_true": median(&hooks) / median(&floor),
         "largest_wal_bytes": largest_wal,

@@ -16,8 +16,8 @@ use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 /// How long an opener waits for a launch to become resumable (or to wait
@@ -32,16 +32,15 @@ const POLL: Duration = Duration::from_millis(10);
 /// How often lf-serve looks at its agent, its Run and its transcript.
 const WATCH: Duration = Duration::from_millis(50);
 
+/// Set when lf-serve's terminal hung up (its tmux pane was killed).
+static HANGUP: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
+
 /// Survive the terminal's hangup long enough to record how the agent
-/// ended: the returned flag is set when lf-serve's terminal hung up (its
-/// tmux pane was killed). A handler, not SIG_IGN: the agent must not
-/// inherit an ignored SIGHUP (handlers are reset by exec).
-fn catch_hangup() -> Result<Arc<AtomicBool>> {
-    let flag = Arc::new(AtomicBool::new(false));
-    signal_hook::flag::register(signal_hook::consts::SIGHUP, flag.clone()).map_err(|error| {
-        Error::operational(format!("cannot catch SIGHUP for the launcher: {error}"))
-    })?;
-    Ok(flag)
+/// ended. A handler, not SIG_IGN: the agent must not inherit an ignored
+/// SIGHUP (handlers are reset by exec). signal-hook's flag handler only
+/// stores to the atomic.
+fn catch_hangup() {
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGHUP, Arc::clone(&HANGUP));
 }
 
 /// Follows an agent's transcript for what fires no hook (a refused
@@ -364,7 +363,7 @@ impl Lf {
         // Described only when a launch fails: hashing the executable
         // (Claude's is ~250 MB) would delay every start by half a second.
         let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
-        let hung_up = catch_hangup()?;
+        catch_hangup();
         let spawned = Command::new(&argv[0])
             .args(&argv[1..])
             .current_dir(&row.cwd)
@@ -409,22 +408,22 @@ impl Lf {
             if let Some(status) = child.try_wait()? {
                 break status;
             }
-            if hangup.is_none() && hung_up.load(Ordering::SeqCst) {
+            if hangup.is_none() && HANGUP.load(Ordering::SeqCst) {
                 hangup = Some(Instant::now());
             }
             if let Some(at) = hangup {
                 // The terminal is gone; an agent that outlives it is
                 // stopped, so the outcome is still recorded.
-                use rustix::process::Signal;
+                use rustix::process::{Pid, Signal, kill_process};
                 let signal = match at.elapsed() {
                     elapsed if elapsed >= HANGUP_GRACE * 2 => Some(Signal::KILL),
                     elapsed if elapsed >= HANGUP_GRACE => Some(Signal::TERM),
                     _ => None,
                 };
-                // Our own child, not reaped yet: its pid cannot be reused.
-                if let Some(signal) = signal {
-                    let pid = rustix::process::Pid::from_child(&child);
-                    let _ = rustix::process::kill_process(pid, signal);
+                // Our own child, not reaped yet, so its pid cannot be reused.
+                let pid = i32::try_from(child.id()).ok().and_then(Pid::from_raw);
+                if let (Some(signal), Some(pid)) = (signal, pid) {
+                    let _ = kill_process(pid, signal);
                 }
             }
             let current = self.run(&run.id)?;

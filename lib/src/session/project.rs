@@ -46,28 +46,18 @@ impl<'a> Catalog<'a> {
 
     /// A Task's label, read once.
     fn task(&self, id: &str) -> Result<Option<TaskLabel>> {
-        if let Some(known) = self.tasks.borrow().get(id) {
-            return Ok(known.clone());
-        }
-        let label = match self.store {
-            Some(store) => store.task_label(id)?,
-            None => None,
-        };
-        self.tasks.borrow_mut().insert(id.to_owned(), label.clone());
-        Ok(label)
+        remembered(&self.tasks, id, || match self.store {
+            Some(store) => store.task_label(id),
+            None => Ok(None),
+        })
     }
 
     /// A Wave's name, read once.
     fn wave(&self, id: &str) -> Result<Option<String>> {
-        if let Some(known) = self.waves.borrow().get(id) {
-            return Ok(known.clone());
-        }
-        let name = match self.store {
-            Some(store) => store.wave_name(id)?,
-            None => None,
-        };
-        self.waves.borrow_mut().insert(id.to_owned(), name.clone());
-        Ok(name)
+        remembered(&self.waves, id, || match self.store {
+            Some(store) => store.wave_name(id),
+            None => Ok(None),
+        })
     }
 
     /// The Task whose worktree most closely contains `cwd` (the innermost,
@@ -86,6 +76,20 @@ impl<'a> Catalog<'a> {
             .find_map(|end| self.worktrees.get_key_value(&cwd[..end]))
             .map(|(worktree, task_id)| Checkout { task_id, worktree })
     }
+}
+
+/// The value remembered for `id`, or `read` it once and remember it.
+fn remembered<T: Clone>(
+    memo: &RefCell<HashMap<String, T>>,
+    id: &str,
+    read: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    if let Some(known) = memo.borrow().get(id) {
+        return Ok(known.clone());
+    }
+    let value = read()?;
+    memo.borrow_mut().insert(id.to_owned(), value.clone());
+    Ok(value)
 }
 
 /// Which Sessions have a live client right now, and in which terminals:
@@ -123,37 +127,34 @@ impl<'a> LiveClients<'a> {
         if !self.receipts.contains(&row.id) {
             return Ok(None);
         }
-        if let Some(known) = self.checked.borrow().get(&row.id) {
-            return Ok(known.clone());
-        }
-        let boot = match self.boot.get() {
-            Some(boot) => boot,
-            None => {
-                let boot = crate::liveness::boot_id()?;
-                self.boot.get_or_init(|| boot)
-            }
-        };
-        let mut terminals: Vec<String> = Vec::new();
-        let mut live = false;
-        // A receipt from another boot is dead without looking.
-        for receipt in self
-            .store
-            .open_clients(Some(&row.id))?
-            .into_iter()
-            .filter(|receipt| receipt.process.boot_id == *boot && receipt.process.is_alive(boot))
-        {
-            live = true;
-            if let Some(terminal) = receipt.terminal_id
-                && !terminals.contains(&terminal)
+        remembered(&self.checked, &row.id, || {
+            let boot = match self.boot.get() {
+                Some(boot) => boot,
+                None => {
+                    let boot = crate::liveness::boot_id()?;
+                    self.boot.get_or_init(|| boot)
+                }
+            };
+            let mut terminals: Vec<String> = Vec::new();
+            let mut live = false;
+            // A receipt from another boot is dead without looking.
+            for receipt in self
+                .store
+                .open_clients(Some(&row.id))?
+                .into_iter()
+                .filter(|receipt| {
+                    receipt.process.boot_id == *boot && receipt.process.is_alive(boot)
+                })
             {
-                terminals.push(terminal);
+                live = true;
+                if let Some(terminal) = receipt.terminal_id
+                    && !terminals.contains(&terminal)
+                {
+                    terminals.push(terminal);
+                }
             }
-        }
-        let found = live.then_some(terminals);
-        self.checked
-            .borrow_mut()
-            .insert(row.id.clone(), found.clone());
-        Ok(found)
+            Ok(live.then_some(terminals))
+        })
     }
 }
 

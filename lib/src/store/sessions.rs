@@ -110,7 +110,7 @@ pub struct HookTarget {
     pub chosen_native_id: Option<String>,
     /// The Run is its Session's current Run.
     pub current: bool,
-    /// The agent's transcript, as its hooks named it.
+    /// The agent's transcript, as its hooks last named it.
     pub transcript_path: Option<String>,
 }
 
