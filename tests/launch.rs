@@ -384,9 +384,16 @@ fn move_here_stops_the_other_terminals_client_and_resumes_here() {
         "two",
         &format!("env -u TMUX lf-session-open --replace {}", record.id),
     );
-    wait_for("terminal two to show the resumed conversation", 20, || {
-        terminals.screen("two").contains("resumed").then_some(())
-    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !terminals.screen("two").contains("resumed") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "terminal two does not show the resumed conversation:\n{}\nterminal one:\n{}",
+            terminals.screen("two"),
+            terminals.screen("one"),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     wait_for("terminal one to be let go", 20, || {
         (inner_clients(&env) == 1).then_some(())
     });

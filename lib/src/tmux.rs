@@ -127,10 +127,16 @@ impl Tmux {
             return Ok(());
         }
         let target = format!("={name}");
-        self.run(
+        let killed = self.run(
             &["kill-session", "-t", &target],
             &format!("cannot stop the tmux session {name}"),
-        )
+        );
+        // It may have ended by itself in between (its launcher exits when
+        // its agent was stopped): gone is what was asked for.
+        match killed {
+            Err(_) if !self.has_session(name)? => Ok(()),
+            killed => killed,
+        }
     }
 
     /// Switch the tmux client of a caller inside tmux to a session, for a

@@ -20,6 +20,10 @@ use std::time::{Duration, Instant};
 
 struct Cli {
     provider: &'static str,
+    /// The arguments of the direct start. Codex gets one `-c` override as
+    /// lf's launch does (`-c notify=…`): with none, it starts a background
+    /// app-server daemon that outlives the TUI (and the test).
+    direct: &'static [&'static str],
     ready: &'static str,
     start: fn() -> Server,
     env: fn(&Server, &[&str]) -> Env,
@@ -28,12 +32,14 @@ struct Cli {
 const CLIS: [Cli; 2] = [
     Cli {
         provider: "claude",
+        direct: &[],
         ready: "for shortcuts",
         start: anthropic::start,
         env: claude_env,
     },
     Cli {
         provider: "codex",
+        direct: &["-c", "check_for_update_on_startup=false"],
         ready: "for shortcuts",
         start: responses::start,
         env: codex_env,
@@ -98,7 +104,7 @@ fn direct(cli: &Cli, round: usize) -> (f64, f64) {
     let cwd = env.mkdir("repo");
     let begun = Instant::now();
     let cwd_text = cwd.display().to_string();
-    env.tmux(&[
+    let mut argv = vec![
         "new-session",
         "-d",
         "-s",
@@ -111,7 +117,9 @@ fn direct(cli: &Cli, round: usize) -> (f64, f64) {
         "50",
         "--",
         cli.provider,
-    ]);
+    ];
+    argv.extend_from_slice(cli.direct);
+    env.tmux(&argv);
     let pane = "=direct:";
     let shown = until("the prompt of the direct CLI", || {
         screen_has(&env, pane, cli.ready)
