@@ -91,6 +91,6 @@ echo "== the real agent CLIs" >&2
 source "$root/scripts/agents.sh"
 (cd "$root" && cargo build --release --quiet --tests -p lf-bins)
 (cd "$root" && LF_BENCH_ROUNDS="${ROUNDS:-5}" hermetic cargo test --release --quiet --offline \
-  -p lf-bins --test tests real::bench -- --ignored --nocapture --test-threads=1) |
+  -p lf-bins --test tests real::bench -- --nocapture --test-threads=1) |
   grep -v '^running\|^test \|^$\|test result'
 exit $status
