@@ -1,7 +1,7 @@
 //! The real CLIs' launch benchmark. `bench/launch.sh` runs it with
 //! `LF_BENCH_ROUNDS` rounds and reports the numbers; the suite runs one
-//! round, as a test that every measured transition happens at all (each
-//! waits for its condition and fails when it never comes). It asserts
+//! round of start and reply, as a test that those transitions happen at all
+//! (each waits for its condition and fails when it never comes). It asserts
 //! nothing about speed. For each CLI, in one run and interleaved:
 //! - **start**: from spawning `lf-session-new` until the agent's prompt is
 //!   on screen and `lf-session-list` says `active`, against the same CLI
@@ -188,10 +188,10 @@ fn claude_attention(round: usize) -> (f64, f64, f64) {
 
 #[test]
 fn bench_real_cli_launch_and_reply() {
-    let rounds: usize = std::env::var("LF_BENCH_ROUNDS")
+    let benchmark: Option<usize> = std::env::var("LF_BENCH_ROUNDS")
         .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(1);
+        .and_then(|value| value.parse().ok());
+    let rounds = benchmark.unwrap_or(1);
     println!("\nreal CLI launch benchmark ({rounds} rounds each, medians, ms)");
     for cli in &CLIS {
         let (mut lf_start, mut lf_reply, mut raw_start, mut raw_reply) =
@@ -216,6 +216,13 @@ fn bench_real_cli_launch_and_reply() {
             lf_start - raw_start,
             lf_reply - raw_reply
         );
+    }
+    // The attention latencies are only measured by bench/launch.sh: each
+    // transition is a test of its own in `real::claude`, and this scenario
+    // (Esc the moment a slow turn shows) is too timing-bound to run among
+    // the parallel suite.
+    if benchmark.is_none() {
+        return;
     }
     let (mut approve, mut cleared, mut replied) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..rounds {
