@@ -190,16 +190,6 @@ fn pane_pid(env: &Env, session: &str) -> u32 {
     .unwrap()
 }
 
-fn client_pid(env: &Env, session: &str) -> u32 {
-    env.db()
-        .query_row(
-            "SELECT pid FROM clients WHERE session_id = ?1 ORDER BY recorded_at DESC LIMIT 1",
-            [session],
-            |row| row.get(0),
-        )
-        .unwrap()
-}
-
 fn alive(pid: u32) -> bool {
     lf::liveness::read_stat(pid).is_some_and(|stat| stat.state != 'Z')
 }
@@ -214,7 +204,7 @@ fn a_launched_agent_is_attributed_with_its_command_start_and_state() {
     let record: SessionRecord = env
         .run("lf-session-new", &["--title", "Parser", "hello"])
         .json();
-    let agent = client_pid(&env, &record.id);
+    let agent = env.agent_pid(&record.id) as u32;
     let launcher = pane_pid(&env, &record.id);
     // Hooks run beneath the agent for a moment; wait until it is alone and idle.
     let snapshot = active_until(&env, "the idle agent alone", |snapshot| {
@@ -282,12 +272,12 @@ fn a_child_launcher_is_distinct_and_a_pid_or_boot_mismatch_cannot_claim_work() {
         )
         .json();
     let outer_launcher = pane_pid(&env, &outer.id);
-    let outer_agent = client_pid(&env, &outer.id);
+    let outer_agent = env.agent_pid(&outer.id) as u32;
     let snapshot = active_until(&env, "both sessions", |snapshot| {
         snapshot.sessions.len() == 2
     });
     assert!(snapshot.gaps.is_empty(), "{snapshot:#?}");
-    let inner_agent = client_pid(&env, &inner.id);
+    let inner_agent = env.agent_pid(&inner.id) as u32;
     let inner_launcher = lf::liveness::read_stat(inner_agent).unwrap().ppid;
     assert_eq!(
         lf::liveness::read_stat(inner_launcher).unwrap().ppid,
@@ -363,7 +353,7 @@ fn native_clients_survive_their_launchers_exit() {
             ],
         )
         .json();
-    let agent = client_pid(&env, &record.id);
+    let agent = env.agent_pid(&record.id) as u32;
     let survivor = Stop(identity(agent));
     let launcher = pane_pid(&env, &record.id);
     active_until(&env, "the agent", |snapshot| snapshot.sessions.len() == 1);

@@ -19,16 +19,6 @@ fn native_id(env: &Env, session: &str) -> Option<String> {
         .unwrap()
 }
 
-fn agent_pid(env: &Env, session: &str) -> i32 {
-    env.db()
-        .query_row(
-            "SELECT pid FROM clients WHERE session_id = ?1 ORDER BY recorded_at DESC LIMIT 1",
-            [session],
-            |row| row.get(0),
-        )
-        .unwrap()
-}
-
 fn launches(env: &Env) -> Vec<Vec<String>> {
     env.agent_log("launch")
         .into_iter()
@@ -251,7 +241,7 @@ fn a_historical_run_id_is_refused_naming_the_current_run() {
     let env = Env::new();
     let record: SessionRecord = env.run("lf-session-new", &["hello"]).json();
     let first = env.current_run(&record.id);
-    let pid = agent_pid(&env, &record.id);
+    let pid = env.agent_pid(&record.id);
     // A crash before anything was resumable consumes the Run: kill it
     // before the hook confirms? It already confirmed, so force a new
     // attempt by forgetting the native id.
@@ -378,7 +368,7 @@ fn move_here_stops_the_other_terminals_client_and_resumes_here() {
             .then_some(())
     });
     assert_eq!(inner_clients(&env), 1);
-    let first_agent = agent_pid(&env, &record.id);
+    let first_agent = env.agent_pid(&record.id);
 
     terminals.type_line(
         "two",

@@ -380,6 +380,17 @@ impl Env {
     }
 
     /// The current Run of a Session, read from the database.
+    /// The pid of a Session's latest client (its agent).
+    pub fn agent_pid(&self, session: &str) -> i32 {
+        self.db()
+            .query_row(
+                "SELECT pid FROM clients WHERE session_id = ?1 ORDER BY recorded_at DESC LIMIT 1",
+                [session],
+                |row| row.get(0),
+            )
+            .unwrap()
+    }
+
     pub fn current_run(&self, session: &str) -> String {
         self.db()
             .query_row(

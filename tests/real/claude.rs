@@ -270,14 +270,7 @@ fn claude_a_killed_pane_is_interrupted_and_resumes_the_same_conversation() {
 #[test]
 fn claude_a_killed_agent_is_interrupted() {
     let (_model, env, record, _pane) = started();
-    let pid: i32 = env
-        .db()
-        .query_row(
-            "SELECT pid FROM clients WHERE session_id = ?1",
-            [&record.id],
-            |row| row.get(0),
-        )
-        .unwrap();
+    let pid = env.agent_pid(&record.id);
     crate::util::kill(pid, crate::util::Signal::KILL);
     let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
         record.state == SessionState::Interrupted

@@ -359,37 +359,38 @@ impl Store {
     }
 
     pub fn run_row(&self, id: &str) -> Result<Option<RunRow>> {
-        optional(self.conn().query_row(
+        // lf-serve reads its Run every 50 ms while the agent lives: the
+        // statement is kept, not parsed again each time.
+        let mut statement = self.conn().prepare_cached(
             "SELECT id, session_id, provider, model, argv, prompt, native_id, prepared, published, \
              launcher, outcome, exit_code, created_at, chosen_native_id, diagnostic, \
              confirmed_at IS NOT NULL, waits_for_person, transcript_path, resume_failed FROM runs WHERE id = ?1",
-            [id],
-            |row| {
-                let argv: String = row.get(4)?;
-                let outcome: Option<String> = row.get(10)?;
-                Ok(RunRow {
-                    id: row.get(0)?,
-                    session_id: row.get(1)?,
-                    provider: row.get(2)?,
-                    model: row.get(3)?,
-                    argv: serde_json::from_str(&argv).unwrap_or_default(),
-                    prompt: row.get(5)?,
-                    native_id: row.get(6)?,
-                    prepared: row.get(7)?,
-                    published: row.get(8)?,
-                    launcher: row.get(9)?,
-                    outcome: outcome.as_deref().and_then(RunOutcome::parse),
-                    exit_code: row.get(11)?,
-                    created_at: row.get(12)?,
-                    chosen_native_id: row.get(13)?,
-                    diagnostic: row.get(14)?,
-                    confirmed: row.get(15)?,
-                    waits_for_person: row.get(16)?,
-                    transcript_path: row.get(17)?,
-                    resume_failed: row.get(18)?,
-                })
-            },
-        ))
+        )?;
+        optional(statement.query_row([id], |row| {
+            let argv: String = row.get(4)?;
+            let outcome: Option<String> = row.get(10)?;
+            Ok(RunRow {
+                id: row.get(0)?,
+                session_id: row.get(1)?,
+                provider: row.get(2)?,
+                model: row.get(3)?,
+                argv: serde_json::from_str(&argv).unwrap_or_default(),
+                prompt: row.get(5)?,
+                native_id: row.get(6)?,
+                prepared: row.get(7)?,
+                published: row.get(8)?,
+                launcher: row.get(9)?,
+                outcome: outcome.as_deref().and_then(RunOutcome::parse),
+                exit_code: row.get(11)?,
+                created_at: row.get(12)?,
+                chosen_native_id: row.get(13)?,
+                diagnostic: row.get(14)?,
+                confirmed: row.get(15)?,
+                waits_for_person: row.get(16)?,
+                transcript_path: row.get(17)?,
+                resume_failed: row.get(18)?,
+            })
+        }))
     }
 
     /// Set the title. A generated title never replaces a human one; returns
@@ -528,11 +529,7 @@ impl Store {
             params![run, now],
         )?;
         if waited {
-            tx.execute(
-                "UPDATE sessions SET permission_pending = 0, updated_at = ?2 \
-                 WHERE current_run_id = ?1 AND completed_at IS NULL",
-                params![run, now],
-            )?;
+            set_pending(&tx, run, false, now)?;
         }
         tx.commit()?;
         Ok(())
@@ -547,11 +544,7 @@ impl Store {
             [run],
         )?;
         if changed == 1 {
-            tx.execute(
-                "UPDATE sessions SET permission_pending = 1, updated_at = ?2 \
-                 WHERE current_run_id = ?1 AND completed_at IS NULL",
-                params![run, now],
-            )?;
+            set_pending(&tx, run, true, now)?;
         }
         tx.commit()?;
         Ok(())
@@ -582,11 +575,9 @@ impl Store {
 
     /// Record that a Run's agent waits on a permission prompt.
     pub fn record_permission_prompt(&self, run: &str, now: i64) -> Result<()> {
-        self.execute_write(
-            "UPDATE sessions SET permission_pending = 1, updated_at = ?2 \
-             WHERE current_run_id = ?1 AND completed_at IS NULL",
-            params![run, now],
-        )
+        let tx = self.write()?;
+        set_pending(&tx, run, true, now)?;
+        tx.commit()
     }
 
     /// The provider says its conversation ended (the person quit it):
@@ -598,11 +589,7 @@ impl Store {
             "UPDATE runs SET ended_at = COALESCE(ended_at, ?2) WHERE id = ?1",
             params![run, now],
         )?;
-        tx.execute(
-            "UPDATE sessions SET permission_pending = 0, updated_at = ?2 \
-             WHERE current_run_id = ?1 AND completed_at IS NULL",
-            params![run, now],
-        )?;
+        set_pending(&tx, run, false, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -741,6 +728,17 @@ impl Store {
                 }),
         )
     }
+}
+
+/// Set whether the open Session whose current Run this is waits on the
+/// person (a permission prompt or a start-up dialog).
+fn set_pending(conn: &rusqlite::Connection, run: &str, pending: bool, now: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE sessions SET permission_pending = ?3, updated_at = ?2 \
+         WHERE current_run_id = ?1 AND completed_at IS NULL",
+        params![run, now, pending],
+    )?;
+    Ok(())
 }
 
 /// Close a Session and end its client receipts; a Session closed already
