@@ -374,9 +374,10 @@ fn piping_ids_into_complete_closes_them() {
     assert_eq!(closed[0].id, seeded.review);
     assert_eq!(closed[0].state, SessionState::Closed);
     assert_eq!(closed[0].ready_summary.as_deref(), Some("All done"));
-    // Strings and a list of strings work too.
+    // Strings and a list of strings work too. Quoted: a bare hex id such
+    // as 6a96…0b would parse as a file size.
     let script = format!(
-        "[{} {}] | lf session complete | get state | to json -r",
+        "['{}' '{}'] | lf session complete | get state | to json -r",
         seeded.reply, seeded.approve
     );
     let states: Vec<SessionState> = env.nu(&script).json();
