@@ -113,7 +113,26 @@ impl Tmux {
         args.push("--".to_owned());
         args.extend(argv.iter().cloned());
         let borrowed: Vec<&str> = args.iter().map(String::as_str).collect();
-        self.run(&borrowed, &format!("cannot start the tmux session {name}"))?;
+        // A server whose last session was just killed (Move here stops the
+        // old one) exits on its own a moment later; a new-session that
+        // reaches it then fails with "server exited unexpectedly". The next
+        // attempt starts a fresh server.
+        let mut attempts = 0;
+        loop {
+            let output = self.output(&borrowed)?;
+            if output.status.success() {
+                break;
+            }
+            let stderr = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+            attempts += 1;
+            if attempts < 5 && stderr.contains("server exited unexpectedly") {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                continue;
+            }
+            return Err(Error::operational(format!(
+                "cannot start the tmux session {name}: tmux said: {stderr}"
+            )));
+        }
         if !self.has_session(name)? {
             return Err(Error::operational(format!(
                 "the tmux session {name} ended as soon as it started"
