@@ -81,6 +81,7 @@ fn identity(pid: u32) -> ProcessIdentity {
 fn record_launcher(env: &Env, session: &str, pid: u32) {
     env.lf()
         .store()
+        .unwrap()
         .record_launcher(&env.current_run(session), &identity(pid))
         .unwrap();
 }
@@ -92,6 +93,7 @@ fn record_client(env: &Env, session: &str, pid: u32) {
 fn end_client(env: &Env, pid: u32) {
     env.lf()
         .store()
+        .unwrap()
         .end_client(&identity(pid), lf::clock::now_micros())
         .unwrap();
 }
@@ -200,7 +202,7 @@ fn alive(pid: u32) -> bool {
 #[test]
 fn a_launched_agent_is_attributed_with_its_command_start_and_state() {
     let env = Env::new();
-    let before = lf::clock::rfc3339(lf::clock::now_micros() - 2_000_000);
+    let before = lf::clock::Timestamp(lf::clock::now_micros() - 2_000_000);
     let record: SessionRecord = env
         .run("lf-session-new", &["--title", "Parser", "hello"])
         .json();
@@ -212,7 +214,7 @@ fn a_launched_agent_is_attributed_with_its_command_start_and_state() {
             && snapshot.sessions[0].processes.len() == 1
             && snapshot.sessions[0].processes[0].state == ProcessState::Waiting
     });
-    let after = lf::clock::rfc3339(lf::clock::now_micros() + 2_000_000);
+    let after = lf::clock::Timestamp(lf::clock::now_micros() + 2_000_000);
     assert_eq!(snapshot.discovery, Discovery::Ready);
     assert!(snapshot.gaps.is_empty(), "{snapshot:#?}");
     assert_eq!(snapshot.task, None);
@@ -612,6 +614,7 @@ fn a_new_attempt_and_a_rename_keep_the_live_client_with_its_session() {
     let first_run = env.current_run(&record.id);
     env.lf()
         .store()
+        .unwrap()
         .new_attempt(
             &lf::ids::SessionId::parse(&record.id).unwrap(),
             &first_run,

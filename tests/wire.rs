@@ -78,9 +78,9 @@ fn full_record() -> SessionRecord {
         ],
         terminal_ids: vec!["%12".to_owned()],
         alive: true,
-        created_at: "2026-11-28T22:18:31.123456Z".to_owned(),
-        updated_at: "2026-11-28T22:19:00.000000Z".to_owned(),
-        completed_at: Some("2026-11-28T23:00:00.000000Z".to_owned()),
+        created_at: lf::clock::Timestamp::parse("2026-11-28T22:18:31.123456Z").unwrap(),
+        updated_at: lf::clock::Timestamp::parse("2026-11-28T22:19:00.000000Z").unwrap(),
+        completed_at: Some(lf::clock::Timestamp::parse("2026-11-28T23:00:00.000000Z").unwrap()),
     }
 }
 
@@ -297,7 +297,7 @@ fn the_page_cursor_names_its_last_entry() {
     let (micros, id) = next.split_once('.').expect("a cursor is <micros>.<id>");
     assert_eq!(id, last.id);
     let micros: i64 = micros.parse().expect("the cursor's time is an integer");
-    assert_eq!(lf::clock::rfc3339(micros), last.created_at);
+    assert_eq!(lf::clock::Timestamp(micros), last.created_at);
 }
 
 // ---------------------------------------------------------------------------

@@ -12,22 +12,31 @@
 //!   and Tasks; `provider` — the agent CLIs; `error` — errors and exit codes.
 
 pub mod active;
+pub mod caller;
 pub mod clock;
+pub mod demo;
 pub mod error;
 pub mod flow;
 pub mod handoff;
 pub mod home;
 pub mod hook;
 pub mod ids;
+pub mod input;
 pub mod liveness;
 pub mod locks;
+mod names;
 pub mod provider;
 pub mod session;
+// The store is the library's own; the workspace's tests may reach it.
+#[cfg(feature = "testing")]
 pub mod store;
+#[cfg(not(feature = "testing"))]
+pub(crate) mod store;
 pub mod tmux;
 pub mod wire;
 pub mod work;
 
-pub use error::{Error, ErrorKind, Result};
+pub use caller::Caller;
+pub use error::{Arg, Error, ErrorKind, Result};
 pub use home::Home;
 pub use session::{Lf, ListFilter, NewConversation};

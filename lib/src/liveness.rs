@@ -19,10 +19,9 @@ pub struct ProcessIdentity {
 pub fn boot_id() -> Result<String> {
     std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
         .map(|text| text.trim().to_owned())
-        .map_err(|error| {
-            Error::operational(format!(
-                "cannot read /proc/sys/kernel/random/boot_id: {error}; lf needs Linux's /proc"
-            ))
+        .map_err(|source| Error::Proc {
+            what: "/proc/sys/kernel/random/boot_id",
+            source,
         })
 }
 
@@ -58,11 +57,7 @@ pub fn read_stat(pid: u32) -> Option<ProcStat> {
 impl ProcessIdentity {
     /// The identity of a running process on this boot.
     pub fn of(pid: u32) -> Result<Self> {
-        let stat = read_stat(pid).ok_or_else(|| {
-            Error::not_found(format!(
-                "process {pid} is not running (no /proc/{pid}/stat)"
-            ))
-        })?;
+        let stat = read_stat(pid).ok_or(Error::ProcessNotFound(pid))?;
         Ok(ProcessIdentity {
             boot_id: boot_id()?,
             pid,

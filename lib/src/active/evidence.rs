@@ -12,7 +12,7 @@ use super::attribute::{Claim, Evidence};
 use crate::error::{Error, Result};
 use crate::home::Home;
 use crate::liveness::ProcessIdentity;
-use crate::store::{Store, describe_sqlite_error, schema};
+use crate::store::{Store, schema};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,7 +32,7 @@ impl Store {
             ],
         )?;
         if changed == 0 {
-            return Err(Error::not_found(format!("Run {run} was not found")));
+            return Err(Error::RunNotFound(run.to_string()));
         }
         tx.commit()?;
         Ok(())
@@ -64,7 +64,7 @@ impl Database {
         if !path.try_exists().unwrap_or(false) {
             return Ok(None);
         }
-        let fail = |error: rusqlite::Error| read_error(&path, &error);
+        let fail = |error: rusqlite::Error| read_error(&path, error);
         let conn = Connection::open_with_flags(
             &path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -81,12 +81,11 @@ impl Database {
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(fail)?;
         if version > schema::version() {
-            return Err(Error::operational(format!(
-                "the database {} has schema version {version}, newer than this lf understands ({}); \
-                 it was written by a newer lf: upgrade lf",
-                path.display(),
-                schema::version()
-            )));
+            return Err(Error::NewerSchema {
+                path: path.clone(),
+                found: version,
+                supported: schema::version(),
+            });
         }
         if version == 0 {
             return Ok(None);
@@ -109,7 +108,7 @@ impl Database {
     }
 
     fn fail(&self, error: rusqlite::Error) -> Error {
-        read_error(&self.path, &error)
+        read_error(&self.path, error)
     }
 
     /// The id of a Task given by id or identifier.
@@ -197,10 +196,9 @@ impl Database {
     }
 }
 
-fn read_error(path: &std::path::Path, error: &rusqlite::Error) -> Error {
-    Error::operational(format!(
-        "cannot read the database {}: {}; it was left as it is",
-        path.display(),
-        describe_sqlite_error(error)
-    ))
+fn read_error(path: &std::path::Path, source: rusqlite::Error) -> Error {
+    Error::DatabaseUnreadable {
+        path: path.to_path_buf(),
+        source,
+    }
 }

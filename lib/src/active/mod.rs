@@ -17,10 +17,9 @@ mod wire;
 
 pub use wire::{ActiveSession, ActiveSnapshot, Discovery, LiveProcess, ProcessState};
 
-use crate::clock::{now_micros, rfc3339};
+use crate::clock::{Timestamp, now_micros};
 use crate::error::{Error, Result};
 use crate::home::Home;
-use crate::ids::quote;
 use crate::wire::WorkRef;
 use evidence::Database;
 use procfs::{ProcessTable, StartClock};
@@ -33,7 +32,7 @@ pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
     let mut snapshot = ActiveSnapshot {
         discovery: Discovery::Ready,
         home: home.root().display().to_string(),
-        observed_at: rfc3339(now_micros()),
+        observed_at: Timestamp(now_micros()),
         task: None,
         sessions: Vec::new(),
         gaps: Vec::new(),
@@ -50,12 +49,7 @@ pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
             },
             None => None,
         };
-        snapshot.task = Some(found.ok_or_else(|| {
-            Error::not_found(format!(
-                "Task {} is not registered; see lf-work task list",
-                quote(selector)
-            ))
-        })?);
+        snapshot.task = Some(found.ok_or_else(|| Error::TaskNotFound(selector.to_owned(), false))?);
     }
     let Some(database) = database else {
         return Ok(snapshot);
@@ -66,10 +60,18 @@ pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
     }
 }
 
+impl crate::Lf {
+    /// The live-process snapshot of this Home; see [`observe`]. It opens
+    /// the database read-only, so looking never creates or changes one.
+    pub fn active(&self, task: Option<&str>) -> Result<ActiveSnapshot> {
+        observe(self.home(), task)
+    }
+}
+
 fn unavailable(mut snapshot: ActiveSnapshot, error: Error) -> ActiveSnapshot {
     snapshot.discovery = Discovery::Unavailable;
     snapshot.sessions.clear();
-    snapshot.gaps = vec![error.message];
+    snapshot.gaps = vec![error.one_line()];
     snapshot
 }
 
@@ -80,7 +82,7 @@ fn look(database: &Database, snapshot: &mut ActiveSnapshot) -> Result<()> {
         return Ok(());
     }
     let table = ProcessTable::read()?;
-    snapshot.observed_at = rfc3339(now_micros());
+    snapshot.observed_at = Timestamp(now_micros());
     let attribution = attribute::attribute(&boot, &table, &evidence, |pid, starttime| {
         database.is_retired(&boot, pid, starttime)
     })?;
@@ -117,7 +119,7 @@ fn look(database: &Database, snapshot: &mut ActiveSnapshot) -> Result<()> {
                     ppid: live.ppid,
                     provider: process.provider,
                     command: procfs::command(process.pid),
-                    started_at: rfc3339(clock.micros(live.starttime)),
+                    started_at: Timestamp(clock.micros(live.starttime)),
                     state: ProcessState::from_scheduler(live.state),
                 })
             })

@@ -1,5 +1,5 @@
 //! Sessions: the rules that turn stored facts into what a person sees
-//! (`rules`), the validation of text people and agents give us (`text`),
+//! (`rules`),
 //! and the operations the binaries and the plugin call (`ops`).
 
 pub mod launch;
@@ -8,7 +8,6 @@ pub mod pick;
 pub mod primary;
 pub mod project;
 pub mod rules;
-pub mod text;
 
 pub use launch::{Destination, OpenOptions};
 pub use ops::*;

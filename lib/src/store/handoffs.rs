@@ -149,9 +149,7 @@ impl Store {
                 handoff.created_at,
             ],
         )?;
-        let row = get(&tx, &handoff.id)?.ok_or_else(|| {
-            Error::operational(format!("the handoff {} was not stored", handoff.id))
-        })?;
+        let row = get(&tx, &handoff.id)?.ok_or_else(|| Error::NotStored(handoff.id.clone()))?;
         tx.commit()?;
         Ok(Opened::Created(row))
     }
