@@ -701,3 +701,42 @@ fn new_launches_in_tmux_and_open_outside_tmux_returns_the_record() {
         .json();
     assert_eq!(closed.state, SessionState::Closed);
 }
+
+#[test]
+fn the_plugin_uses_the_engines_tmux_socket_not_its_own() {
+    let env = Env::new();
+    let work = env.mkdir("repo");
+    // The plugin process starts with the test's socket in its environment
+    // (the first command starts it); the person then points the engine at
+    // another server. Sessions must start there.
+    let engine_socket = format!("lf-engine-{}", lf::ids::SessionId::new());
+    let script = format!(
+        "lf sessions | ignore; $env.LF_TMUX_SOCKET = '{engine_socket}'; \
+         lf session new --provider command --argv [sleep 600] | to json -r"
+    );
+    let launched: SessionRecord = env.nu_in(&work, &script).json();
+    let name = format!("={}", tmux_name(&launched.id));
+    let has = |socket: &str| {
+        Command::new("tmux")
+            .args(["-L", socket, "has-session", "-t", &name])
+            .env("TMUX_TMPDIR", env.root())
+            .env_remove("TMUX")
+            .status()
+            .unwrap()
+            .success()
+    };
+    let on_engine = has(&engine_socket);
+    let on_process = has(&env.socket);
+    let _ = Command::new("tmux")
+        .args(["-L", &engine_socket, "kill-server"])
+        .env("TMUX_TMPDIR", env.root())
+        .env_remove("TMUX")
+        .output();
+    assert!(on_engine, "the session runs on the engine's tmux server");
+    assert!(!on_process, "not on the plugin process's own server");
+    assert_eq!(launched.state, SessionState::Active, "{launched:?}");
+}
+
+fn tmux_name(id: &str) -> String {
+    format!("lf-{}", &id[..12])
+}

@@ -186,12 +186,14 @@ impl Lf {
             return Ok(Destination::Exec(serve));
         }
         self.store()?.record_diagnostic(&run.id, None)?;
-        tmux.new_session(
-            &name,
-            std::path::Path::new(&row.cwd),
-            &[("LF_HOME", self.home().root().display().to_string())],
-            &serve,
-        )?;
+        // What runs in the session (lf-serve, the agent, an lf-session-open
+        // typed there) uses this Home and this caller's tmux server, not
+        // whatever the tmux server was started with.
+        let mut environment = vec![("LF_HOME", self.home().root().display().to_string())];
+        if let Some(socket) = self.caller.var(tmux::SOCKET_ENV) {
+            environment.push((tmux::SOCKET_ENV, socket.to_owned()));
+        }
+        tmux.new_session(&name, std::path::Path::new(&row.cwd), &environment, &serve)?;
         drop(lock);
         self.wait_started(&run.id, &tmux, &name)?;
         Ok(Destination::Tmux(name))
