@@ -7,7 +7,7 @@
 
 use crate::schema::*;
 use crate::util::Env;
-use lf::session::rules;
+use lf::state;
 use lf::wire::{
     ActionKind, Attention, FlowMembership, FlowOccurrence, SessionBindingPreview, SessionKind,
     SessionPage, SessionRecord, SessionState, TitleSource, WorkRef, Workspace,
@@ -48,7 +48,7 @@ fn full_record() -> SessionRecord {
         interactive: true,
         state: SessionState::Ready,
         attention: Some(Attention::Review),
-        actions: rules::actions(SessionKind::Flow, SessionState::Ready),
+        actions: state::actions(SessionKind::Flow, SessionState::Ready),
         ready_summary: Some("Done".to_owned()),
         provider: Some("claude".to_owned()),
         detail: "review-design".to_owned(),
@@ -90,7 +90,7 @@ fn sparse_record() -> SessionRecord {
         kind: SessionKind::Conversation,
         state: SessionState::Unknown,
         attention: None,
-        actions: rules::actions(SessionKind::Conversation, SessionState::Unknown),
+        actions: state::actions(SessionKind::Conversation, SessionState::Unknown),
         ready_summary: None,
         provider: None,
         work: None,
@@ -219,8 +219,8 @@ fn fixture_actions_are_what_the_rules_say() {
     for (name, record) in fixture_records() {
         assert_eq!(
             record.actions,
-            rules::actions(record.kind, record.state),
-            "{name}: actions differ from rules::actions({:?}, {:?})",
+            state::actions(record.kind, record.state),
+            "{name}: actions differ from state::actions({:?}, {:?})",
             record.kind,
             record.state
         );
@@ -405,7 +405,7 @@ fn the_schema_lists_exactly_the_serialised_keys() {
         assert_eq!(keys(&to_value(&record)), keys(&full));
     }
 
-    let action = to_value(&rules::actions(SessionKind::Conversation, SessionState::Active)[0]);
+    let action = to_value(&state::actions(SessionKind::Conversation, SessionState::Active)[0]);
     assert_keys_match("SessionAction", &action, def(&schema, "SessionAction"));
     assert_keys_match(
         "Workspace",

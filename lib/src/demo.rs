@@ -88,7 +88,7 @@ mod seeding {
     use super::*;
     use crate::home::Home;
     use crate::ids::{HandoffId, RunId, SessionId};
-    use crate::session::Turn;
+    use crate::state::Turn;
     use crate::store::handoffs::HandoffRow;
     use crate::store::{NewReview, NewRun, NewSessionRow, Store, TaskRow, WaveRow};
     use crate::wire::{HandoffOutcome, HandoffParentKind, SessionKind, TitleSource};

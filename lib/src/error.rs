@@ -5,23 +5,12 @@
 //! its label under it without reading the message), and `source()` the
 //! lower-level I/O or SQLite error, which surfaces print as `Caused by:`.
 
-use crate::input::quote;
 use std::fmt;
 use std::path::PathBuf;
 
 /// What kind of failure this is; each kind has one documented exit code.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// Something in the environment failed (I/O, database, tmux): exit 1.
     Operational,
@@ -33,8 +22,6 @@ pub enum ErrorKind {
     /// that is unavailable now: exit 4.
     Conflict,
 }
-
-crate::names::named!("error kind", ErrorKind);
 
 impl ErrorKind {
     pub fn exit_code(self) -> i32 {
@@ -407,13 +394,14 @@ pub enum Error {
     TmuxEnded(String),
     #[error("tmux could not attach to {0}")]
     AttachFailed(String),
-    #[error("{}", not_on_path(.provider, .program))]
+    /// The program of a launch is not installed; `install` says how (the
+    /// provider's package), `arg` which argument chose it.
+    #[error("{} is not on PATH: {install}", quote(.program))]
     NotOnPath {
-        provider: crate::provider::Provider,
+        arg: Arg,
         program: String,
+        install: &'static str,
     },
-    #[error("{0} is not installed or not on PATH; install it, or choose another --provider")]
-    ProgramNotFound(String),
     /// A launch failed; the diagnostic is what lf-serve or the agent said.
     #[error("{0}")]
     LaunchFailed(String),
@@ -474,14 +462,26 @@ pub enum Error {
     During { what: String, inner: Box<Error> },
 }
 
+/// Quote untrusted text for a message: bounded and with control characters
+/// escaped, so a hostile argument cannot rewrite the user's terminal.
+pub fn quote(text: &str) -> String {
+    let mut shown: String = text.chars().take(80).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    format!("{shown:?}")
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-fn not_on_path(provider: &crate::provider::Provider, program: &str) -> String {
-    use crate::provider::Provider;
-    match provider {
-        Provider::Claude => "claude is not on PATH: install Claude Code (npm install -g @anthropic-ai/claude-code) or choose another --provider".to_owned(),
-        Provider::Codex => "codex is not on PATH: install the Codex CLI (npm install -g @openai/codex) or choose another --provider".to_owned(),
-        Provider::Command => format!("{} is not on PATH: install it or give the command's full path after --", quote(program)),
+/// SQLite's own words for an error, without rusqlite's debug wrapping.
+fn describe_sqlite_error(error: &rusqlite::Error) -> String {
+    match error {
+        rusqlite::Error::SqliteFailure(failure, Some(message)) => {
+            format!("{message} ({:?})", failure.code)
+        }
+        rusqlite::Error::SqliteFailure(failure, None) => failure.to_string(),
+        other => other.to_string(),
     }
 }
 
@@ -572,7 +572,6 @@ impl Error {
             | TmuxEnded(_)
             | AttachFailed(_)
             | NotOnPath { .. }
-            | ProgramNotFound(_)
             | LaunchFailed(_)
             | LauncherExited { .. }
             | StartTimeout { .. }
@@ -622,10 +621,7 @@ impl Error {
             BadCursor(_) => Arg::After,
             NoCurrentDir | HandoffElsewhere { .. } | ParentWithoutWorktree { .. } => Arg::Cwd,
             BadCommand { .. } | ArgvNotForAgent(_) | BadAttach { .. } => Arg::Argv,
-            NotOnPath { provider, .. } => match provider {
-                crate::provider::Provider::Command => Arg::Argv,
-                _ => Arg::Provider,
-            },
+            NotOnPath { arg, .. } => *arg,
             NeedsAgent(_) => Arg::Provider,
             IdentifierLooksLikeId(_) | TaskExists(_) => Arg::Identifier,
             WaveExists(_) => Arg::Name,
@@ -704,7 +700,7 @@ impl Error {
         let mut next = std::error::Error::source(self);
         while let Some(cause) = next {
             causes.push(match cause.downcast_ref::<rusqlite::Error>() {
-                Some(sqlite) => crate::store::describe_sqlite_error(sqlite),
+                Some(sqlite) => describe_sqlite_error(sqlite),
                 None => cause.to_string(),
             });
             next = cause.source();
@@ -729,8 +725,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn quoting_bounds_and_escapes_untrusted_text() {
+        assert_eq!(quote("a\u{1b}[2J"), "\"a\\u{1b}[2J\"");
+        assert!(quote(&"x".repeat(10_000)).len() < 100);
+    }
+
+    #[test]
     fn kinds_keep_their_documented_exit_codes() {
-        let codes: Vec<i32> = ErrorKind::ALL.iter().map(|kind| kind.exit_code()).collect();
+        use ErrorKind::*;
+        let codes = [Operational, Usage, NotFound, Conflict].map(ErrorKind::exit_code);
         assert_eq!(codes, [1, 2, 3, 4]);
     }
 

@@ -7,10 +7,11 @@
 
 use crate::clock::{Timestamp, now_micros};
 use crate::error::{Arg, Error, Result};
+use crate::facade::Lf;
 use crate::ids::{RunId, SessionId};
 use crate::input;
 use crate::provider::Provider;
-use crate::session::{Lf, OpenOptions};
+use crate::session::OpenOptions;
 use crate::store::{NewReview, NewRun, NewSessionRow};
 use crate::wire::{SessionKind, SessionRecord, TitleSource};
 use serde::{Deserialize, Serialize};

@@ -18,13 +18,13 @@
 //! argv's process, and never printed, not even in an error.
 
 use crate::clock::{Seconds, Timestamp, now_micros};
+use crate::error::quote;
 use crate::error::{Arg, Error, Result};
+use crate::facade::Lf;
 use crate::home::Home;
 use crate::ids::HandoffId;
 use crate::input;
-use crate::input::quote;
 use crate::provider::Provider;
-use crate::session::Lf;
 use crate::store::Store;
 use crate::store::handoffs::{HandoffRow, Opened};
 use crate::wire::{

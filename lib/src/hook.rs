@@ -8,12 +8,12 @@
 //! Session's current one, so a superseded agent changes nothing.
 
 use crate::clock::{now_micros, rfc3339};
+use crate::error::quote;
 use crate::error::{Error, Result};
 use crate::home::Home;
 use crate::ids::RunId;
-use crate::input::quote;
 use crate::provider::{HookEvent, Provider, SessionSource};
-use crate::session::Turn;
+use crate::state::Turn;
 use crate::store::Store;
 use std::io::Write;
 

@@ -2,19 +2,10 @@
 //! payloads hand us (titles, summaries, prompts, names, model names, native
 //! ids, argvs) is trimmed, bounded and refused when it holds what could
 //! rewrite a terminal or be misread by a shell or a flag parser — before it
-//! is stored or passed on. Ids have their strict formats in `ids`.
+//! is stored or passed on. Ids have their strict formats in `ids`; messages
+//! show untrusted text through `error::quote`.
 
 use crate::error::{Arg, Error, Result, What};
-
-/// Quote untrusted text for a message: bounded and with control characters
-/// escaped, so a hostile argument cannot rewrite the user's terminal.
-pub fn quote(text: &str) -> String {
-    let mut shown: String = text.chars().take(80).collect();
-    if shown.len() < text.len() {
-        shown.push('…');
-    }
-    format!("{shown:?}")
-}
 
 /// Prose: trimmed, not empty, at most `max` characters, and free of
 /// control characters (newlines and tabs allowed where `lines` says).
@@ -276,12 +267,6 @@ pub fn title_from_prompt(prompt: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::ErrorKind;
-
-    #[test]
-    fn quoting_bounds_and_escapes_untrusted_text() {
-        assert_eq!(quote("a\u{1b}[2J"), "\"a\\u{1b}[2J\"");
-        assert!(quote(&"x".repeat(10_000)).len() < 100);
-    }
 
     #[test]
     fn titles_are_trimmed_bounded_and_printable() {

@@ -4,9 +4,9 @@
 
 use crate::clock::{Timestamp, now_micros};
 use crate::error::{Arg, Error, Result, What};
+use crate::facade::Lf;
 use crate::ids::{TaskId, WaveId};
 use crate::input;
-use crate::session::Lf;
 use crate::store::{Store, TaskRow, WaveRow};
 use crate::wire::{TaskRecord, WaveRecord};
 use std::collections::HashMap;
@@ -148,7 +148,7 @@ fn wave_names(store: &Store) -> Result<HashMap<String, String>> {
 }
 
 fn task_record(row: TaskRow, waves: &HashMap<String, String>) -> Result<TaskRecord> {
-    let work_path = crate::session::rules::work_path(
+    let work_path = crate::state::work_path(
         row.wave_id
             .as_deref()
             .map(|id| (id, waves.get(id).map(String::as_str))),

@@ -356,7 +356,7 @@ impl ser::SerializeStructVariant for Map {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lf::active::ActiveSnapshot;
+    use lf::live::LiveSnapshot;
     use lf::wire::{HandoffRecord, SessionRecord};
 
     /// JSON as written, objects in their order (serde_json's own `Value`
@@ -482,7 +482,7 @@ mod tests {
         same_as_json::<Vec<SessionRecord>>(fixture!("sessions.json"));
         same_as_json::<SessionPage>(fixture!("session_page.json"));
         same_as_json::<SessionBindingPreview>(fixture!("session_binding_preview.json"));
-        let value = same_as_json::<ActiveSnapshot>(fixture!("active.json"));
+        let value = same_as_json::<LiveSnapshot>(fixture!("active.json"));
         let sessions = value
             .as_record()
             .unwrap()

@@ -149,7 +149,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
         Some(id) => {
             return Err(format!(
                 "session_id {} is not a UUID",
-                crate::input::quote(id)
+                crate::error::quote(id)
             ));
         }
         None => None,
@@ -183,7 +183,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
             HookEvent::Ignored("SessionEnd clear".to_owned())
         }
         "SessionEnd" => HookEvent::SessionEnded,
-        other => HookEvent::Ignored(crate::input::quote(other)),
+        other => HookEvent::Ignored(crate::error::quote(other)),
     };
     Ok(super::Hook { event, transcript })
 }

@@ -45,7 +45,7 @@ pub(super) fn parse_notify(payload: &[u8]) -> Result<HookEvent, String> {
                 native_id: Some(native_token(thread)?),
             })
         }
-        Some(other) => Ok(HookEvent::Ignored(crate::input::quote(other))),
+        Some(other) => Ok(HookEvent::Ignored(crate::error::quote(other))),
         None => Err("payload has no type".to_owned()),
     }
 }

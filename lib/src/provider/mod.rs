@@ -7,7 +7,7 @@ mod claude;
 mod codex;
 
 use crate::caller::Caller;
-use crate::error::{Error, Result};
+use crate::error::{Arg, Error, Result};
 use std::path::{Path, PathBuf};
 
 #[derive(
@@ -107,9 +107,24 @@ impl Provider {
         if found {
             return Ok(());
         }
+        let (arg, install) = match self {
+            Provider::Claude => (
+                Arg::Provider,
+                "install Claude Code (npm install -g @anthropic-ai/claude-code) or choose another --provider",
+            ),
+            Provider::Codex => (
+                Arg::Provider,
+                "install the Codex CLI (npm install -g @openai/codex) or choose another --provider",
+            ),
+            Provider::Command => (
+                Arg::Argv,
+                "install it or give the command's full path after --",
+            ),
+        };
         Err(Error::NotOnPath {
-            provider: self,
+            arg,
             program: program.to_owned(),
+            install,
         })
     }
 
@@ -238,7 +253,7 @@ pub(crate) fn native_token(text: &str) -> std::result::Result<String, String> {
     } else {
         Err(format!(
             "native id {} is malformed",
-            crate::input::quote(text)
+            crate::error::quote(text)
         ))
     }
 }

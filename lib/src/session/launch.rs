@@ -5,13 +5,13 @@
 //! provider process. Every decision is taken under the Session's launch
 //! lock, so N concurrent opens make one launch.
 
-use super::ops::Lf;
-use super::rules::{self, RunOutcome};
 use crate::clock::now_micros;
 use crate::error::{Error, Result};
+use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::liveness::ProcessIdentity;
 use crate::provider::{self, Mode, Provider};
+use crate::state::{self, RunOutcome};
 use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
 use std::path::PathBuf;
@@ -173,7 +173,7 @@ impl Lf {
             } else if running && !options.here {
                 return Ok(Destination::Tmux(name));
             } else {
-                return Err(Error::Unavailable(rules::ACTIVE_ELSEWHERE.into()));
+                return Err(Error::Unavailable(state::ACTIVE_ELSEWHERE.into()));
             }
         }
         let run = self.launchable_run(&row)?;
@@ -345,7 +345,7 @@ impl Lf {
             });
         }
         if !self.live_clients(&row.id)?.is_empty() {
-            return Err(Error::Unavailable(rules::ACTIVE_ELSEWHERE.into()));
+            return Err(Error::Unavailable(state::ACTIVE_ELSEWHERE.into()));
         }
         let run = self.run(run_id.as_str())?;
         let provider = Provider::parse(&run.provider)?;
@@ -377,7 +377,7 @@ impl Lf {
             now_micros(),
         )?;
         // Before the provider exists: what runs beneath this process is the
-        // Run's (lf::active attributes it by containment).
+        // Run's (lf::live attributes it by containment).
         self.store()?
             .record_launcher(&run.id, &ProcessIdentity::of(std::process::id())?)?;
         // Described only when a launch fails: hashing the executable
@@ -536,10 +536,7 @@ impl Lf {
         if let Some(pane) = self.caller.tmux_pane() {
             return Some(pane.to_owned());
         }
-        std::fs::read_link("/proc/self/fd/0")
-            .ok()
-            .map(|path| path.display().to_string())
-            .filter(|path| path.starts_with("/dev/pts/") || path.starts_with("/dev/tty"))
+        crate::liveness::own_terminal()
     }
 
     /// Record a failed launch where the next opener and the log will see it.

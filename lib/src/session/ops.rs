@@ -2,34 +2,21 @@
 //! Nushell plugin translate their arguments into these calls and print what
 //! they return; no rule is decided outside this library.
 
-use super::project::{OpenCommand, Projection};
-use super::rules;
-use crate::caller::Caller;
+use super::project::Projection;
 use crate::clock::now_micros;
 use crate::error::{Arg, Error, Result};
-use crate::home::Home;
+use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::input;
 use crate::liveness::ProcessIdentity;
 use crate::provider::Provider;
-use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, Store};
+use crate::state;
+use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow};
 use crate::wire::{
     ActionKind, SessionBindingPreview, SessionKind, SessionRecord, SessionState, TitleSource,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// lf, opened for one caller: every operation of every surface is a
-/// method of this type. It holds the Home's store, the caller's context
-/// (see `caller`), and how records name their open command.
-pub struct Lf {
-    home: Home,
-    pub(crate) caller: Caller,
-    /// Opened on first use, so input is checked before a database is
-    /// created or changed.
-    store: std::cell::OnceCell<Store>,
-    open: OpenCommand,
-}
 
 /// What `lf-session-new` asks for.
 #[derive(Debug, Clone)]
@@ -67,56 +54,6 @@ pub struct ListFilter {
 }
 
 impl Lf {
-    /// Open the Home the caller names.
-    pub fn open(caller: Caller) -> Result<Self> {
-        Ok(Self::at(caller.home()?, caller))
-    }
-
-    /// A given Home, for a caller.
-    pub fn at(home: Home, caller: Caller) -> Self {
-        Lf {
-            open: OpenCommand::beside_current_exe(&home),
-            home,
-            caller,
-            store: std::cell::OnceCell::new(),
-        }
-    }
-
-    /// Records name this program (instead of the one beside the running
-    /// executable) in their `open_argv`.
-    pub fn with_open_program(mut self, program: &Path) -> Self {
-        self.open = OpenCommand::new(&self.home, program);
-        self
-    }
-
-    /// The Home's database, opened (and created or migrated) on first use.
-    #[cfg(not(feature = "testing"))]
-    pub(crate) fn store(&self) -> Result<&Store> {
-        self.opened_store()
-    }
-
-    /// The store, for the workspace's tests (feature `testing`).
-    #[cfg(feature = "testing")]
-    pub fn store(&self) -> Result<&Store> {
-        self.opened_store()
-    }
-
-    fn opened_store(&self) -> Result<&Store> {
-        if let Some(store) = self.store.get() {
-            return Ok(store);
-        }
-        let store = Store::open(&self.home)?;
-        Ok(self.store.get_or_init(|| store))
-    }
-
-    pub fn home(&self) -> &Home {
-        &self.home
-    }
-
-    pub fn caller(&self) -> &Caller {
-        &self.caller
-    }
-
     /// The Session a selector names. A Run id must be its Session's current
     /// Run: a historical one is refused, naming the current one.
     pub(crate) fn resolve(&self, selector: &SessionSelector) -> Result<SessionRow> {
@@ -364,7 +301,7 @@ impl Lf {
         }
         let invocation = row.flow_id.clone();
         let record = self.record(row)?;
-        rules::require_action(record.kind, record.state, ActionKind::Complete)?;
+        state::require_action(record.kind, record.state, ActionKind::Complete)?;
         let review = match (record.kind, invocation) {
             (SessionKind::Flow, Some(invocation)) => {
                 if !self.waits_on(&invocation, &record.id)? {
@@ -498,13 +435,13 @@ impl Listing {
                 continue;
             };
             let facts = self.projection.facts(store, &row)?;
-            if self.filter.attention && rules::attention(&facts).is_none() {
+            if self.filter.attention && state::attention(&facts).is_none() {
                 continue;
             }
             if self
                 .filter
                 .state
-                .is_some_and(|state| rules::state(&facts) != state)
+                .is_some_and(|state| state::state(&facts) != state)
             {
                 continue;
             }

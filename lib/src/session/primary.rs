@@ -5,9 +5,9 @@
 //! same successor.
 
 use super::launch::OpenOptions;
-use super::ops::Lf;
 use crate::clock::now_micros;
 use crate::error::{Arg, Error, Result};
+use crate::facade::Lf;
 use crate::ids::{RunId, SessionId};
 use crate::provider::Provider;
 use crate::store::{NewRun, NewSessionRow};

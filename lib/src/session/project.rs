@@ -5,15 +5,14 @@
 //! checked against `/proc` only for the Sessions that have open receipts —
 //! each once, so a page of 100 does not pay for the other ten thousand.
 
-use super::rules::{self, Facts, StepFacts};
 use crate::clock::Timestamp;
 use crate::error::Result;
-use crate::home::Home;
+use crate::facade::OpenCommand;
+use crate::state::{self, Facts, StepFacts};
 use crate::store::{SessionRow, Store, TaskLabel};
 use crate::wire::{SessionRecord, WorkRef, Workspace};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::{OnceCell, RefCell};
-use std::path::{Path, PathBuf};
 
 /// Tasks and Waves by id, as far as they were asked for, and Task
 /// worktrees by path. The maps hash with FxHash: they are looked up several
@@ -147,40 +146,6 @@ impl LiveClients {
     }
 }
 
-/// Builds the argv a fresh terminal runs to open a Session.
-#[derive(Debug, Clone)]
-pub struct OpenCommand {
-    home: String,
-    program: String,
-}
-
-impl OpenCommand {
-    /// `lf-session-open` beside the running executable, with this Home.
-    pub fn beside_current_exe(home: &Home) -> Self {
-        let program = std::env::current_exe()
-            .ok()
-            .and_then(|exe| Some(exe.parent()?.join("lf-session-open")))
-            .unwrap_or_else(|| PathBuf::from("lf-session-open"));
-        OpenCommand::new(home, &program)
-    }
-
-    pub fn new(home: &Home, program: &Path) -> Self {
-        OpenCommand {
-            home: format!("LF_HOME={}", home.root().display()),
-            program: program.display().to_string(),
-        }
-    }
-
-    pub fn argv(&self, id: &str) -> Vec<String> {
-        vec![
-            "/usr/bin/env".to_owned(),
-            self.home.clone(),
-            self.program.clone(),
-            id.to_owned(),
-        ]
-    }
-}
-
 /// What turns rows into records: the lookups loaded once per command
 /// (owned, so a listing that holds them can be streamed), and how records
 /// name their open command.
@@ -220,7 +185,7 @@ fn facts(store: &Store, row: &SessionRow, catalog: &Catalog, live: &LiveClients)
         outcome: row.outcome,
         latest_turn: row.latest_turn,
         permission_pending: row.permission_pending,
-        pending_review: rules::is_pending_review(&row.id, flow),
+        pending_review: state::is_pending_review(&row.id, flow),
         task_finished: match row.task_id.as_deref() {
             Some(id) => catalog.task(store, id)?.is_some_and(|task| task.finished),
             None => false,
@@ -237,7 +202,7 @@ fn record(
     live: &LiveClients,
     open: &OpenCommand,
 ) -> Result<SessionRecord> {
-    let state = rules::state(facts);
+    let state = state::state(facts);
     let flow = row.flow.as_ref();
     let step = row.flow_id.as_deref().map(|invocation_id| StepFacts {
         invocation_id,
@@ -246,7 +211,7 @@ fn record(
         iterations: row.iterations.clone(),
     });
     let flow_membership =
-        rules::membership(&row.id, &row.current_run_id, row.independent, step, flow);
+        state::membership(&row.id, &row.current_run_id, row.independent, step, flow);
     let work = match (&row.task_id, &row.wave_id) {
         (Some(task), _) => Some(WorkRef::Task(task.clone())),
         (None, Some(wave)) => Some(WorkRef::Wave(wave.clone())),
@@ -260,7 +225,7 @@ fn record(
         Some(id) => catalog.task(store, id)?,
         None => None,
     };
-    let work_path = rules::work_path(
+    let work_path = state::work_path(
         row.wave_id.as_deref().map(|id| (id, wave_name.as_deref())),
         row.task_id
             .as_deref()
@@ -277,7 +242,7 @@ fn record(
         task_id: checkout.task_id.to_owned(),
         worktree: checkout.worktree.to_owned(),
     });
-    let detail = rules::detail(
+    let detail = state::detail(
         row.kind,
         row.provider.as_deref(),
         row.model.as_deref(),
@@ -292,8 +257,8 @@ fn record(
         kind: row.kind,
         interactive: row.interactive,
         state,
-        attention: rules::attention(facts),
-        actions: rules::actions(row.kind, state),
+        attention: state::attention(facts),
+        actions: state::actions(row.kind, state),
         ready_summary: row.ready_summary,
         provider: row.provider,
         detail,

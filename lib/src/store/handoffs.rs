@@ -1,7 +1,7 @@
 //! Interactive handoff rows. Every change that must not interleave with
 //! another process's (opening, attaching, the first outcome, the one wake)
 //! is a compare-and-set inside one IMMEDIATE transaction; what the result
-//! means for a person is decided in `crate::handoff`.
+//! means for a person is decided in the `handoff` module.
 
 use super::{Store, optional};
 use crate::error::{Error, Result};

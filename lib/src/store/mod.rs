@@ -14,11 +14,15 @@
 
 mod clients;
 pub mod handoffs;
+mod readonly;
 pub mod schema;
 mod sessions;
 mod work;
 
 pub use clients::ClientReceipt;
+#[cfg(test)]
+pub(crate) use readonly::Claim;
+pub(crate) use readonly::{Evidence, ReadOnly};
 pub(crate) use sessions::ListQuery;
 pub use sessions::{NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
 pub use work::{FlowRow, TaskLabel, TaskRow, WaveRow};
@@ -232,17 +236,6 @@ pub(crate) fn database_error(path: &Path, error: rusqlite::Error) -> Error {
         path: path.to_path_buf(),
         advice,
         source: error,
-    }
-}
-
-/// SQLite's own words for an error, without rusqlite's debug wrapping.
-pub fn describe_sqlite_error(error: &rusqlite::Error) -> String {
-    match error {
-        rusqlite::Error::SqliteFailure(failure, Some(message)) => {
-            format!("{message} ({:?})", failure.code)
-        }
-        rusqlite::Error::SqliteFailure(failure, None) => failure.to_string(),
-        other => other.to_string(),
     }
 }
 

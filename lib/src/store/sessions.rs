@@ -1,10 +1,10 @@
 //! Session and Run rows: what is stored, read back and updated. Rules about
-//! what the rows mean live in `session::rules`; this file only moves data.
+//! what the rows mean lives in `crate::state`; this file only moves data.
 
 use super::{Store, optional};
 use crate::error::{Error, Result};
 use crate::ids::{RunId, SessionId};
-use crate::session::rules::{FlowFacts, RunOutcome, Turn};
+use crate::state::{FlowFacts, RunOutcome, Turn};
 use crate::wire::{SessionKind, TitleSource};
 use rusqlite::{Row, params};
 
@@ -58,7 +58,7 @@ pub(crate) struct ListQuery {
     pub all: bool,
     pub kind: Option<SessionKind>,
     /// Only rows that may need the person: a superset of
-    /// `rules::attention`, so rows that cannot are never decoded.
+    /// `state::attention`, so rows that cannot are never decoded.
     pub attention: bool,
 }
 

@@ -220,7 +220,7 @@ fn environment(engine: &EngineInterface, value: &Value) -> Result<Vec<String>, L
             return Err(refused(
                 format!(
                     "{} is not a valid variable name: use letters, digits and _, not starting with a digit",
-                    lf::input::quote(name)
+                    lf::error::quote(name)
                 ),
                 span,
             ));

@@ -4,8 +4,8 @@
 //! prints.
 
 use super::{Env, caught};
-use lf::active::{ActiveSnapshot, Discovery, ProcessState};
 use lf::clock::Timestamp;
+use lf::live::{Discovery, LiveSnapshot, ProcessState};
 use lf::wire::WorkRef;
 use serde::Deserialize;
 use std::process::{Child, Command, Stdio};
@@ -106,7 +106,7 @@ fn lf_active_shows_a_live_client_with_typed_columns() {
     );
 
     // The same snapshot as lf-session-active's, times compared as instants.
-    let binary: ActiveSnapshot = env.binary_in(&env.work(), "lf-session-active", &[]).json();
+    let binary: LiveSnapshot = env.binary_in(&env.work(), "lf-session-active", &[]).json();
     assert_eq!(binary.sessions.len(), 1);
     assert_eq!(binary.sessions[0].id, session.id);
     let listed = &binary.sessions[0].processes[0];

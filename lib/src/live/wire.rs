@@ -85,7 +85,7 @@ pub struct LiveProcess {
 
 /// A Session with the live processes exact evidence attributes to it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActiveSession {
+pub struct LiveSession {
     pub id: String,
     pub title: String,
     /// `{"task": id}`, `{"wave": id}` or null, as in a SessionRecord.
@@ -97,7 +97,7 @@ pub struct ActiveSession {
 
 /// The live-process snapshot of one Home.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActiveSnapshot {
+pub struct LiveSnapshot {
     pub discovery: Discovery,
     /// The Home observed.
     pub home: String,
@@ -107,7 +107,7 @@ pub struct ActiveSnapshot {
     #[serde(deserialize_with = "required")]
     pub task: Option<String>,
     /// Newest first.
-    pub sessions: Vec<ActiveSession>,
+    pub sessions: Vec<LiveSession>,
     /// Every process lf could not attribute to exactly one Session, and
     /// every stale receipt, in words; sorted.
     pub gaps: Vec<String>,

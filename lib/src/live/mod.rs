@@ -11,25 +11,23 @@
 //! no live evidence skips the walk.
 
 mod attribute;
-mod evidence;
-mod procfs;
 mod wire;
 
-pub use wire::{ActiveSession, ActiveSnapshot, Discovery, LiveProcess, ProcessState};
+pub use wire::{Discovery, LiveProcess, LiveSession, LiveSnapshot, ProcessState};
 
 use crate::clock::{Timestamp, now_micros};
 use crate::error::{Error, Result};
 use crate::home::Home;
+use crate::liveness::table::{ProcessTable, StartClock};
+use crate::store::ReadOnly;
 use crate::wire::WorkRef;
-use evidence::Database;
-use procfs::{ProcessTable, StartClock};
 
 /// Observe a Home: its Sessions with live processes (only those bound to
 /// `task`, a Task id or identifier, when given). A database or `/proc`
 /// that cannot be read makes an `unavailable` snapshot that says why; only
 /// an unknown Task is an error.
-pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
-    let mut snapshot = ActiveSnapshot {
+pub fn observe(home: &Home, task: Option<&str>) -> Result<LiveSnapshot> {
+    let mut snapshot = LiveSnapshot {
         discovery: Discovery::Ready,
         home: home.root().display().to_string(),
         observed_at: Timestamp(now_micros()),
@@ -37,7 +35,7 @@ pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
         sessions: Vec::new(),
         gaps: Vec::new(),
     };
-    let database = match Database::open(home) {
+    let database = match ReadOnly::open(home) {
         Ok(database) => database,
         Err(error) => return Ok(unavailable(snapshot, error)),
     };
@@ -63,19 +61,19 @@ pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
 impl crate::Lf {
     /// The live-process snapshot of this Home; see [`observe`]. It opens
     /// the database read-only, so looking never creates or changes one.
-    pub fn active(&self, task: Option<&str>) -> Result<ActiveSnapshot> {
+    pub fn active(&self, task: Option<&str>) -> Result<LiveSnapshot> {
         observe(self.home(), task)
     }
 }
 
-fn unavailable(mut snapshot: ActiveSnapshot, error: Error) -> ActiveSnapshot {
+fn unavailable(mut snapshot: LiveSnapshot, error: Error) -> LiveSnapshot {
     snapshot.discovery = Discovery::Unavailable;
     snapshot.sessions.clear();
     snapshot.gaps = vec![error.one_line()];
     snapshot
 }
 
-fn look(database: &Database, snapshot: &mut ActiveSnapshot) -> Result<()> {
+fn look(database: &ReadOnly, snapshot: &mut LiveSnapshot) -> Result<()> {
     let boot = crate::liveness::boot_id()?;
     let evidence = database.evidence(&boot)?;
     if evidence.is_empty() {
@@ -118,7 +116,7 @@ fn look(database: &Database, snapshot: &mut ActiveSnapshot) -> Result<()> {
                     pid: process.pid,
                     ppid: live.ppid,
                     provider: process.provider,
-                    command: procfs::command(process.pid),
+                    command: crate::liveness::table::command(process.pid),
                     started_at: Timestamp(clock.micros(live.starttime)),
                     state: ProcessState::from_scheduler(live.state),
                 })
@@ -131,7 +129,7 @@ fn look(database: &Database, snapshot: &mut ActiveSnapshot) -> Result<()> {
         };
         sessions.push((
             facts.created_at,
-            ActiveSession {
+            LiveSession {
                 id,
                 title: facts.title,
                 work,

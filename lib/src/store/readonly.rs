@@ -1,4 +1,5 @@
-//! The database side of the snapshot: read-only, and one read transaction
+//! The database side of the live-process snapshot (`live`): read-only, and
+//! one read transaction
 //! for everything it asks. Observing must change nothing — no migration,
 //! no checkpoint, no file created — so this opens the database itself with
 //! `SQLITE_OPEN_READ_ONLY` instead of through `Store::open`.
@@ -8,11 +9,10 @@
 //! before it starts the provider, so that everything beneath it can be
 //! attributed by containment.
 
-use super::attribute::{Claim, Evidence};
+use super::{Store, schema};
 use crate::error::{Error, Result};
 use crate::home::Home;
 use crate::liveness::ProcessIdentity;
-use crate::store::{Store, schema};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -39,6 +39,30 @@ impl Store {
     }
 }
 
+/// One recorded claim on a process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Claim {
+    pub process: ProcessIdentity,
+    pub session: String,
+    /// The provider of the Run the record belongs to.
+    pub provider: String,
+}
+
+/// Everything the database says about which process belongs to whom.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Evidence {
+    /// Open client receipts.
+    pub clients: Vec<Claim>,
+    /// Launchers of Runs that have not ended.
+    pub launchers: Vec<Claim>,
+}
+
+impl Evidence {
+    pub fn is_empty(&self) -> bool {
+        self.clients.is_empty() && self.launchers.is_empty()
+    }
+}
+
 /// What a snapshot shows of a Session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SessionFacts {
@@ -49,14 +73,14 @@ pub(crate) struct SessionFacts {
 }
 
 /// A read-only view of a Home's database.
-pub(crate) struct Database {
+pub(crate) struct ReadOnly {
     conn: Connection,
     path: PathBuf,
     /// Whether Runs record their launcher (schema with launcher columns).
     launchers: bool,
 }
 
-impl Database {
+impl ReadOnly {
     /// Open the database of a Home for reading; `None` when there is none
     /// yet (nothing was ever recorded, so nothing can be live).
     pub fn open(home: &Home) -> Result<Option<Self>> {
@@ -100,7 +124,7 @@ impl Database {
             )
             .map_err(fail)?
             > 0;
-        Ok(Some(Database {
+        Ok(Some(ReadOnly {
             conn,
             path,
             launchers,

@@ -1,7 +1,11 @@
-//! Whether a recorded Client still runs. A Client is recorded as
-//! `(boot_id, pid, starttime)`: the pid alone can be reused by an unrelated
-//! process after the agent exits, and the boot id changes on reboot, so a
-//! receipt counts as alive only while all three still match `/proc`.
+//! Whether a recorded Client still runs, and everything else lf reads from
+//! `/proc` (this module is the only place that does). A Client is recorded
+//! as `(boot_id, pid, starttime)`: the pid alone can be reused by an
+//! unrelated process after the agent exits, and the boot id changes on
+//! reboot, so a receipt counts as alive only while all three still match
+//! `/proc`. `table` reads every process at once for the live snapshot.
+
+pub mod table;
 
 use crate::error::{Error, Result};
 use std::time::{Duration, Instant};
@@ -13,6 +17,14 @@ pub struct ProcessIdentity {
     pub pid: u32,
     /// Field 22 of `/proc/<pid>/stat`: clock ticks since boot.
     pub starttime: u64,
+}
+
+/// The terminal this process reads from (`/proc/self/fd/0`), if a tty.
+pub fn own_terminal() -> Option<String> {
+    std::fs::read_link("/proc/self/fd/0")
+        .ok()
+        .map(|path| path.display().to_string())
+        .filter(|path| path.starts_with("/dev/pts/") || path.starts_with("/dev/tty"))
 }
 
 /// This boot's id (`/proc/sys/kernel/random/boot_id`).
