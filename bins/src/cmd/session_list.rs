@@ -84,24 +84,20 @@ impl Tool for Cli {
             limit: self.limit,
             after: self.after,
         };
-        let mut listing = open_lf()?.list(&filter)?;
+        let listing = open_lf()?.list(&filter)?;
         if self.jsonl {
-            for record in listing {
-                out.json(&record?)?;
-            }
+            listing.write(|record| out.json(&record))?;
             return Ok(());
         }
         if self.page {
             out.raw("{\"entries\":")?;
         }
         let mut array = ArrayWriter::begin(out)?;
-        for record in listing.by_ref() {
-            array.push(out, &record?)?;
-        }
+        let next = listing.write(|record| array.push(out, &record))?;
         array.end(out)?;
         if self.page {
             out.raw(",\"next\":")?;
-            out.value(&listing.next_page())?;
+            out.value(&next)?;
             out.raw("}")?;
         }
         out.raw("\n")

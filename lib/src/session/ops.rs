@@ -11,7 +11,7 @@ use crate::input;
 use crate::liveness::ProcessIdentity;
 use crate::provider::Provider;
 use crate::state;
-use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow};
+use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, Store};
 use crate::wire::{
     ActionKind, SessionBindingPreview, SessionKind, SessionRecord, SessionState, TitleSource,
 };
@@ -118,16 +118,18 @@ impl Lf {
                 kind: filter.kind,
                 attention: filter.attention,
             },
-            filter: filter.clone(),
-            task,
-            cwd,
             after,
             rows: Default::default(),
             exhausted: false,
-            projection,
-            emitted: 0,
-            last: None,
-            next: None,
+            select: Selection {
+                filter: filter.clone(),
+                task,
+                cwd,
+                projection,
+                emitted: 0,
+                last: None,
+                next: None,
+            },
             done: false,
             lf: self,
         })
@@ -385,34 +387,121 @@ impl Lf {
     }
 }
 
-/// A checked listing: an iterator of matching Sessions, newest first,
-/// that owns everything it needs (so a surface can stream it, or send it to
-/// another thread). It reads rows in batches and stops at the filter's
+/// A checked listing of matching Sessions, newest first, that owns
+/// everything it needs. Iterate it (a surface that streams it elsewhere,
+/// such as the Nushell plugin: rows are read in batches, so it holds no
+/// statement), or `write` it (the binaries: one statement, row by row, the
+/// cheapest way through ten thousand rows). Both stop at the filter's
 /// limit, after which [`Listing::next_page`] gives the next page's cursor.
 pub struct Listing {
     lf: Lf,
-    filter: ListFilter,
     query: ListQuery,
-    task: Option<String>,
-    cwd: Option<String>,
     /// The last row read from the database.
     after: Option<(i64, String)>,
     rows: std::collections::VecDeque<SessionRow>,
     exhausted: bool,
+    select: Selection,
+    done: bool,
+}
+
+/// Which rows a listing shows, and how far it got: the one place its
+/// filters and its limit are decided, whichever way the rows are read.
+struct Selection {
+    filter: ListFilter,
+    task: Option<String>,
+    cwd: Option<String>,
     projection: Projection,
     emitted: usize,
     last: Option<(i64, String)>,
     next: Option<String>,
-    done: bool,
 }
 
-/// Rows read per batch once the first (the page size and one) is used up.
+/// What one row means for a listing.
+enum Step {
+    Skip,
+    Show(Box<SessionRecord>),
+    /// The limit was reached before this row.
+    Stop,
+}
+
+/// Rows an iterating listing reads per batch (a first batch of a page is
+/// the page size and one, if smaller): each batch re-runs the query from
+/// the keyset, so smaller batches cost more (128 rows: +7% instructions
+/// over 10,000 Sessions); the buffer is reused.
 const LIST_BATCH: usize = 1024;
+
+impl Selection {
+    fn step(&mut self, store: &Store, row: SessionRow) -> Result<Step> {
+        let facts = self.projection.facts(store, &row)?;
+        if self.filter.attention && state::attention(&facts).is_none() {
+            return Ok(Step::Skip);
+        }
+        if self
+            .filter
+            .state
+            .is_some_and(|wanted| state::state(&facts) != wanted)
+        {
+            return Ok(Step::Skip);
+        }
+        if self.task.is_some() || self.filter.orphan {
+            let checkout = self
+                .projection
+                .catalog
+                .task_at(&row.cwd)
+                .map(|checkout| checkout.task_id);
+            let belongs =
+                |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id.as_str());
+            if self.task.as_ref().is_some_and(|id| !belongs(id)) {
+                return Ok(Step::Skip);
+            }
+            if self.filter.orphan && (row.task_id.is_some() || checkout.is_some()) {
+                return Ok(Step::Skip);
+            }
+        }
+        if let Some(dir) = &self.cwd
+            && !Path::new(&row.cwd).starts_with(dir)
+        {
+            return Ok(Step::Skip);
+        }
+        if self.filter.limit.is_some_and(|limit| self.emitted == limit) {
+            self.next = self
+                .last
+                .as_ref()
+                .map(|(created, id)| format_cursor(*created, id));
+            return Ok(Step::Stop);
+        }
+        self.last = Some((row.created_at, row.id.clone()));
+        self.emitted += 1;
+        let record = self.projection.record(store, row, &facts)?;
+        Ok(Step::Show(Box::new(record)))
+    }
+}
 
 impl Listing {
     /// The cursor of the next page, once the listing stopped at its limit.
     pub fn next_page(&self) -> Option<&str> {
-        self.next.as_deref()
+        self.select.next.as_deref()
+    }
+
+    /// Hand every matching record to `show`, reading the rows through one
+    /// statement. Returns the cursor of the next page, if the limit stopped it.
+    pub fn write(
+        mut self,
+        mut show: impl FnMut(SessionRecord) -> Result<()>,
+    ) -> Result<Option<String>> {
+        let store = self.lf.store()?;
+        let select = &mut self.select;
+        store.session_rows_after(&self.query, self.after.as_ref(), None, |row| {
+            Ok(match select.step(store, row)? {
+                Step::Skip => true,
+                Step::Show(record) => {
+                    show(*record)?;
+                    true
+                }
+                Step::Stop => false,
+            })
+        })?;
+        Ok(self.select.next)
     }
 
     fn advance(&mut self) -> Result<Option<SessionRecord>> {
@@ -422,59 +511,31 @@ impl Listing {
                 if self.exhausted {
                     return Ok(None);
                 }
-                let size = match (&self.last, self.filter.limit) {
+                let size = match (&self.select.last, self.select.filter.limit) {
                     (None, Some(limit)) => limit.saturating_add(1).min(LIST_BATCH),
                     _ => LIST_BATCH,
                 };
-                let rows = store.session_rows_after(&self.query, self.after.as_ref(), size)?;
-                self.exhausted = rows.len() < size;
-                if let Some(last) = rows.last() {
+                let rows = &mut self.rows;
+                let read = store.session_rows_after(
+                    &self.query,
+                    self.after.as_ref(),
+                    Some(size),
+                    |row| {
+                        rows.push_back(row);
+                        Ok(true)
+                    },
+                )?;
+                self.exhausted = read < size;
+                if let Some(last) = self.rows.back() {
                     self.after = Some((last.created_at, last.id.clone()));
                 }
-                self.rows = rows.into();
                 continue;
             };
-            let facts = self.projection.facts(store, &row)?;
-            if self.filter.attention && state::attention(&facts).is_none() {
-                continue;
+            match self.select.step(store, row)? {
+                Step::Skip => continue,
+                Step::Show(record) => return Ok(Some(*record)),
+                Step::Stop => return Ok(None),
             }
-            if self
-                .filter
-                .state
-                .is_some_and(|state| state::state(&facts) != state)
-            {
-                continue;
-            }
-            if self.task.is_some() || self.filter.orphan {
-                let checkout = self
-                    .projection
-                    .catalog
-                    .task_at(&row.cwd)
-                    .map(|checkout| checkout.task_id);
-                let belongs =
-                    |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id.as_str());
-                if self.task.as_ref().is_some_and(|id| !belongs(id)) {
-                    continue;
-                }
-                if self.filter.orphan && (row.task_id.is_some() || checkout.is_some()) {
-                    continue;
-                }
-            }
-            if let Some(dir) = &self.cwd
-                && !Path::new(&row.cwd).starts_with(dir)
-            {
-                continue;
-            }
-            if self.filter.limit.is_some_and(|limit| self.emitted == limit) {
-                self.next = self
-                    .last
-                    .as_ref()
-                    .map(|(created, id)| format_cursor(*created, id));
-                return Ok(None);
-            }
-            self.last = Some((row.created_at, row.id.clone()));
-            self.emitted += 1;
-            return self.projection.record(store, row, &facts).map(Some);
         }
     }
 }

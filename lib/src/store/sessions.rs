@@ -63,15 +63,17 @@ pub(crate) struct ListQuery {
 }
 
 impl Store {
-    /// Up to `limit` Session rows after `after` (a creation time and id),
-    /// newest first. A listing reads its rows in batches of these, so it
-    /// owns no statement and can be streamed as an iterator.
+    /// Hand Session rows after `after` (a creation time and id), newest
+    /// first, to `take` until it returns `false`, or `limit` rows were read;
+    /// returns how many were read. A listing that iterates reads its rows
+    /// in batches of these, so it owns no statement.
     pub(crate) fn session_rows_after(
         &self,
         query: &ListQuery,
         after: Option<&(i64, String)>,
-        limit: usize,
-    ) -> Result<Vec<SessionRow>> {
+        limit: Option<usize>,
+        mut take: impl FnMut(SessionRow) -> Result<bool>,
+    ) -> Result<usize> {
         let mut conditions = Vec::new();
         if !query.all {
             conditions.push("s.completed_at IS NULL");
@@ -89,14 +91,18 @@ impl Store {
         if after.is_some() {
             conditions.push("(s.created_at, s.id) < (:after_created, :after_id)");
         }
+        // The limit is a literal, not a parameter: with STAT4, SQLite
+        // re-prepares a statement whose plan a bound value might change.
         let sql = format!(
-            "SELECT {SESSION_COLUMNS} FROM {SESSION_FROM} {} {} ORDER BY s.created_at DESC, s.id DESC LIMIT :limit",
+            "SELECT {SESSION_COLUMNS} FROM {SESSION_FROM} {} {} ORDER BY s.created_at DESC, s.id DESC{}",
             if conditions.is_empty() { "" } else { "WHERE" },
-            conditions.join(" AND ")
+            conditions.join(" AND "),
+            limit
+                .map(|limit| format!(" LIMIT {limit}"))
+                .unwrap_or_default()
         );
         let mut statement = self.conn().prepare_cached(&sql)?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = vec![(":limit", &limit)];
+        let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = Vec::with_capacity(3);
         if let Some(kind) = &query.kind {
             params.push((":kind", kind));
         }
@@ -104,8 +110,15 @@ impl Store {
             params.push((":after_created", created));
             params.push((":after_id", id));
         }
-        let rows = statement.query_map(params.as_slice(), SessionRow::from_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let mut rows = statement.query(params.as_slice())?;
+        let mut read = 0;
+        while let Some(row) = rows.next()? {
+            read += 1;
+            if !take(SessionRow::from_row(row)?)? {
+                break;
+            }
+        }
+        Ok(read)
     }
 }
 
