@@ -158,10 +158,26 @@ pub enum Error {
         quote(.0)
     )]
     BadParent(String),
-    #[error("{problem}")]
-    BadEnvironment { problem: String },
-    #[error("the attach command {problem}")]
-    BadAttach { problem: String },
+    #[error("a handoff takes at most {max} environment entries; this one has {count}")]
+    TooManyVariables { max: usize, count: usize },
+    #[error(
+        "environment entry {number} is not KEY=VALUE (its text is not shown: it may be a secret); pass each variable as --env NAME=VALUE"
+    )]
+    NotAVariable { number: usize },
+    #[error(
+        "environment entry {number} has {shown}, not a valid variable name: use letters, digits and _, not starting with a digit, at most {max} characters"
+    )]
+    BadVariableName {
+        number: usize,
+        shown: String,
+        max: usize,
+    },
+    #[error(
+        "the value of environment variable {name} is not usable (at most {max} bytes, no NUL); it is not shown: it may be a secret"
+    )]
+    BadVariableValue { name: String, max: usize },
+    #[error("environment variable {0} is given twice; give each variable once")]
+    VariableTwice(String),
     #[error(
         "the handoff's working directory {cwd} is not the {what} of {parent} ({checkout}); open the handoff with --cwd {checkout}"
     )]
@@ -510,8 +526,11 @@ impl Error {
             | IdentifierLooksLikeId(_)
             | NotInRepository(_)
             | BadParent(_)
-            | BadEnvironment { .. }
-            | BadAttach { .. }
+            | TooManyVariables { .. }
+            | NotAVariable { .. }
+            | BadVariableName { .. }
+            | BadVariableValue { .. }
+            | VariableTwice(_)
             | HandoffElsewhere { .. }
             | NotLaunchedByLf { .. }
             | BadHook(_)
@@ -620,7 +639,7 @@ impl Error {
             UnknownName { arg, .. } => return *arg,
             BadCursor(_) => Arg::After,
             NoCurrentDir | HandoffElsewhere { .. } | ParentWithoutWorktree { .. } => Arg::Cwd,
-            BadCommand { .. } | ArgvNotForAgent(_) | BadAttach { .. } => Arg::Argv,
+            BadCommand { .. } | ArgvNotForAgent(_) => Arg::Argv,
             NotOnPath { arg, .. } => *arg,
             NeedsAgent(_) => Arg::Provider,
             IdentifierLooksLikeId(_) | TaskExists(_) => Arg::Identifier,
@@ -628,7 +647,11 @@ impl Error {
             BadParent(_) | ParentBusy { .. } | ReplayDiffers { .. } => Arg::Parent,
             OutcomeStands { .. } => Arg::Outcome,
             HandoffEnded { .. } | NoOutcomeYet { .. } | HandoffNotFound(_) => Arg::Id,
-            BadEnvironment { .. } => Arg::Env,
+            TooManyVariables { .. }
+            | NotAVariable { .. }
+            | BadVariableName { .. }
+            | BadVariableValue { .. }
+            | VariableTwice(_) => Arg::Env,
             TaskNotFound(..) => Arg::Task,
             WaveNotFound(_) => Arg::Wave,
             InvocationNotFound(_) | InvocationOfOtherFlow { .. } | InvocationFinished(_) => {

@@ -122,23 +122,16 @@ fn is_environment_name(name: &str) -> bool {
 /// `=`, which may be a value given by mistake).
 pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
     if entries.len() > ENVIRONMENT_MAX_ENTRIES {
-        return Err(Error::BadEnvironment {
-            problem: format!(
-                "a handoff takes at most {ENVIRONMENT_MAX_ENTRIES} environment entries; this one has {}",
-                entries.len()
-            ),
+        return Err(Error::TooManyVariables {
+            max: ENVIRONMENT_MAX_ENTRIES,
+            count: entries.len(),
         });
     }
     let mut map = BTreeMap::new();
     for (index, entry) in entries.iter().enumerate() {
         let number = index + 1;
         let Some((name, value)) = entry.split_once('=') else {
-            return Err(Error::BadEnvironment {
-                problem: format!(
-                    "environment entry {number} is not KEY=VALUE (its text is not shown: it may be a secret); \
-                     pass each variable as --env NAME=VALUE"
-                ),
-            });
+            return Err(Error::NotAVariable { number });
         };
         if !is_environment_name(name) {
             let shown = if name.is_empty() {
@@ -146,27 +139,20 @@ pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
             } else {
                 quote(name)
             };
-            return Err(Error::BadEnvironment {
-                problem: format!(
-                    "environment entry {number} has {shown}, not a valid variable name: use letters, digits and _, \
-                     not starting with a digit, at most {ENVIRONMENT_NAME_MAX_CHARS} characters"
-                ),
+            return Err(Error::BadVariableName {
+                number,
+                shown,
+                max: ENVIRONMENT_NAME_MAX_CHARS,
             });
         }
         if value.len() > ENVIRONMENT_VALUE_MAX_BYTES || value.contains('\0') {
-            return Err(Error::BadEnvironment {
-                problem: format!(
-                    "the value of environment variable {name} is not usable (at most {ENVIRONMENT_VALUE_MAX_BYTES} bytes, no NUL); \
-                     it is not shown: it may be a secret"
-                ),
+            return Err(Error::BadVariableValue {
+                name: name.to_owned(),
+                max: ENVIRONMENT_VALUE_MAX_BYTES,
             });
         }
         if map.insert(name.to_owned(), value.to_owned()).is_some() {
-            return Err(Error::BadEnvironment {
-                problem: format!(
-                    "environment variable {name} is given twice; give each variable once"
-                ),
-            });
+            return Err(Error::VariableTwice(name.to_owned()));
         }
     }
     Ok(map)
