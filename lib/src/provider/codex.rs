@@ -66,7 +66,7 @@ pub(super) fn argv(launch: &Launch<'_>) -> Vec<String> {
         "-c".to_owned(),
         format!(
             "developer_instructions={}",
-            Value::from(instructions(launch.primary))
+            Value::from(developer_instructions(launch))
         ),
     ]);
     if let Some(model) = launch.model {
@@ -80,6 +80,24 @@ pub(super) fn argv(launch: &Launch<'_>) -> Vec<String> {
         argv.push(prompt.to_owned());
     }
     argv
+}
+
+/// lf's instructions, and where `lf-session-ready` is: Codex runs commands
+/// in a login shell, whose PATH is the profile's (on Debian `/etc/profile`
+/// resets it), not lf's. It writes lf's database, outside the workspace,
+/// which Codex's sandbox does not let it write: asking for that at once
+/// saves a failed try.
+fn developer_instructions(launch: &Launch<'_>) -> String {
+    let mut text = instructions(launch.primary).to_owned();
+    if !launch.primary {
+        let ready = launch.hook_program.with_file_name("lf-session-ready");
+        text.push_str(&format!(
+            " Run it as `{} \"<summary>\"` (your shell's PATH may not have it). It writes lf's \
+             state outside the workspace: ask to run it outside the sandbox.",
+            shell_quote(&ready.display().to_string())
+        ));
+    }
+    text
 }
 
 /// Codex runs a hook command with `$SHELL -lc`: the path is quoted.
