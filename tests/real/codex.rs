@@ -191,7 +191,8 @@ fn codex_the_title_thread_is_not_the_conversation_and_the_resume_carries_its_his
 }
 
 /// Defect 2: a turn start is heard; a second turn needs nothing from the
-/// person while it runs; Esc interrupting it (no hook fires) reads `reply`.
+/// person while it runs; Esc interrupting it (no hook fires) reads `reply`;
+/// killing the agent itself then reads `interrupted`.
 #[test]
 fn codex_a_running_turn_needs_no_attention_and_esc_reads_reply() {
     let (model, env, record, pane) = started();
@@ -217,6 +218,13 @@ fn codex_a_running_turn_needs_no_attention_and_esc_reads_reply() {
         Some(Attention::Reply),
         10,
     );
+    let pid = env.agent_pid(&record.id);
+    crate::util::kill(pid, crate::util::Signal::KILL);
+    let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
+        record.state == SessionState::Interrupted
+    });
+    assert!(!killed.alive);
+    assert_eq!(killed.attention, None, "nothing is there to reply to");
 }
 
 /// Defect 3: Codex's approval prompt reads `approve` (its PermissionRequest
@@ -317,19 +325,6 @@ fn codex_marks_itself_ready_as_instructed() {
     wait_record(&env, &record.id, "a reply in progress", 20, |record| {
         record.attention.is_none() && record.state == SessionState::Active
     });
-}
-
-/// Killing the agent itself (not the pane) is interrupted.
-#[test]
-fn codex_a_killed_agent_is_interrupted() {
-    let (_model, env, record, _pane) = started();
-    let pid = env.agent_pid(&record.id);
-    crate::util::kill(pid, crate::util::Signal::KILL);
-    let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
-        record.state == SessionState::Interrupted
-    });
-    assert!(!killed.alive);
-    assert_eq!(killed.attention, None);
 }
 
 /// A resume of a thread Codex no longer has (the person deleted it) exits
