@@ -281,13 +281,20 @@ mod tests {
             assert!(state.contains(&key), "{state}");
         }
         assert!(!overrides.iter().any(|value| value.starts_with("notify")));
-        assert_eq!(
-            overrides[EVENTS.len() + 1],
-            format!(
-                "developer_instructions={}",
-                Value::from(instructions(false))
-            )
-        );
+        let told = overrides[EVENTS.len() + 1];
+        assert!(told.starts_with("developer_instructions="), "{told}");
+        assert!(told.contains("run `lf-session-ready"), "{told}");
+        assert!(told.contains("'/opt/lf bin/lf-session-ready'"), "{told}");
+        let primary = super::argv(&Launch {
+            primary: true,
+            ..launch(Mode::Resume { native_id: THREAD })
+        });
+        let told = primary
+            .iter()
+            .find(|arg| arg.starts_with("developer_instructions="))
+            .unwrap();
+        assert!(told.contains("do not run lf-session-ready"), "{told}");
+        assert!(!told.contains("lf bin/lf-session-ready"), "{told}");
         let resume = super::argv(&launch(Mode::Resume { native_id: THREAD }));
         assert_eq!(resume[..3], ["codex", "resume", THREAD]);
         assert_eq!(

@@ -165,11 +165,16 @@ fn plain_text(line: &str) -> String {
     let mut chars = line.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\u{1b}' {
-            // CSI: ESC [ parameters, ended by a letter; others: one char.
-            if chars.next_if_eq(&'[').is_some() {
-                while chars.next().is_some_and(|c| !c.is_ascii_alphabetic()) {}
-            } else {
-                chars.next();
+            match chars.next() {
+                // CSI: parameters up to a final byte (@ to ~).
+                Some('[') => while chars.next().is_some_and(|c| !('@'..='~').contains(&c)) {},
+                // OSC: up to BEL (or ST, whose ESC \ ends it here too).
+                Some(']') => while chars.next().is_some_and(|c| c != '\u{7}' && c != '\u{1b}') {},
+                // A character set designation names one more character.
+                Some('(' | ')' | '*' | '+') => {
+                    chars.next();
+                }
+                _ => {}
             }
         } else if !c.is_control() {
             text.push(c);
@@ -663,6 +668,17 @@ fn outcome_of(status: &std::process::ExitStatus) -> RunOutcome {
 mod tests {
     use super::*;
     use std::os::unix::process::ExitStatusExt;
+
+    #[test]
+    fn terminal_output_becomes_plain_text() {
+        assert_eq!(
+            plain_text("\u{1b}[1;31mERROR:\u{1b}[0m No saved session found\r"),
+            "ERROR: No saved session found"
+        );
+        assert_eq!(plain_text("\u{1b}(Bok\u{7}"), "ok");
+        assert_eq!(plain_text("\u{1b}]0;title\u{7}done"), "done");
+        assert_eq!(plain_text("   "), "");
+    }
 
     #[test]
     fn signals_and_their_exit_codes_are_interrupts() {
