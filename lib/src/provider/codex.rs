@@ -86,15 +86,22 @@ pub(super) fn argv(launch: &Launch<'_>) -> Vec<String> {
 /// in a login shell, whose PATH is the profile's (on Debian `/etc/profile`
 /// resets it), not lf's. It writes lf's database, outside the workspace,
 /// which Codex's sandbox does not let it write: asking for that at once
-/// saves a failed try.
+/// saves a failed try, and a `prefix_rule` of the program alone lets the
+/// person's "don't ask again" allow it for good (Codex writes that rule).
 fn developer_instructions(launch: &Launch<'_>) -> String {
     let mut text = instructions(launch.primary).to_owned();
     if !launch.primary {
-        let ready = launch.hook_program.with_file_name("lf-session-ready");
+        let ready = launch
+            .hook_program
+            .with_file_name("lf-session-ready")
+            .display()
+            .to_string();
         text.push_str(&format!(
             " Run it as `{} \"<summary>\"` (your shell's PATH may not have it). It writes lf's \
-             state outside the workspace: ask to run it outside the sandbox.",
-            shell_quote(&ready.display().to_string())
+             state outside the workspace: run it with sandbox_permissions \"require_escalated\" \
+             and prefix_rule [{}].",
+            shell_quote(&ready),
+            Value::from(ready.as_str())
         ));
     }
     text
@@ -285,6 +292,10 @@ mod tests {
         assert!(told.starts_with("developer_instructions="), "{told}");
         assert!(told.contains("run `lf-session-ready"), "{told}");
         assert!(told.contains("'/opt/lf bin/lf-session-ready'"), "{told}");
+        assert!(
+            told.contains(r#"prefix_rule [\"/opt/lf bin/lf-session-ready\"]"#),
+            "{told}"
+        );
         let primary = super::argv(&Launch {
             primary: true,
             ..launch(Mode::Resume { native_id: THREAD })
