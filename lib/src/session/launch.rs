@@ -162,7 +162,7 @@ impl StderrTail {
 /// characters removed.
 fn plain_text(line: &str) -> String {
     let mut text = String::with_capacity(line.len());
-    let mut chars = line.chars().peekable();
+    let mut chars = line.chars();
     while let Some(c) = chars.next() {
         if c == '\u{1b}' {
             match chars.next() {
