@@ -143,6 +143,25 @@ fn direct(cli: &Cli, round: usize) -> (f64, f64) {
     (start, millis(seen.max(answered) - answered))
 }
 
+/// Press `key` until `text` leaves the screen; when the press it left on
+/// was made. A key that reaches a TUI as a prompt opens can be lost (seen
+/// with Codex under load), so a press that changed nothing is repeated.
+fn press_until_gone(env: &Env, pane: &str, key: &str, text: &str) -> Instant {
+    (0..10)
+        .find_map(|_| {
+            let pressed = Instant::now();
+            keys(env, pane, &[key]);
+            while pressed.elapsed() < Duration::from_secs(2) {
+                if !screen_has(env, pane, text) {
+                    return Some(pressed);
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            None
+        })
+        .unwrap_or_else(|| panic!("{text:?} stays on screen after {key}"))
+}
+
 /// A CLI's attention latencies through lf: (dialog → approve, answer →
 /// cleared, Esc → reply, open of the killed agent → resumed) in ms.
 fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
@@ -161,8 +180,7 @@ fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
     let approve = until("approve", || {
         env.show(&record.id).attention == Some(Attention::Approve)
     });
-    let answered = Instant::now();
-    keys(&env, &pane, &["Enter"]);
+    let answered = press_until_gone(&env, &pane, "Enter", cli.dialog);
     let cleared = until("approve cleared", || {
         env.show(&record.id).attention != Some(Attention::Approve)
     });
@@ -175,8 +193,7 @@ fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
         screen_has(&env, &pane, "esc to interrupt")
     });
     until("working", || env.show(&record.id).attention.is_none());
-    let escaped = Instant::now();
-    keys(&env, &pane, &["Escape"]);
+    let escaped = press_until_gone(&env, &pane, "Escape", "esc to interrupt");
     let replied = until("reply after Esc", || {
         env.show(&record.id).attention == Some(Attention::Reply)
     });
