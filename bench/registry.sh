@@ -272,14 +272,6 @@ elif memory_sizes:
     print(f"  --jsonl from {small} to {large} sessions: {rss_small} -> {rss_large} KiB "
           f"({growth:+.1%}): {'flat (PASS)' if flat else 'GROWS (FAIL)'}")
 
-# Where lf's time goes, section by section, inside one process.
-sections = os.path.join(bin_dir, "lf-bench-sections")
-if os.access(sections, os.X_OK):
-    for args in (["--limit", "100"], []):
-        print(f"\nInside lf-session-list {' '.join(args) or '(all open)'} (lf-bench-sections, warm medians):")
-        out = run([sections, "--reps", "15", *args], stdout=subprocess.PIPE)[2].decode()
-        print("\n".join("  " + line for line in out.splitlines()))
-
 sys.exit(0 if ok else 1)
 PY
 exit "$status"

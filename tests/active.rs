@@ -21,19 +21,19 @@
 
 use crate::schema::*;
 use crate::util::*;
-use lf::active::{ActiveSnapshot, Discovery, ProcessState};
+use lf::live::{Discovery, LiveSnapshot, ProcessState};
 use lf::liveness::ProcessIdentity;
 use lf::wire::{SessionRecord, WorkRef};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 
-fn active(env: &Env, args: &[&str]) -> ActiveSnapshot {
+fn active(env: &Env, args: &[&str]) -> LiveSnapshot {
     env.run("lf-session-active", args).json()
 }
 
 /// Poll the snapshot until `done` holds (a time limit for a failure).
-fn active_until(env: &Env, what: &str, done: impl Fn(&ActiveSnapshot) -> bool) -> ActiveSnapshot {
+fn active_until(env: &Env, what: &str, done: impl Fn(&LiveSnapshot) -> bool) -> LiveSnapshot {
     let mut last = None;
     let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         wait_for(what, 20, || {
@@ -47,7 +47,7 @@ fn active_until(env: &Env, what: &str, done: impl Fn(&ActiveSnapshot) -> bool) -
 }
 
 /// Session id → the pids attributed to it.
-fn pids(snapshot: &ActiveSnapshot) -> BTreeMap<String, Vec<u32>> {
+fn pids(snapshot: &LiveSnapshot) -> BTreeMap<String, Vec<u32>> {
     snapshot
         .sessions
         .iter()
@@ -81,6 +81,7 @@ fn identity(pid: u32) -> ProcessIdentity {
 fn record_launcher(env: &Env, session: &str, pid: u32) {
     env.lf()
         .store()
+        .unwrap()
         .record_launcher(&env.current_run(session), &identity(pid))
         .unwrap();
 }
@@ -92,6 +93,7 @@ fn record_client(env: &Env, session: &str, pid: u32) {
 fn end_client(env: &Env, pid: u32) {
     env.lf()
         .store()
+        .unwrap()
         .end_client(&identity(pid), lf::clock::now_micros())
         .unwrap();
 }
@@ -200,7 +202,7 @@ fn alive(pid: u32) -> bool {
 #[test]
 fn a_launched_agent_is_attributed_with_its_command_start_and_state() {
     let env = Env::new();
-    let before = lf::clock::rfc3339(lf::clock::now_micros() - 2_000_000);
+    let before = lf::clock::Timestamp(lf::clock::now_micros() - 2_000_000);
     let record: SessionRecord = env
         .run("lf-session-new", &["--title", "Parser", "hello"])
         .json();
@@ -212,7 +214,7 @@ fn a_launched_agent_is_attributed_with_its_command_start_and_state() {
             && snapshot.sessions[0].processes.len() == 1
             && snapshot.sessions[0].processes[0].state == ProcessState::Waiting
     });
-    let after = lf::clock::rfc3339(lf::clock::now_micros() + 2_000_000);
+    let after = lf::clock::Timestamp(lf::clock::now_micros() + 2_000_000);
     assert_eq!(snapshot.discovery, Discovery::Ready);
     assert!(snapshot.gaps.is_empty(), "{snapshot:#?}");
     assert_eq!(snapshot.task, None);
@@ -612,6 +614,7 @@ fn a_new_attempt_and_a_rename_keep_the_live_client_with_its_session() {
     let first_run = env.current_run(&record.id);
     env.lf()
         .store()
+        .unwrap()
         .new_attempt(
             &lf::ids::SessionId::parse(&record.id).unwrap(),
             &first_run,
@@ -752,7 +755,7 @@ fn help_has_examples_and_version_names_the_program() {
 #[test]
 fn the_fixture_round_trips_and_required_keys_are_required() {
     let fixture = read_json("tests/fixtures/active.json");
-    let decoded: ActiveSnapshot = serde_json::from_value(fixture.clone()).unwrap();
+    let decoded: LiveSnapshot = serde_json::from_value(fixture.clone()).unwrap();
     assert_eq!(serde_json::to_value(&decoded).unwrap(), fixture);
     let states: Vec<_> = decoded
         .sessions
@@ -771,13 +774,13 @@ fn the_fixture_round_trips_and_required_keys_are_required() {
         let mut value = fixture.clone();
         value.as_object_mut().unwrap().remove(key);
         assert!(
-            serde_json::from_value::<ActiveSnapshot>(value).is_err(),
+            serde_json::from_value::<LiveSnapshot>(value).is_err(),
             "a snapshot without {key} decoded"
         );
     }
     let mut value = fixture.clone();
     value["sessions"][0].as_object_mut().unwrap().remove("work");
-    assert!(serde_json::from_value::<ActiveSnapshot>(value).is_err());
+    assert!(serde_json::from_value::<LiveSnapshot>(value).is_err());
 }
 
 #[test]
@@ -803,7 +806,7 @@ fn the_schema_describes_the_types_and_accepts_the_fixture() {
     };
     for (part, value) in [
         (&schema, &fixture),
-        (&schema["$defs"]["ActiveSession"], &fixture["sessions"][0]),
+        (&schema["$defs"]["LiveSession"], &fixture["sessions"][0]),
         (
             &schema["$defs"]["LiveProcess"],
             &fixture["sessions"][0]["processes"][0],

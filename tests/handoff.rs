@@ -325,9 +325,7 @@ fn list_rows_carry_the_census_fields_and_active_drops_finished() {
     let rows = setup.list(&[]);
     let home = setup.env.home().to_str().unwrap().to_owned();
     assert_eq!(
-        rows.iter()
-            .map(|row| row.session_id.as_str())
-            .collect::<Vec<_>>(),
+        rows.iter().map(|row| row.id.as_str()).collect::<Vec<_>>(),
         [wave_handoff.id.as_str(), task_handoff.id.as_str()],
         "newest first"
     );
@@ -338,7 +336,7 @@ fn list_rows_carry_the_census_fields_and_active_drops_finished() {
     assert_eq!(task_row.status, HandoffStatus::Waiting);
     assert_eq!(task_row.home, home);
     assert_eq!(task_row.provider, "codex");
-    assert!(task_row.age_secs < 600);
+    assert!(task_row.age_secs < lf::clock::Seconds(600));
     assert_eq!(wave_row.parent_kind, HandoffParentKind::Wave);
     assert_eq!(wave_row.parent_id, setup.wave.id);
     assert_eq!(wave_row.wave_id.as_deref(), Some(setup.wave.id.as_str()));
@@ -351,7 +349,7 @@ fn list_rows_carry_the_census_fields_and_active_drops_finished() {
         .ok();
     let active = setup.list(&["--active"]);
     assert_eq!(active.len(), 1);
-    assert_eq!(active[0].session_id, wave_handoff.id);
+    assert_eq!(active[0].id, wave_handoff.id);
     assert_eq!(active[0].status, HandoffStatus::Attached);
     let all = setup.list(&[]);
     assert_eq!(all.len(), 2);

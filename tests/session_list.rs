@@ -12,6 +12,7 @@ fn ids(records: &[SessionRecord]) -> Vec<String> {
 fn turn(env: &Env, id: &str, turn: Turn) {
     env.lf()
         .store()
+        .unwrap()
         .record_turn(&env.current_run(id), turn, lf::clock::now_micros())
         .unwrap();
 }
@@ -120,6 +121,7 @@ fn attention_reflects_turns_prompts_readiness_and_interrupts() {
     turn(&env, &approve.id, Turn::Started);
     env.lf()
         .store()
+        .unwrap()
         .record_permission_prompt(&env.current_run(&approve.id), 1)
         .unwrap();
     let working = env.new_session(&["--title", "working"]);
@@ -128,6 +130,7 @@ fn attention_reflects_turns_prompts_readiness_and_interrupts() {
     turn(&env, &interrupted.id, Turn::Completed);
     env.lf()
         .store()
+        .unwrap()
         .record_outcome(
             &env.current_run(&interrupted.id),
             RunOutcome::Interrupted,

@@ -146,8 +146,8 @@ fn bad_input_is_refused_and_nothing_is_written() {
             "cannot be used",
         ),
         (vec!["--provider", "gemini"], 2, "gemini"),
-        (vec!["--model=--evil"], 2, "not a model name"),
-        (vec!["--model", "a;rm -rf"], 2, "not a model name"),
+        (vec!["--model=--evil"], 2, "not a valid model name"),
+        (vec!["--model", "a;rm -rf"], 2, "not a valid model name"),
         (vec!["--provider", "command"], 2, "needs the command to run"),
         (
             vec!["--provider", "command", "prompt", "--", "ls"],

@@ -66,7 +66,7 @@ fn empty_summaries_primary_sessions_and_missing_env_are_refused() {
     let run = env.current_run(&session.id);
     assert_eq!(
         ready(&env, &session.id, &run, "   ").fails(2),
-        "ready summary cannot be empty"
+        "a ready summary cannot be empty"
     );
     assert!(
         ready(&env, &session.id, &run, "a\u{1b}[2Jb")

@@ -18,6 +18,8 @@ mod handoff;
 mod hooks;
 /// Launching with fake agents in a private tmux server.
 mod launch;
+/// The exact sentences a person reads when something is refused.
+mod messages;
 /// Fake model servers (Anthropic Messages, OpenAI Responses) for the real CLIs.
 mod model;
 /// lf-session-pick: the keyboard picker, driven through a tmux pane.

@@ -370,12 +370,13 @@ impl Env {
 
     /// The library's view of this Home, for seeding what no binary makes yet.
     pub fn lf(&self) -> lf::Lf {
-        lf::Lf::open(&lf::Home::at(self.home()).unwrap()).unwrap()
+        lf::Lf::at(lf::Home::at(self.home()), lf::Caller::default())
     }
 
     /// A raw connection to the database, for checks and seeding.
     pub fn db(&self) -> rusqlite::Connection {
-        drop(self.lf());
+        // Opening the store creates the database (and migrates it).
+        self.lf().store().unwrap();
         rusqlite::Connection::open(self.home().join("loopflow.db")).unwrap()
     }
 

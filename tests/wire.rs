@@ -7,7 +7,7 @@
 
 use crate::schema::*;
 use crate::util::Env;
-use lf::session::rules;
+use lf::state;
 use lf::wire::{
     ActionKind, Attention, FlowMembership, FlowOccurrence, SessionBindingPreview, SessionKind,
     SessionPage, SessionRecord, SessionState, TitleSource, WorkRef, Workspace,
@@ -48,7 +48,7 @@ fn full_record() -> SessionRecord {
         interactive: true,
         state: SessionState::Ready,
         attention: Some(Attention::Review),
-        actions: rules::actions(SessionKind::Flow, SessionState::Ready),
+        actions: state::actions(SessionKind::Flow, SessionState::Ready),
         ready_summary: Some("Done".to_owned()),
         provider: Some("claude".to_owned()),
         detail: "review-design".to_owned(),
@@ -78,9 +78,9 @@ fn full_record() -> SessionRecord {
         ],
         terminal_ids: vec!["%12".to_owned()],
         alive: true,
-        created_at: "2026-11-28T22:18:31.123456Z".to_owned(),
-        updated_at: "2026-11-28T22:19:00.000000Z".to_owned(),
-        completed_at: Some("2026-11-28T23:00:00.000000Z".to_owned()),
+        created_at: lf::clock::Timestamp::parse("2026-11-28T22:18:31.123456Z").unwrap(),
+        updated_at: lf::clock::Timestamp::parse("2026-11-28T22:19:00.000000Z").unwrap(),
+        completed_at: Some(lf::clock::Timestamp::parse("2026-11-28T23:00:00.000000Z").unwrap()),
     }
 }
 
@@ -90,7 +90,7 @@ fn sparse_record() -> SessionRecord {
         kind: SessionKind::Conversation,
         state: SessionState::Unknown,
         attention: None,
-        actions: rules::actions(SessionKind::Conversation, SessionState::Unknown),
+        actions: state::actions(SessionKind::Conversation, SessionState::Unknown),
         ready_summary: None,
         provider: None,
         work: None,
@@ -219,8 +219,8 @@ fn fixture_actions_are_what_the_rules_say() {
     for (name, record) in fixture_records() {
         assert_eq!(
             record.actions,
-            rules::actions(record.kind, record.state),
-            "{name}: actions differ from rules::actions({:?}, {:?})",
+            state::actions(record.kind, record.state),
+            "{name}: actions differ from state::actions({:?}, {:?})",
             record.kind,
             record.state
         );
@@ -297,7 +297,7 @@ fn the_page_cursor_names_its_last_entry() {
     let (micros, id) = next.split_once('.').expect("a cursor is <micros>.<id>");
     assert_eq!(id, last.id);
     let micros: i64 = micros.parse().expect("the cursor's time is an integer");
-    assert_eq!(lf::clock::rfc3339(micros), last.created_at);
+    assert_eq!(lf::clock::Timestamp(micros), last.created_at);
 }
 
 // ---------------------------------------------------------------------------
@@ -405,7 +405,7 @@ fn the_schema_lists_exactly_the_serialised_keys() {
         assert_eq!(keys(&to_value(&record)), keys(&full));
     }
 
-    let action = to_value(&rules::actions(SessionKind::Conversation, SessionState::Active)[0]);
+    let action = to_value(&state::actions(SessionKind::Conversation, SessionState::Active)[0]);
     assert_keys_match("SessionAction", &action, def(&schema, "SessionAction"));
     assert_keys_match(
         "Workspace",

@@ -236,12 +236,12 @@ fn run() -> Result<()> {
     let mut rng = Rng(args.seed);
     std::fs::create_dir_all(&args.home)?;
     let home_dir = std::fs::canonicalize(&args.home)?;
-    let home = lf::Home::at(&home_dir)?;
+    let home = lf::Home::at(&home_dir);
     if home.database().exists() {
         bail!("{} already holds a database", home.database().display());
     }
-    let lf = lf::Lf::open(&home)?;
-    let store = lf.store();
+    let lf = lf::Lf::at(home.clone(), lf::Caller::default());
+    let store = lf.store()?;
     let base = home_dir
         .parent()
         .context("the Home needs a parent directory")?
@@ -257,7 +257,7 @@ fn run() -> Result<()> {
     for k in 0..args.waves {
         let repo = rng.below(repos.len());
         let name = format!("{}-{:02}", AREAS[k % AREAS.len()], k);
-        waves.push(lf::work::add_wave(store, &name, Path::new(&repos[repo]))?.id);
+        waves.push(lf.add_wave(&name, Path::new(&repos[repo]))?.id);
         wave_repo.push(repo);
     }
     let mut tasks: Vec<Task> = Vec::new();
@@ -273,17 +273,14 @@ fn run() -> Result<()> {
         };
         mkdir(&dir.join("src/app"))?;
         let title = format!("{} {}", rng.pick(VERBS), rng.pick(OBJECTS));
-        let record = lf::work::add_task(
-            store,
-            NewTask {
-                identifier: &identifier,
-                title: &title,
-                worktree: Some(&dir),
-                wave: wave.map(|w| waves[w].as_str()),
-            },
-        )?;
+        let record = lf.add_task(NewTask {
+            identifier: &identifier,
+            title: &title,
+            worktree: Some(&dir),
+            wave: wave.map(|w| waves[w].as_str()),
+        })?;
         if rng.chance(0.2) {
-            lf::work::finish_task(store, &record.id)?;
+            lf.finish_task(&record.id)?;
         }
         tasks.push(Task {
             id: record.id,

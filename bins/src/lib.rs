@@ -15,7 +15,7 @@ mod output;
 pub use output::{ArrayWriter, Output};
 
 use clap::{CommandFactory, FromArgMatches};
-use lf::{Error, ErrorKind};
+use lf::Error;
 use std::io::Write;
 
 /// A binary: its clap definition and what it does.
@@ -65,28 +65,31 @@ fn usage_error(name: &str, error: clap::Error) -> i32 {
     }
     let rendered = error.render().to_string();
     let message = rendered.trim().trim_start_matches("error: ").to_owned();
-    report(name, &Error::new(ErrorKind::Usage, message))
+    report(name, &Error::CommandLine(message))
 }
 
-/// Print an error for a person (or, with `LF_ERROR_FORMAT=json`, for a
-/// program) and return its exit code.
+/// Print an error for a person — its message, then each lower-level
+/// cause after `Caused by:` — or, with `LF_ERROR_FORMAT=json`, as one JSON
+/// object for a program (`message` on one line, `causes` as a list); return
+/// its exit code.
 pub fn report(name: &str, error: &Error) -> i32 {
     let mut stderr = std::io::stderr().lock();
-    if std::env::var("LF_ERROR_FORMAT").as_deref() == Ok("json") {
+    if lf::Caller::from_process().var("LF_ERROR_FORMAT") == Some("json") {
         let body = serde_json::json!({
             "program": name,
-            "kind": error.kind,
+            "kind": error.kind(),
             "code": error.exit_code(),
-            "message": error.message,
+            "message": error.one_line(),
+            "causes": error.causes(),
         });
         let _ = writeln!(stderr, "{body}");
     } else {
-        let _ = writeln!(stderr, "{name}: {}", error.message);
+        let _ = writeln!(stderr, "{name}: {}", error.report());
     }
     error.exit_code()
 }
 
-/// The Home this process was asked to use, opened.
+/// lf, for this process as the caller: its environment and directory.
 pub fn open_lf() -> lf::Result<lf::Lf> {
-    lf::Lf::open(&lf::Home::from_env()?)
+    lf::Lf::open(lf::Caller::from_process())
 }

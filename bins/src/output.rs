@@ -35,7 +35,7 @@ impl Output {
             if error.kind() == ErrorKind::BrokenPipe {
                 self.reader_gone = true;
             }
-            Error::operational(format!("cannot write the output: {error}"))
+            Error::Output(error)
         })
     }
 

@@ -1,8 +1,12 @@
-//! One error type for every lf operation, carrying the exit code a binary
-//! reports and a message written for a person: what happened, to which
-//! session or file, and what to do about it.
+//! Every way an lf operation can fail, as one typed enum. Each message is
+//! written once, in its variant, for a person: what happened, to which
+//! session or file, and what to do about it. `kind()` gives the documented
+//! exit code, `arg()` the argument an error is about (so the plugin can put
+//! its label under it without reading the message), and `source()` the
+//! lower-level I/O or SQLite error, which surfaces print as `Caused by:`.
 
 use std::fmt;
+use std::path::PathBuf;
 
 /// What kind of failure this is; each kind has one documented exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -30,78 +34,724 @@ impl ErrorKind {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    pub kind: ErrorKind,
-    pub message: String,
+/// The argument of an operation an error is about, named as the binaries'
+/// flags are (`--task`, `--cwd`); `Id` is the Session (or Run) an operation
+/// is given as its first argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Arg {
+    Id,
+    Task,
+    Wave,
+    Title,
+    Summary,
+    Prompt,
+    Cwd,
+    Model,
+    Provider,
+    /// The argv of a command (after `--` on a command line).
+    Argv,
+    After,
+    Parent,
+    ProviderSessionId,
+    Invocation,
+    Flow,
+    Step,
+    Env,
+    Name,
+    Identifier,
+    Repo,
+    Worktree,
+    Reason,
+    State,
+    Kind,
+    Grace,
+    Timeout,
+    /// A handoff's outcome (`--handed-back`, `--completed` or `--failed`).
+    Outcome,
+}
+
+impl Arg {
+    /// The flag's name without dashes (`provider-session-id`).
+    pub fn flag(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// What a validated text is, as messages name it.
+pub type What = &'static str;
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    // ----- malformed input (exit 2)
+    #[error("{} is not a {what}: expected {expected}", quote(.text))]
+    BadId {
+        arg: Arg,
+        what: What,
+        text: String,
+        expected: &'static str,
+    },
+    #[error(
+        "{} is not a Session id (32 lowercase hexadecimal characters) or a Run id (run- and 26 base32 characters)",
+        quote(.0)
+    )]
+    BadSelector(String),
+    #[error("{} is not a valid {what}: use {allowed}", quote(.text))]
+    BadToken {
+        arg: Arg,
+        what: What,
+        text: String,
+        allowed: &'static str,
+    },
+    #[error("a {what} cannot be empty")]
+    EmptyText { arg: Arg, what: What },
+    #[error("a {what} has at most {max} characters; this one has {count}")]
+    TextTooLong {
+        arg: Arg,
+        what: What,
+        max: usize,
+        count: usize,
+    },
+    #[error("a {what} cannot contain control characters (found {found:?})")]
+    ControlCharacter { arg: Arg, what: What, found: char },
+    #[error("a {what} cannot contain a NUL byte")]
+    NulByte { arg: Arg, what: What },
+    #[error("unknown {what} {}: choose {}", quote(.text), choices.join(", "))]
+    UnknownName {
+        arg: Option<Arg>,
+        what: What,
+        text: String,
+        choices: &'static [&'static str],
+    },
+    #[error("{} is not a page cursor: pass the \"next\" value of a previous page", quote(.0))]
+    BadCursor(String),
+    #[error("the {what} {} cannot be used", quote(&.path.display().to_string()))]
+    UnusableDir {
+        arg: Arg,
+        what: What,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the {what} {} is not a directory", quote(&.path.display().to_string()))]
+    NotADirectory { arg: Arg, what: What, path: PathBuf },
+    #[error("the {what} {} is not valid UTF-8", .path.display())]
+    NotUtf8 { arg: Arg, what: What, path: PathBuf },
+    #[error(
+        "the current directory cannot be used (it was removed, or cannot be read): pass a directory with --cwd"
+    )]
+    NoCurrentDir,
+    #[error("cannot find the lf Home: set LF_HOME (or HOME) to choose where lf keeps its data")]
+    NoHome,
+    #[error("{problem}")]
+    BadCommand { problem: &'static str },
+    #[error("arguments after -- are only for --provider command; {0} takes a PROMPT")]
+    ArgvNotForAgent(&'static str),
+    #[error("a {0} needs an agent: choose --provider claude or codex")]
+    NeedsAgent(What),
+    #[error("the Task identifier {} looks like an lf id; choose another, such as LOO-291", quote(.0))]
+    IdentifierLooksLikeId(String),
+    #[error("{} is not inside a git repository; run lf-primary in a repository, or pass --wave", quote(.0))]
+    NotInRepository(String),
+    #[error(
+        "{} is not a handoff parent: use task:TASK (a Task id or identifier) or wave:WAVE (a Wave id or name)",
+        quote(.0)
+    )]
+    BadParent(String),
+    #[error("{problem}")]
+    BadEnvironment { problem: String },
+    #[error("the attach command {problem}")]
+    BadAttach { problem: String },
+    #[error(
+        "the handoff's working directory {cwd} is not the {what} of {parent} ({checkout}); open the handoff with --cwd {checkout}"
+    )]
+    HandoffElsewhere {
+        cwd: String,
+        what: What,
+        parent: String,
+        checkout: String,
+    },
+    #[error("{name} is not set: this is run by an agent inside a session that lf launched")]
+    NotLaunchedByLf { name: &'static str },
+    #[error("{0}")]
+    BadHook(String),
+    #[error("--{} takes a number of seconds from 0 to {max}", .arg.flag())]
+    BadSeconds { arg: Arg, max: u64 },
+    #[error("a {hook} hook arrived for Run {run}, which runs {runs}")]
+    HookOfOtherProvider {
+        hook: &'static str,
+        run: String,
+        runs: String,
+    },
+    #[error("cannot attach to the tmux session {name}: this is not a terminal; run {attach}")]
+    NotATerminal { name: String, attach: String },
+    #[error("lf-session-pick needs a terminal; use lf-session-list to choose in a script")]
+    NoTerminal,
+    /// A command line the binaries' parser refused; clap wrote the message.
+    #[error("{0}")]
+    CommandLine(String),
+    #[error("{variable}: {inner}")]
+    InVariable {
+        variable: &'static str,
+        inner: Box<Error>,
+    },
+
+    // ----- something named does not exist (exit 3)
+    #[error("Session {0} was not found")]
+    SessionNotFound(String),
+    #[error("Run {0} was not found")]
+    RunNotFound(String),
+    #[error("Task {} is not registered; see lf-work task list{}", quote(.0), if *.1 { ", or register it with lf-work task add" } else { "" })]
+    TaskNotFound(String, bool),
+    #[error("Wave {} is not registered; see lf-work wave list, or register it with lf-work wave add", quote(.0))]
+    WaveNotFound(String),
+    #[error("flow invocation {0:?} was not found")]
+    InvocationNotFound(String),
+    #[error("handoff {0} was not found; see lf-handoff list")]
+    HandoffNotFound(String),
+    #[error("process {0} is not running (no /proc/{0}/stat)")]
+    ProcessNotFound(u32),
+    #[error("there is no session to pick")]
+    NothingToPick,
+
+    // ----- conflicts with the current state (exit 4)
+    #[error("Session {0} is already complete")]
+    AlreadyComplete(String),
+    #[error("Session {0} is no longer waiting")]
+    NoLongerWaiting(String),
+    #[error("review session is stale")]
+    StaleReview,
+    #[error("a primary Session has no caller waiting on readiness")]
+    PrimaryNotReviewed,
+    #[error("Run {run} does not belong to Session {session}")]
+    RunOfOtherSession { run: String, session: String },
+    #[error("Run {run} is a historical attempt of Session {session}; its current Run is {current}")]
+    HistoricalRun {
+        run: String,
+        session: String,
+        current: String,
+    },
+    #[error(
+        "Run {run} is superseded and cannot mark Session {session} ready; its current Run is {current}"
+    )]
+    SupersededRun {
+        run: String,
+        session: String,
+        current: String,
+    },
+    #[error(
+        "Run {run} is no longer current for Session {session}; its current Run is {current}: open the Session instead"
+    )]
+    NotCurrentRun {
+        run: String,
+        session: String,
+        current: String,
+    },
+    #[error(
+        "Run {0} was already launched and has no native history; open the Session to start a new attempt"
+    )]
+    NoNativeHistory(String),
+    #[error("Session {0} changed while a new attempt was prepared; open it again")]
+    ChangedMeanwhile(String),
+    #[error("Session {0} is being opened by another process; try again in a moment")]
+    BeingOpened(String),
+    /// An action the rules say is unavailable now, with their reason.
+    #[error("{0}")]
+    Unavailable(std::borrow::Cow<'static, str>),
+    #[error("Session {session} is already bound to Task {task}; a binding is permanent")]
+    AlreadyBound { session: String, task: String },
+    #[error("Session {0} is not a primary Session")]
+    NotPrimary(String),
+    #[error("a Wave named {0:?} is already registered")]
+    WaveExists(String),
+    #[error("a Task with identifier {0:?} is already registered")]
+    TaskExists(String),
+    #[error(
+        "invocation {invocation} belongs to flow {flow:?} of Task {task}; it cannot hold a review of flow {requested:?}"
+    )]
+    InvocationOfOtherFlow {
+        invocation: String,
+        flow: String,
+        task: String,
+        requested: String,
+    },
+    #[error("invocation {0} is finished; start a new invocation for another review")]
+    InvocationFinished(String),
+    #[error(
+        "{parent} has no worktree, so lf cannot check that {cwd} is its checkout; register the Task with lf-work task add --worktree DIR"
+    )]
+    ParentWithoutWorktree { parent: String, cwd: String },
+    #[error(
+        "handoff {id} was already opened for body generation {generation} of {parent} with a different {differ}; a replayed open must repeat the same request (see lf-handoff show {id})"
+    )]
+    ReplayDiffers {
+        id: String,
+        generation: u32,
+        parent: String,
+        differ: String,
+    },
+    #[error(
+        "{parent} already has handoff {id} (body generation {generation}, {status}) without an outcome; finish it first, such as: lf-handoff finish {id} --failed REASON"
+    )]
+    ParentBusy {
+        parent: String,
+        id: String,
+        generation: u32,
+        status: &'static str,
+    },
+    #[error(
+        "handoff {id} already ended as {status}; there is nothing to attach to (see lf-handoff show {id})"
+    )]
+    HandoffEnded { id: String, status: &'static str },
+    #[error(
+        "handoff {id} already ended as {stored}; the first outcome stands, so {requested} was not recorded"
+    )]
+    OutcomeStands {
+        id: String,
+        stored: String,
+        requested: String,
+    },
+    #[error(
+        "handoff {id} has no outcome yet (it is {status}); its wake can be claimed once lf-handoff finish records one"
+    )]
+    NoOutcomeYet { id: String, status: &'static str },
+
+    // ----- the environment failed (exit 1)
+    #[error("database {}: {advice}", .path.display())]
+    Database {
+        path: PathBuf,
+        advice: &'static str,
+        source: rusqlite::Error,
+    },
+    #[error("cannot read the database {}; it was left as it is", .path.display())]
+    DatabaseUnreadable {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error("cannot upgrade the database {} to schema version {version}", .path.display())]
+    Migration {
+        path: PathBuf,
+        version: i64,
+        source: rusqlite::Error,
+    },
+    #[error(
+        "the database {} has schema version {found}, newer than this lf understands ({supported}); it was written by a newer lf: upgrade lf, or set LF_HOME to another folder",
+        .path.display()
+    )]
+    NewerSchema {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+    /// A SQLite failure not yet tied to a database file.
+    #[error("the lf database failed")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("{what} {}; check that its parent exists and is writable, or set LF_HOME", .path.display())]
+    HomeFile {
+        what: What,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the lf Home folder {} is not a folder; move it aside or set LF_HOME", .0.display())]
+    HomeNotAFolder(PathBuf),
+    #[error("{} is a shared folder (mode {mode:04o}), not an lf Home; set LF_HOME to a folder of your own", .path.display())]
+    SharedFolder { path: PathBuf, mode: u32 },
+    #[error(
+        "{} in the lf Home has mode {mode:04o} and belongs to another user, so lf cannot make it private; make it yours and private (chown, then chmod {private:o}) or set LF_HOME to a folder of your own",
+        .path.display()
+    )]
+    NotOurs {
+        path: PathBuf,
+        mode: u32,
+        private: u32,
+    },
+    #[error("cannot open the lock file {}; check that the lf Home is writable", .path.display())]
+    LockFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot take the lock {}", .path.display())]
+    Lock {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read {what}; lf needs Linux's /proc")]
+    Proc {
+        what: &'static str,
+        source: std::io::Error,
+    },
+    #[error("/proc/stat has no btime line")]
+    NoBootTime,
+    #[error(
+        "tmux is not installed (or not on PATH): lf runs agents in tmux sessions; install tmux"
+    )]
+    NoTmux,
+    #[error("cannot run tmux")]
+    TmuxFailed(#[source] std::io::Error),
+    #[error("{what}: tmux said: {stderr}")]
+    Tmux { what: String, stderr: String },
+    #[error("the tmux session {0} ended as soon as it started")]
+    TmuxEnded(String),
+    #[error("tmux could not attach to {0}")]
+    AttachFailed(String),
+    /// The program of a launch is not installed; `install` says how (the
+    /// provider's package), `arg` which argument chose it.
+    #[error("{} is not on PATH: {install}", quote(.program))]
+    NotOnPath {
+        arg: Arg,
+        program: String,
+        install: &'static str,
+    },
+    /// A launch failed; the diagnostic is what lf-serve or the agent said.
+    #[error("{0}")]
+    LaunchFailed(String),
+    #[error("the launcher of Run {run} exited before the agent was resumable; see {}", .log.display())]
+    LauncherExited { run: String, log: PathBuf },
+    #[error("Run {run} did not start within {seconds}s; look at the tmux session {tmux}")]
+    StartTimeout {
+        run: String,
+        seconds: u64,
+        tmux: String,
+    },
+    #[error("a Claude Run has no chosen session id")]
+    NoChosenId,
+    #[error("this command session has no argv to run")]
+    NoArgv,
+    #[error("the handoff {0} was not stored")]
+    NotStored(String),
+    #[error("handoff {0} has no outcome after recording one; try again")]
+    OutcomeLost(String),
+    #[error(
+        "the working directory {cwd} of handoff {id} is gone; finish the handoff with lf-handoff finish {id} --failed REASON"
+    )]
+    HandoffCwdGone { id: String, cwd: String },
+    #[error(
+        "cannot run the attach command {} of handoff {id}; check that the program exists, or finish the handoff with lf-handoff finish {id} --failed REASON",
+        quote(.program)
+    )]
+    AttachCommand {
+        id: String,
+        program: String,
+        source: std::io::Error,
+    },
+    #[error("Session {0} was not completed within the timeout; it is still open")]
+    WaitTimeout(String),
+    #[error("the wait was stopped")]
+    WaitStopped,
+    #[error("cannot run {}", quote(.program))]
+    CannotRun {
+        program: String,
+        source: std::io::Error,
+    },
+    #[error("cannot {0} the terminal")]
+    Terminal(&'static str, #[source] std::io::Error),
+    #[error("cannot write the output")]
+    Output(#[source] std::io::Error),
+    #[error("{what}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// An error about a given argument (a Task named as a handoff's parent).
+    #[error("{inner}")]
+    About { arg: Arg, inner: Box<Error> },
+    /// What was being done when an inner error happened.
+    #[error("{what}: {inner}")]
+    During { what: String, inner: Box<Error> },
+}
+
+/// Quote untrusted text for a message: bounded and with control characters
+/// escaped, so a hostile argument cannot rewrite the user's terminal.
+pub fn quote(text: &str) -> String {
+    let mut shown: String = text.chars().take(80).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    format!("{shown:?}")
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// SQLite's own words for an error, without rusqlite's debug wrapping.
+fn describe_sqlite_error(error: &rusqlite::Error) -> String {
+    match error {
+        rusqlite::Error::SqliteFailure(failure, Some(message)) => {
+            format!("{message} ({:?})", failure.code)
+        }
+        rusqlite::Error::SqliteFailure(failure, None) => failure.to_string(),
+        other => other.to_string(),
+    }
+}
+
 impl Error {
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
-            kind,
-            message: message.into(),
+    /// The kind, and with it the exit code.
+    pub fn kind(&self) -> ErrorKind {
+        use Error::*;
+        match self {
+            BadId { .. }
+            | BadSelector(_)
+            | BadToken { .. }
+            | EmptyText { .. }
+            | TextTooLong { .. }
+            | ControlCharacter { .. }
+            | NulByte { .. }
+            | UnknownName { .. }
+            | BadCursor(_)
+            | UnusableDir { .. }
+            | NotADirectory { .. }
+            | NotUtf8 { .. }
+            | NoCurrentDir
+            | NoHome
+            | BadCommand { .. }
+            | ArgvNotForAgent(_)
+            | NeedsAgent(_)
+            | IdentifierLooksLikeId(_)
+            | NotInRepository(_)
+            | BadParent(_)
+            | BadEnvironment { .. }
+            | BadAttach { .. }
+            | HandoffElsewhere { .. }
+            | NotLaunchedByLf { .. }
+            | BadHook(_)
+            | HookOfOtherProvider { .. }
+            | NotATerminal { .. }
+            | CommandLine(_)
+            | BadSeconds { .. }
+            | NoTerminal => ErrorKind::Usage,
+            SessionNotFound(_)
+            | RunNotFound(_)
+            | TaskNotFound(..)
+            | WaveNotFound(_)
+            | InvocationNotFound(_)
+            | HandoffNotFound(_)
+            | ProcessNotFound(_)
+            | NothingToPick => ErrorKind::NotFound,
+            AlreadyComplete(_)
+            | NoLongerWaiting(_)
+            | StaleReview
+            | PrimaryNotReviewed
+            | RunOfOtherSession { .. }
+            | HistoricalRun { .. }
+            | SupersededRun { .. }
+            | NotCurrentRun { .. }
+            | NoNativeHistory(_)
+            | ChangedMeanwhile(_)
+            | BeingOpened(_)
+            | Unavailable(_)
+            | AlreadyBound { .. }
+            | NotPrimary(_)
+            | WaveExists(_)
+            | TaskExists(_)
+            | InvocationOfOtherFlow { .. }
+            | InvocationFinished(_)
+            | ParentWithoutWorktree { .. }
+            | ReplayDiffers { .. }
+            | ParentBusy { .. }
+            | HandoffEnded { .. }
+            | OutcomeStands { .. }
+            | NoOutcomeYet { .. } => ErrorKind::Conflict,
+            InVariable { inner, .. } | During { inner, .. } | About { inner, .. } => inner.kind(),
+            Database { .. }
+            | DatabaseUnreadable { .. }
+            | Migration { .. }
+            | NewerSchema { .. }
+            | Sqlite(_)
+            | HomeFile { .. }
+            | HomeNotAFolder(_)
+            | SharedFolder { .. }
+            | NotOurs { .. }
+            | LockFile { .. }
+            | Lock { .. }
+            | Proc { .. }
+            | NoBootTime
+            | NoTmux
+            | TmuxFailed(_)
+            | Tmux { .. }
+            | TmuxEnded(_)
+            | AttachFailed(_)
+            | NotOnPath { .. }
+            | LaunchFailed(_)
+            | LauncherExited { .. }
+            | StartTimeout { .. }
+            | NoChosenId
+            | NoArgv
+            | NotStored(_)
+            | OutcomeLost(_)
+            | HandoffCwdGone { .. }
+            | AttachCommand { .. }
+            | WaitTimeout(_)
+            | WaitStopped
+            | Output(_)
+            | Io { .. }
+            | Json(_)
+            | CannotRun { .. }
+            | Terminal(..) => ErrorKind::Operational,
         }
     }
-    pub fn usage(message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::Usage, message)
-    }
-    pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::NotFound, message)
-    }
-    pub fn conflict(message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::Conflict, message)
-    }
-    pub fn operational(message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::Operational, message)
-    }
+
     pub fn exit_code(&self) -> i32 {
-        self.kind.exit_code()
+        self.kind().exit_code()
     }
-    /// Prefix the message with what was being done when it failed.
-    pub fn context(self, what: impl fmt::Display) -> Self {
-        Error {
-            kind: self.kind,
-            message: format!("{what}: {}", self.message),
+
+    /// The argument this error is about, when it is about one.
+    pub fn arg(&self) -> Option<Arg> {
+        use Error::*;
+        Some(match self {
+            BadId { arg, .. }
+            | BadToken { arg, .. }
+            | EmptyText { arg, .. }
+            | TextTooLong { arg, .. }
+            | ControlCharacter { arg, .. }
+            | NulByte { arg, .. }
+            | UnusableDir { arg, .. }
+            | NotADirectory { arg, .. }
+            | NotUtf8 { arg, .. }
+            | BadSeconds { arg, .. } => *arg,
+            BadSelector(_)
+            | SessionNotFound(_)
+            | RunNotFound(_)
+            | HistoricalRun { .. }
+            | AlreadyComplete(_)
+            | NotPrimary(_)
+            | AlreadyBound { .. }
+            | WaitTimeout(_) => Arg::Id,
+            UnknownName { arg, .. } => return *arg,
+            BadCursor(_) => Arg::After,
+            NoCurrentDir | HandoffElsewhere { .. } | ParentWithoutWorktree { .. } => Arg::Cwd,
+            BadCommand { .. } | ArgvNotForAgent(_) | BadAttach { .. } => Arg::Argv,
+            NotOnPath { arg, .. } => *arg,
+            NeedsAgent(_) => Arg::Provider,
+            IdentifierLooksLikeId(_) | TaskExists(_) => Arg::Identifier,
+            WaveExists(_) => Arg::Name,
+            BadParent(_) | ParentBusy { .. } | ReplayDiffers { .. } => Arg::Parent,
+            OutcomeStands { .. } => Arg::Outcome,
+            HandoffEnded { .. } | NoOutcomeYet { .. } | HandoffNotFound(_) => Arg::Id,
+            BadEnvironment { .. } => Arg::Env,
+            TaskNotFound(..) => Arg::Task,
+            WaveNotFound(_) => Arg::Wave,
+            InvocationNotFound(_) | InvocationOfOtherFlow { .. } | InvocationFinished(_) => {
+                Arg::Invocation
+            }
+            About { arg, .. } => *arg,
+            InVariable { inner, .. } | During { inner, .. } => return inner.arg(),
+            _ => return None,
+        })
+    }
+
+    /// Say what was being done when this error happened.
+    pub fn during(self, what: impl fmt::Display) -> Self {
+        Error::During {
+            what: what.to_string(),
+            inner: Box::new(self),
         }
     }
-}
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+    /// This error, as one about `arg`.
+    pub fn about(self, arg: Arg) -> Self {
+        Error::About {
+            arg,
+            inner: Box::new(self),
+        }
+    }
+
+    /// An I/O failure, said for a person.
+    pub fn io(what: impl fmt::Display, source: std::io::Error) -> Self {
+        Error::Io {
+            what: what.to_string(),
+            source,
+        }
+    }
+
+    /// The message and every cause below it, each on its own line after
+    /// `Caused by:`, as the binaries print it.
+    pub fn report(&self) -> String {
+        let mut text = self.to_string();
+        for cause in self.causes() {
+            text.push_str("\nCaused by: ");
+            text.push_str(&cause);
+        }
+        text
+    }
+
+    /// The message and its causes on one line, `message: cause: cause`, for
+    /// a program or a place that has one line (a JSON field, a gap).
+    pub fn one_line(&self) -> String {
+        let mut text = self.to_string();
+        for cause in self.causes() {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+        text
+    }
+
+    /// The messages of the lower-level errors below this one (an I/O or
+    /// SQLite error), outermost first. A wrapped lf error is part of the
+    /// message already ("what: inner"); only its causes are new.
+    pub fn causes(&self) -> Vec<String> {
+        if let Error::InVariable { inner, .. }
+        | Error::During { inner, .. }
+        | Error::About { inner, .. } = self
+        {
+            return inner.causes();
+        }
+        let mut causes = Vec::new();
+        let mut next = std::error::Error::source(self);
+        while let Some(cause) = next {
+            causes.push(match cause.downcast_ref::<rusqlite::Error>() {
+                Some(sqlite) => describe_sqlite_error(sqlite),
+                None => cause.to_string(),
+            });
+            next = cause.source();
+        }
+        causes
     }
 }
 
-impl std::error::Error for Error {}
-
-/// Attach a human-readable context to lower-level errors.
+/// Say what was being done when a lower-level error happened.
 pub trait Context<T> {
-    fn context(self, what: impl fmt::Display) -> Result<T>;
+    fn during(self, what: impl fmt::Display) -> Result<T>;
 }
 
 impl<T, E: Into<Error>> Context<T> for std::result::Result<T, E> {
-    fn context(self, what: impl fmt::Display) -> Result<T> {
-        self.map_err(|error| error.into().context(what))
+    fn during(self, what: impl fmt::Display) -> Result<T> {
+        self.map_err(|error| error.into().during(what))
     }
 }
 
-impl From<std::io::Error> for Error {
-    fn from(error: std::io::Error) -> Self {
-        Error::operational(error.to_string())
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl From<rusqlite::Error> for Error {
-    fn from(error: rusqlite::Error) -> Self {
-        Error::operational(crate::store::describe_sqlite_error(&error))
+    #[test]
+    fn quoting_bounds_and_escapes_untrusted_text() {
+        assert_eq!(quote("a\u{1b}[2J"), "\"a\\u{1b}[2J\"");
+        assert!(quote(&"x".repeat(10_000)).len() < 100);
     }
-}
 
-impl From<serde_json::Error> for Error {
-    fn from(error: serde_json::Error) -> Self {
-        Error::operational(error.to_string())
+    #[test]
+    fn kinds_keep_their_documented_exit_codes() {
+        use ErrorKind::*;
+        let codes = [Operational, Usage, NotFound, Conflict].map(ErrorKind::exit_code);
+        assert_eq!(codes, [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn causes_follow_the_message_and_wrapped_errors_keep_kind_and_arg() {
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "denied");
+        let error = Error::UnusableDir {
+            arg: Arg::Cwd,
+            what: "working directory",
+            path: "/x".into(),
+            source: io,
+        }
+        .during("review Session 1 was recorded but did not start");
+        assert_eq!(error.kind(), ErrorKind::Usage);
+        assert_eq!(error.arg(), Some(Arg::Cwd));
+        assert_eq!(
+            error.report(),
+            "review Session 1 was recorded but did not start: the working directory \"/x\" cannot be used\nCaused by: denied"
+        );
     }
 }

@@ -5,11 +5,13 @@
 //! the invocation's pending review needs attention; earlier positions show
 //! `earlier`, finished or replaced invocations `past`.
 
-use crate::clock::{now_micros, rfc3339};
-use crate::error::{Error, Result};
-use crate::ids::{RunId, SessionId, quote};
-use crate::provider::{self, Provider};
-use crate::session::{Lf, OpenOptions};
+use crate::clock::{Timestamp, now_micros};
+use crate::error::{Arg, Error, Result};
+use crate::facade::Lf;
+use crate::ids::{RunId, SessionId};
+use crate::input;
+use crate::provider::Provider;
+use crate::session::OpenOptions;
 use crate::store::{NewReview, NewRun, NewSessionRow};
 use crate::wire::{SessionKind, SessionRecord, TitleSource};
 use serde::{Deserialize, Serialize};
@@ -61,23 +63,16 @@ pub struct ReviewFeedback {
     #[serde(deserialize_with = "crate::wire::required")]
     pub feedback: Option<String>,
     #[serde(deserialize_with = "crate::wire::required")]
-    pub completed_at: Option<String>,
+    pub completed_at: Option<Timestamp>,
 }
 
-/// The text fields of a position are short tokens: names, not prose.
-fn token(text: &str, what: &str) -> Result<String> {
-    let ok = !text.is_empty()
-        && text.len() <= 100
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.:/".contains(c));
-    if ok {
-        Ok(text.to_owned())
-    } else {
-        Err(Error::usage(format!(
-            "{} is not a valid {what}: use up to 100 letters, digits and - _ . : /",
-            quote(text)
-        )))
+fn flow_record(flow: crate::store::FlowRow) -> FlowRecord {
+    FlowRecord {
+        invocation_id: flow.id,
+        flow: flow.name,
+        task_id: flow.task_id,
+        finished: flow.finished,
+        pending_session_id: flow.pending_session_id,
     }
 }
 
@@ -97,54 +92,34 @@ fn instructions(step: &str, identifier: &str, session: &str, extra: Option<&str>
 }
 
 impl Lf {
-    /// Create (once) and launch the review Session of one flow position.
+    /// Create (once) and launch the review Session of one flow position. A
+    /// review whose Task has no worktree works in the caller's directory.
     pub fn review(&self, position: &Position, request: &ReviewRequest) -> Result<SessionRecord> {
-        self.review_in(position, request, None)
-    }
-
-    /// As `review`, with `dir` (when given) instead of this process's
-    /// current directory as the working directory of a review whose Task
-    /// has no worktree: a caller such as the Nushell plugin, whose process
-    /// runs elsewhere than its user, passes the user's directory.
-    pub fn review_in(
-        &self,
-        position: &Position,
-        request: &ReviewRequest,
-        dir: Option<&std::path::Path>,
-    ) -> Result<SessionRecord> {
-        let task = crate::work::find_task(self.store(), &position.task)?;
-        let invocation = token(&position.invocation, "invocation id")?;
-        let flow = token(&position.flow, "flow name")?;
-        let step = token(&position.step, "step")?;
+        let task = crate::work::find_task(self.store()?, &position.task)?;
+        let invocation = input::INVOCATION.check(&position.invocation)?;
+        let flow = input::FLOW_NAME.check(&position.flow)?;
+        let step = input::STEP.check(&position.step)?;
         let key = format!(
             "{}:{invocation}:{flow}:{}:{}",
             task.id, position.node, position.iteration
         );
         let id = SessionId::derived(&key);
         let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
-        if self.store().session_row(id.as_str())?.is_none() {
+        if self.store()?.session_row(id.as_str())?.is_none() {
             let provider = request.provider.unwrap_or(Provider::Claude);
             if provider == Provider::Command {
-                return Err(Error::usage(
-                    "a review needs an agent: choose --provider claude or codex",
-                ));
+                return Err(Error::NeedsAgent("review"));
             }
             let model = request
                 .model
                 .as_deref()
-                .map(provider::validate_model)
+                .map(|model| input::MODEL.check(model))
                 .transpose()?;
             let cwd = match &task.worktree {
                 Some(worktree) => worktree.clone(),
-                None => crate::work::canonical_dir(
-                    &match dir {
-                        Some(dir) => dir.to_path_buf(),
-                        None => std::env::current_dir().map_err(|error| {
-                            Error::usage(format!("the current directory cannot be used: {error}"))
-                        })?,
-                    },
-                    "working directory",
-                )?,
+                None => {
+                    crate::work::canonical_dir(self.caller.cwd()?, Arg::Cwd, "working directory")?
+                }
             };
             let prompt = instructions(
                 &step,
@@ -155,10 +130,7 @@ impl Lf {
             let session = NewSessionRow {
                 id: id.clone(),
                 kind: SessionKind::Flow,
-                title: crate::session::text::title(&format!(
-                    "Review {step} for {}",
-                    task.identifier
-                ))?,
+                title: crate::input::title(&format!("Review {step} for {}", task.identifier))?,
                 title_source: TitleSource::Generated,
                 interactive: true,
                 cwd,
@@ -178,7 +150,7 @@ impl Lf {
                 prompt: Some(prompt),
             };
             let iterations = vec![vec![position.iteration]];
-            self.store().insert_review(
+            self.store()?.insert_review(
                 &NewReview {
                     session: &session,
                     run: &run,
@@ -192,7 +164,7 @@ impl Lf {
             )?;
             if !request.no_launch {
                 self.open_session(id.as_str(), OpenOptions::default()).map_err(|error| {
-                    error.context(format!(
+                    error.during(format!(
                         "review Session {id} was recorded but did not start; run the same command to retry"
                     ))
                 })?;
@@ -203,34 +175,36 @@ impl Lf {
 
     /// The orchestrator moved the invocation past its review position.
     pub fn advance_flow(&self, invocation: &str) -> Result<FlowRecord> {
-        let invocation = token(invocation, "invocation id")?;
+        let invocation = input::INVOCATION.check(invocation)?;
         let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
-        self.store()
+        self.store()?
             .advance_flow(&invocation, RunId::new().as_str(), now_micros())?;
         self.flow(&invocation)
     }
 
     /// The invocation finished: all its reviews are past.
     pub fn finish_flow(&self, invocation: &str) -> Result<FlowRecord> {
-        let invocation = token(invocation, "invocation id")?;
+        let invocation = input::INVOCATION.check(invocation)?;
         let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
-        self.store().finish_flow(&invocation, now_micros())?;
+        self.store()?.finish_flow(&invocation, now_micros())?;
         self.flow(&invocation)
     }
 
+    /// Every flow invocation lf knows of.
+    pub fn flows(&self) -> Result<Vec<FlowRecord>> {
+        Ok(self
+            .store()?
+            .flows()?
+            .into_iter()
+            .map(flow_record)
+            .collect())
+    }
+
     fn flow(&self, invocation: &str) -> Result<FlowRecord> {
-        self.store()
+        self.store()?
             .flow(invocation)?
-            .map(|flow| FlowRecord {
-                invocation_id: flow.id,
-                flow: flow.name,
-                task_id: flow.task_id,
-                finished: flow.finished,
-                pending_session_id: flow.pending_session_id,
-            })
-            .ok_or_else(|| {
-                Error::not_found(format!("flow invocation {invocation:?} was not found"))
-            })
+            .map(flow_record)
+            .ok_or_else(|| Error::InvocationNotFound(invocation.to_owned()))
     }
 
     /// Block until a review Session is completed (or disappears) and return
@@ -239,7 +213,7 @@ impl Lf {
         let never = || false;
         match self.wait_review_until(selector, timeout, &never)? {
             Some(feedback) => Ok(feedback),
-            None => Err(Error::operational("the wait was stopped")),
+            None => Err(Error::WaitStopped),
         }
     }
 
@@ -257,7 +231,7 @@ impl Lf {
         let deadline = timeout.map(|timeout| Instant::now() + timeout);
         let mut seen = false;
         loop {
-            match self.store().session_row(id.as_str())? {
+            match self.store()?.session_row(id.as_str())? {
                 Some(row) => {
                     seen = true;
                     if let Some(completed) = row.completed_at {
@@ -265,7 +239,7 @@ impl Lf {
                             session_id: row.id,
                             status: "completed".to_owned(),
                             feedback: row.ready_summary,
-                            completed_at: Some(rfc3339(completed)),
+                            completed_at: Some(Timestamp(completed)),
                         }));
                     }
                 }
@@ -277,12 +251,10 @@ impl Lf {
                         completed_at: None,
                     }));
                 }
-                None => return Err(Error::not_found(format!("Session {id} was not found"))),
+                None => return Err(Error::SessionNotFound(id.to_string())),
             }
             if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                return Err(Error::operational(format!(
-                    "Session {id} was not completed within the timeout; it is still open"
-                )));
+                return Err(Error::WaitTimeout(id.to_string()));
             }
             if stop() {
                 return Ok(None);

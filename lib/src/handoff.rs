@@ -17,10 +17,13 @@
 //! Environment values may be secret: they are stored, given to the attach
 //! argv's process, and never printed, not even in an error.
 
-use crate::clock::{now_micros, rfc3339};
-use crate::error::{Error, Result};
+use crate::clock::{Seconds, Timestamp, now_micros};
+use crate::error::quote;
+use crate::error::{Arg, Error, Result};
+use crate::facade::Lf;
 use crate::home::Home;
-use crate::ids::{HandoffId, quote};
+use crate::ids::HandoffId;
+use crate::input;
 use crate::provider::Provider;
 use crate::store::Store;
 use crate::store::handoffs::{HandoffRow, Opened};
@@ -30,9 +33,6 @@ use crate::wire::{
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub const REASON_MAX_CHARS: usize = 2_000;
-pub const SUMMARY_MAX_CHARS: usize = 20_000;
-pub const NATIVE_ID_MAX_CHARS: usize = 200;
 pub const ENVIRONMENT_MAX_ENTRIES: usize = 200;
 pub const ENVIRONMENT_NAME_MAX_CHARS: usize = 128;
 pub const ENVIRONMENT_VALUE_MAX_BYTES: usize = 32 * 1024;
@@ -49,18 +49,13 @@ pub struct ParentSelector {
 impl ParentSelector {
     pub fn parse(text: &str) -> Result<Self> {
         let parsed = text.split_once(':').and_then(|(kind, selector)| {
-            let kind = HandoffParentKind::parse(kind)?;
+            let kind = HandoffParentKind::parse(kind).ok()?;
             (!selector.trim().is_empty()).then(|| ParentSelector {
                 kind,
                 selector: selector.to_owned(),
             })
         });
-        parsed.ok_or_else(|| {
-            Error::usage(format!(
-                "{} is not a handoff parent: use task:TASK (a Task id or identifier) or wave:WAVE (a Wave id or name)",
-                quote(text)
-            ))
-        })
+        parsed.ok_or_else(|| Error::BadParent(text.to_owned()))
     }
 }
 
@@ -95,58 +90,21 @@ pub struct OpenRequest {
 }
 
 impl OpenRequest {
-    pub fn check(args: &OpenArgs<'_>) -> Result<Self> {
+    /// Check a request for a caller (whose directory a relative `cwd` is in).
+    pub(crate) fn check(lf: &Lf, args: &OpenArgs<'_>) -> Result<Self> {
         Ok(OpenRequest {
             parent: ParentSelector::parse(args.parent)?,
-            cwd: crate::work::canonical_dir(args.cwd, "handoff working directory")?,
+            cwd: lf.dir(args.cwd, Arg::Cwd, "handoff working directory")?,
             provider: Provider::parse(args.provider)?,
             provider_session_id: args
                 .provider_session_id
-                .map(provider_session_id)
+                .map(|id| input::PROVIDER_SESSION_ID.check(id))
                 .transpose()?,
             body_generation: args.body_generation,
-            reason: text(args.reason, "handoff reason", REASON_MAX_CHARS)?,
+            reason: input::HANDOFF_REASON.check(args.reason)?,
             environment: environment(args.environment)?,
             attach_argv: attach_argv(args.attach_argv)?,
         })
-    }
-}
-
-/// Trimmed, not empty, bounded; newlines and tabs allowed, other control
-/// characters not.
-fn text(text: &str, what: &str, max: usize) -> Result<String> {
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return Err(Error::usage(format!("a {what} cannot be empty")));
-    }
-    let count = trimmed.chars().count();
-    if count > max {
-        return Err(Error::usage(format!(
-            "a {what} has at most {max} characters; this one has {count}"
-        )));
-    }
-    if let Some(bad) = trimmed
-        .chars()
-        .find(|c| c.is_control() && *c != '\n' && *c != '\t')
-    {
-        return Err(Error::usage(format!(
-            "a {what} cannot contain control characters (found {bad:?})"
-        )));
-    }
-    Ok(trimmed.to_owned())
-}
-
-fn provider_session_id(id: &str) -> Result<String> {
-    let ok = !id.is_empty()
-        && id.chars().count() <= NATIVE_ID_MAX_CHARS
-        && !id.chars().any(|c| c.is_control() || c.is_whitespace());
-    if ok {
-        Ok(id.to_owned())
-    } else {
-        Err(Error::usage(format!(
-            "{} is not a provider session id: use 1 to {NATIVE_ID_MAX_CHARS} characters without spaces or control characters",
-            quote(id)
-        )))
     }
 }
 
@@ -164,19 +122,23 @@ fn is_environment_name(name: &str) -> bool {
 /// `=`, which may be a value given by mistake).
 pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
     if entries.len() > ENVIRONMENT_MAX_ENTRIES {
-        return Err(Error::usage(format!(
-            "a handoff takes at most {ENVIRONMENT_MAX_ENTRIES} environment entries; this one has {}",
-            entries.len()
-        )));
+        return Err(Error::BadEnvironment {
+            problem: format!(
+                "a handoff takes at most {ENVIRONMENT_MAX_ENTRIES} environment entries; this one has {}",
+                entries.len()
+            ),
+        });
     }
     let mut map = BTreeMap::new();
     for (index, entry) in entries.iter().enumerate() {
         let number = index + 1;
         let Some((name, value)) = entry.split_once('=') else {
-            return Err(Error::usage(format!(
-                "environment entry {number} is not KEY=VALUE (its text is not shown: it may be a secret); \
-                 pass each variable as --env NAME=VALUE"
-            )));
+            return Err(Error::BadEnvironment {
+                problem: format!(
+                    "environment entry {number} is not KEY=VALUE (its text is not shown: it may be a secret); \
+                     pass each variable as --env NAME=VALUE"
+                ),
+            });
         };
         if !is_environment_name(name) {
             let shown = if name.is_empty() {
@@ -184,21 +146,27 @@ pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
             } else {
                 quote(name)
             };
-            return Err(Error::usage(format!(
-                "environment entry {number} has {shown}, not a valid variable name: use letters, digits and _, \
-                 not starting with a digit, at most {ENVIRONMENT_NAME_MAX_CHARS} characters"
-            )));
+            return Err(Error::BadEnvironment {
+                problem: format!(
+                    "environment entry {number} has {shown}, not a valid variable name: use letters, digits and _, \
+                     not starting with a digit, at most {ENVIRONMENT_NAME_MAX_CHARS} characters"
+                ),
+            });
         }
         if value.len() > ENVIRONMENT_VALUE_MAX_BYTES || value.contains('\0') {
-            return Err(Error::usage(format!(
-                "the value of environment variable {name} is not usable (at most {ENVIRONMENT_VALUE_MAX_BYTES} bytes, no NUL); \
-                 it is not shown: it may be a secret"
-            )));
+            return Err(Error::BadEnvironment {
+                problem: format!(
+                    "the value of environment variable {name} is not usable (at most {ENVIRONMENT_VALUE_MAX_BYTES} bytes, no NUL); \
+                     it is not shown: it may be a secret"
+                ),
+            });
         }
         if map.insert(name.to_owned(), value.to_owned()).is_some() {
-            return Err(Error::usage(format!(
-                "environment variable {name} is given twice; give each variable once"
-            )));
+            return Err(Error::BadEnvironment {
+                problem: format!(
+                    "environment variable {name} is given twice; give each variable once"
+                ),
+            });
         }
     }
     Ok(map)
@@ -206,20 +174,16 @@ pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
 
 fn attach_argv(argv: &[String]) -> Result<Vec<String>> {
     match argv.first() {
-        None => Err(Error::usage(
-            "a handoff needs the command that attaches a person, after --: such as -- tmux attach-session -t NAME",
-        )),
-        Some(program) if program.is_empty() => {
-            Err(Error::usage("the attach command's program name is empty"))
+        None => Err(Error::BadCommand {
+            problem: "a handoff needs the command that attaches a person, after --: such as -- tmux attach-session -t NAME",
+        }),
+        Some(program) if program.is_empty() => Err(Error::BadCommand {
+            problem: "the attach command's program name is empty",
+        }),
+        Some(_) => {
+            input::argv(argv)?;
+            Ok(argv.to_vec())
         }
-        Some(_) if argv.len() > ARGV_MAX_ITEMS => Err(Error::usage(format!(
-            "the attach command has at most {ARGV_MAX_ITEMS} arguments; this one has {}",
-            argv.len()
-        ))),
-        Some(_) if argv.iter().any(|arg| arg.contains('\0')) => Err(Error::usage(
-            "the attach command's arguments cannot contain NUL characters",
-        )),
-        Some(_) => Ok(argv.to_vec()),
     }
 }
 
@@ -227,13 +191,13 @@ fn attach_argv(argv: &[String]) -> Result<Vec<String>> {
 pub fn outcome(outcome: HandoffOutcome) -> Result<HandoffOutcome> {
     Ok(match outcome {
         HandoffOutcome::HandedBack { summary } => HandoffOutcome::HandedBack {
-            summary: text(&summary, "handed-back summary", SUMMARY_MAX_CHARS)?,
+            summary: input::HANDED_BACK_SUMMARY.check(&summary)?,
         },
         HandoffOutcome::Completed { summary } => HandoffOutcome::Completed {
-            summary: text(&summary, "completion summary", SUMMARY_MAX_CHARS)?,
+            summary: input::COMPLETION_SUMMARY.check(&summary)?,
         },
         HandoffOutcome::Failed { reason } => HandoffOutcome::Failed {
-            reason: text(&reason, "failure reason", SUMMARY_MAX_CHARS)?,
+            reason: input::FAILURE_REASON.check(&reason)?,
         },
     })
 }
@@ -250,7 +214,8 @@ struct Parent {
 fn resolve(store: &Store, parent: &ParentSelector) -> Result<Parent> {
     Ok(match parent.kind {
         HandoffParentKind::Task => {
-            let task = crate::work::find_task(store, &parent.selector)?;
+            let task = crate::work::find_task(store, &parent.selector)
+                .map_err(|error| error.about(Arg::Parent))?;
             Parent {
                 kind: parent.kind,
                 name: format!("Task {}", task.identifier),
@@ -260,7 +225,8 @@ fn resolve(store: &Store, parent: &ParentSelector) -> Result<Parent> {
             }
         }
         HandoffParentKind::Wave => {
-            let wave = crate::work::find_wave(store, &parent.selector)?;
+            let wave = crate::work::find_wave(store, &parent.selector)
+                .map_err(|error| error.about(Arg::Parent))?;
             Parent {
                 kind: parent.kind,
                 name: format!("Wave {}", wave.name),
@@ -282,20 +248,20 @@ impl Parent {
             HandoffParentKind::Wave => "repository",
         };
         let Some(checkout) = &self.checkout else {
-            return Err(Error::conflict(format!(
-                "{} has no worktree, so lf cannot check that {cwd} is its checkout; \
-                 register the Task with lf-work task add --worktree DIR",
-                self.name
-            )));
+            return Err(Error::ParentWithoutWorktree {
+                parent: self.name.clone(),
+                cwd: cwd.to_owned(),
+            });
         };
         if cwd == checkout {
             Ok(())
         } else {
-            Err(Error::usage(format!(
-                "the handoff's working directory {cwd} is not the {what} of {} ({checkout}); \
-                 open the handoff with --cwd {checkout}",
-                self.name
-            )))
+            Err(Error::HandoffElsewhere {
+                cwd: cwd.to_owned(),
+                what,
+                parent: self.name.clone(),
+                checkout: checkout.clone(),
+            })
         }
     }
 }
@@ -326,7 +292,7 @@ fn differences(row: &HandoffRow, request: &OpenRequest) -> Vec<&'static str> {
 }
 
 /// Open a handoff, or find the one this request already opened.
-pub fn open(store: &Store, request: &OpenRequest) -> Result<HandoffOpened> {
+pub(crate) fn open(store: &Store, request: &OpenRequest) -> Result<HandoffOpened> {
     let parent = resolve(store, &request.parent)?;
     parent.check_cwd(&request.cwd)?;
     let now = now_micros();
@@ -363,35 +329,29 @@ pub fn open(store: &Store, request: &OpenRequest) -> Result<HandoffOpened> {
                     handoff: record(home, row),
                 })
             } else {
-                Err(Error::conflict(format!(
-                    "handoff {} was already opened for body generation {} of {} with a different {}; \
-                     a replayed open must repeat the same request (see lf-handoff show {})",
-                    row.id,
-                    row.body_generation,
-                    parent.name,
-                    differ.join(", "),
-                    row.id
-                )))
+                Err(Error::ReplayDiffers {
+                    id: row.id.clone(),
+                    generation: row.body_generation,
+                    parent: parent.name,
+                    differ: differ.join(", "),
+                })
             }
         }
-        Opened::ParentBusy(row) => Err(Error::conflict(format!(
-            "{} already has handoff {} (body generation {}, {}) without an outcome; \
-             finish it first, such as: lf-handoff finish {} --failed REASON",
-            parent.name,
-            row.id,
-            row.body_generation,
-            status(&row).as_str(),
-            row.id
-        ))),
+        Opened::ParentBusy(row) => Err(Error::ParentBusy {
+            parent: parent.name,
+            status: status(&row).as_str(),
+            id: row.id,
+            generation: row.body_generation,
+        }),
     }
 }
 
 fn not_found(id: &HandoffId) -> Error {
-    Error::not_found(format!("handoff {id} was not found; see lf-handoff list"))
+    Error::HandoffNotFound(id.to_string())
 }
 
 /// One handoff's record.
-pub fn show(store: &Store, id: &HandoffId) -> Result<HandoffRecord> {
+pub(crate) fn show(store: &Store, id: &HandoffId) -> Result<HandoffRecord> {
     let row = store.handoff(id.as_str())?.ok_or_else(|| not_found(id))?;
     Ok(record(store.home(), row))
 }
@@ -434,32 +394,31 @@ impl Attach {
         use std::os::unix::process::CommandExt;
         let id = &self.record.id;
         if !Path::new(&self.record.cwd).is_dir() {
-            return Error::operational(format!(
-                "the working directory {} of handoff {id} is gone; \
-                 finish the handoff with lf-handoff finish {id} --failed REASON",
-                self.record.cwd
-            ));
+            return Error::HandoffCwdGone {
+                id: id.clone(),
+                cwd: self.record.cwd.clone(),
+            };
         }
         let error = self.command().exec();
-        Error::operational(format!(
-            "cannot run the attach command {} of handoff {id}: {error}; \
-             check that the program exists, or finish the handoff with lf-handoff finish {id} --failed REASON",
-            quote(&self.argv[0]),
-        ))
+        Error::AttachCommand {
+            id: id.clone(),
+            program: self.argv[0].clone(),
+            source: error,
+        }
     }
 }
 
 /// Record that a person attaches (the first time only) and return what
 /// their terminal runs. A handoff with an outcome has nothing to attach to.
-pub fn attach(store: &Store, id: &HandoffId) -> Result<Attach> {
+pub(crate) fn attach(store: &Store, id: &HandoffId) -> Result<Attach> {
     let row = store
         .attach_handoff(id.as_str(), now_micros())?
         .ok_or_else(|| not_found(id))?;
     if let Some(outcome) = &row.outcome {
-        return Err(Error::conflict(format!(
-            "handoff {id} already ended as {}; there is nothing to attach to (see lf-handoff show {id})",
-            outcome.status().as_str()
-        )));
+        return Err(Error::HandoffEnded {
+            id: id.to_string(),
+            status: outcome.status().as_str(),
+        });
     }
     Ok(Attach {
         argv: row.attach_argv.clone(),
@@ -470,22 +429,23 @@ pub fn attach(store: &Store, id: &HandoffId) -> Result<Attach> {
 
 /// Record an outcome. The first one wins: repeating it returns it, a
 /// different one is refused (also when another process won a moment ago).
-pub fn finish(store: &Store, id: &HandoffId, requested: &HandoffOutcome) -> Result<HandoffRecord> {
+pub(crate) fn finish(
+    store: &Store,
+    id: &HandoffId,
+    requested: &HandoffOutcome,
+) -> Result<HandoffRecord> {
     let requested = outcome(requested.clone())?;
     let row = store
         .finish_handoff(id.as_str(), &requested, now_micros())?
         .ok_or_else(|| not_found(id))?;
     match &row.outcome {
         Some(stored) if *stored == requested => Ok(record(store.home(), row)),
-        Some(stored) => Err(Error::conflict(format!(
-            "handoff {id} already ended as {} ({}); the first outcome stands, so {} was not recorded",
-            stored.status().as_str(),
-            quote(stored.text()),
-            describe(&requested)
-        ))),
-        None => Err(Error::operational(format!(
-            "handoff {id} has no outcome after recording one; try again"
-        ))),
+        Some(stored) => Err(Error::OutcomeStands {
+            id: id.to_string(),
+            stored: describe(stored),
+            requested: describe(&requested),
+        }),
+        None => Err(Error::OutcomeLost(id.to_string())),
     }
 }
 
@@ -495,21 +455,21 @@ fn describe(outcome: &HandoffOutcome) -> String {
 
 /// Claim the wake after an outcome: `true` for the first claim, `false`
 /// for every later one. Before an outcome there is nothing to wake for.
-pub fn claim_wake(store: &Store, id: &HandoffId, generation: u32) -> Result<bool> {
+pub(crate) fn claim_wake(store: &Store, id: &HandoffId, generation: u32) -> Result<bool> {
     let (claimed, row) = store.claim_handoff_wake(id.as_str(), generation, now_micros())?;
     let row = row.ok_or_else(|| not_found(id))?;
     if row.outcome.is_none() {
-        return Err(Error::conflict(format!(
-            "handoff {id} has no outcome yet (it is {}); its wake can be claimed once lf-handoff finish records one",
-            status(&row).as_str()
-        )));
+        return Err(Error::NoOutcomeYet {
+            id: id.to_string(),
+            status: status(&row).as_str(),
+        });
     }
     Ok(claimed)
 }
 
 /// Handoffs newest first, as list rows; only those without an outcome if
 /// `active`.
-pub fn list(store: &Store, active: bool) -> Result<Vec<HandoffListRow>> {
+pub(crate) fn list(store: &Store, active: bool) -> Result<Vec<HandoffListRow>> {
     let now = now_micros();
     Ok(store
         .handoffs(active)?
@@ -531,15 +491,15 @@ fn home_text(home: &Home) -> String {
 }
 
 /// A row as the wire shows it.
-pub fn record(home: &Home, row: HandoffRow) -> HandoffRecord {
+pub(crate) fn record(home: &Home, row: HandoffRow) -> HandoffRecord {
     HandoffRecord {
         status: status(&row),
         home: home_text(home),
         environment_names: row.environment.into_keys().collect(),
-        attached_at: row.attached_at.map(rfc3339),
-        finished_at: row.finished_at.map(rfc3339),
-        created_at: rfc3339(row.created_at),
-        updated_at: rfc3339(row.updated_at),
+        attached_at: row.attached_at.map(Timestamp),
+        finished_at: row.finished_at.map(Timestamp),
+        created_at: Timestamp(row.created_at),
+        updated_at: Timestamp(row.updated_at),
         id: row.id,
         parent_kind: row.parent_kind,
         parent_id: row.parent_id,
@@ -556,27 +516,80 @@ pub fn record(home: &Home, row: HandoffRow) -> HandoffRecord {
 }
 
 /// A row of `lf-handoff list`, aged at `now` (microseconds).
-pub fn list_row(home: &Home, row: &HandoffRow, now: i64) -> HandoffListRow {
+pub(crate) fn list_row(home: &Home, row: &HandoffRow, now: i64) -> HandoffListRow {
     HandoffListRow {
-        session_id: row.id.clone(),
+        id: row.id.clone(),
         parent_kind: row.parent_kind,
         parent_id: row.parent_id.clone(),
         wave_id: row.wave_id.clone(),
         status: status(row),
         home: home_text(home),
         provider: row.provider.clone(),
-        age_secs: u64::try_from((now - row.created_at) / 1_000_000).unwrap_or(0),
+        age_secs: Seconds::between(row.created_at, now),
+    }
+}
+
+/// Interactive handoffs, as every surface reaches them. Input is checked
+/// before the database is opened, so a bad request creates or changes
+/// nothing.
+impl Lf {
+    /// Open a handoff, or find the one this request already opened.
+    pub fn open_handoff(&self, args: &OpenArgs<'_>) -> Result<HandoffOpened> {
+        let request = OpenRequest::check(self, args)?;
+        open(self.store()?, &request)
+    }
+
+    pub fn handoff(&self, id: &str) -> Result<HandoffRecord> {
+        let id = HandoffId::parse(id)?;
+        show(self.store()?, &id)
+    }
+
+    /// Handoffs newest first; only those without an outcome if `active`.
+    pub fn handoffs(&self, active: bool) -> Result<Vec<HandoffListRow>> {
+        list(self.store()?, active)
+    }
+
+    /// Handoffs newest first as list rows, each with its whole record.
+    pub fn handoffs_with_records(
+        &self,
+        active: bool,
+    ) -> Result<Vec<(HandoffListRow, HandoffRecord)>> {
+        let store = self.store()?;
+        let now = now_micros();
+        Ok(store
+            .handoffs(active)?
+            .into_iter()
+            .map(|row| (list_row(self.home(), &row, now), record(self.home(), row)))
+            .collect())
+    }
+
+    pub fn attach_handoff(&self, id: &str) -> Result<Attach> {
+        let id = HandoffId::parse(id)?;
+        attach(self.store()?, &id)
+    }
+
+    pub fn finish_handoff(&self, id: &str, outcome: HandoffOutcome) -> Result<HandoffRecord> {
+        let id = HandoffId::parse(id)?;
+        let outcome = self::outcome(outcome)?;
+        finish(self.store()?, &id, &outcome)
+    }
+
+    pub fn claim_handoff_wake(&self, id: &str, generation: u32) -> Result<bool> {
+        let id = HandoffId::parse(id)?;
+        claim_wake(self.store()?, &id, generation)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::work::{NewTask, add_task, add_wave};
+    use crate::Caller;
+    use crate::work::NewTask;
     use std::path::PathBuf;
 
     struct Fixture {
         dir: tempfile::TempDir,
+        lf: Lf,
         store: Store,
         task: String,
         wave: String,
@@ -588,21 +601,22 @@ mod tests {
             for folder in ["repo", "worktree", "elsewhere"] {
                 std::fs::create_dir(dir.path().join(folder)).unwrap();
             }
-            let store = Store::open(&Home::at(dir.path().join("home")).unwrap()).unwrap();
-            let wave = add_wave(&store, "product", &dir.path().join("repo")).unwrap();
+            let home = Home::at(dir.path().join("home"));
+            let store = Store::open(&home).unwrap();
+            let lf = Lf::at(home, Caller::default());
+            let wave = lf.add_wave("product", &dir.path().join("repo")).unwrap();
             let worktree = dir.path().join("worktree");
-            let task = add_task(
-                &store,
-                NewTask {
+            let task = lf
+                .add_task(NewTask {
                     identifier: "W2-175",
                     title: "Hand interactive work to a human",
                     worktree: Some(&worktree),
                     wave: Some(&wave.id),
-                },
-            )
-            .unwrap();
+                })
+                .unwrap();
             Fixture {
                 dir,
+                lf,
                 store,
                 task: task.id,
                 wave: wave.id,
@@ -619,21 +633,24 @@ mod tests {
 
         fn request(&self, parent: &str, cwd: &str) -> OpenRequest {
             let cwd = self.path(cwd);
-            OpenRequest::check(&OpenArgs {
-                parent,
-                cwd: &cwd,
-                provider: "codex",
-                provider_session_id: Some("task-thread"),
-                body_generation: 4,
-                reason: "OAuth login requires a human",
-                environment: &["LF_HOME=/tmp/lf".to_owned(), "TOKEN=s3cret".to_owned()],
-                attach_argv: &[
-                    "tmux".to_owned(),
-                    "attach-session".to_owned(),
-                    "-t".to_owned(),
-                    "lf-task-interactive".to_owned(),
-                ],
-            })
+            OpenRequest::check(
+                &self.lf,
+                &OpenArgs {
+                    parent,
+                    cwd: &cwd,
+                    provider: "codex",
+                    provider_session_id: Some("task-thread"),
+                    body_generation: 4,
+                    reason: "OAuth login requires a human",
+                    environment: &["LF_HOME=/tmp/lf".to_owned(), "TOKEN=s3cret".to_owned()],
+                    attach_argv: &[
+                        "tmux".to_owned(),
+                        "attach-session".to_owned(),
+                        "-t".to_owned(),
+                        "lf-task-interactive".to_owned(),
+                    ],
+                },
+            )
             .unwrap()
         }
 
@@ -658,8 +675,8 @@ mod tests {
         let fixture = Fixture::new();
         let wrong = fixture.request("task:W2-175", "elsewhere");
         let error = open(&fixture.store, &wrong).unwrap_err();
-        assert_eq!(error.kind, crate::ErrorKind::Usage);
-        assert!(error.message.contains("elsewhere") && error.message.contains("worktree"));
+        assert_eq!(error.kind(), crate::ErrorKind::Usage);
+        assert!(error.to_string().contains("elsewhere") && error.to_string().contains("worktree"));
         assert!(fixture.store.handoffs(false).unwrap().is_empty());
 
         let request = fixture.request("task:W2-175", "worktree");
@@ -714,9 +731,9 @@ mod tests {
         let winners: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
         assert_eq!(winners.len(), 1, "{results:?}");
         let loser = results.iter().find_map(|r| r.as_ref().err()).unwrap();
-        assert_eq!(loser.kind, crate::ErrorKind::Conflict);
+        assert_eq!(loser.kind(), crate::ErrorKind::Conflict);
         assert!(
-            loser.message.contains("the first outcome stands"),
+            loser.to_string().contains("the first outcome stands"),
             "{loser}"
         );
         let stored = show(&fixture.store, &handoff).unwrap();
@@ -728,7 +745,7 @@ mod tests {
         let fixture = Fixture::new();
         let handoff = id(&fixture.open_task());
         let early = claim_wake(&fixture.store, &handoff, 1).unwrap_err();
-        assert_eq!(early.kind, crate::ErrorKind::Conflict);
+        assert_eq!(early.kind(), crate::ErrorKind::Conflict);
         let failed = HandoffOutcome::Failed {
             reason: "tmux session exited before completion".to_owned(),
         };
@@ -737,7 +754,7 @@ mod tests {
         let repeated = finish(&fixture.store, &handoff, &failed).unwrap();
         assert_eq!(repeated, record, "a repeated outcome changes nothing");
         let other = finish(&fixture.store, &handoff, &handed_back("x")).unwrap_err();
-        assert_eq!(other.kind, crate::ErrorKind::Conflict);
+        assert_eq!(other.kind(), crate::ErrorKind::Conflict);
         assert!(attach(&fixture.store, &handoff).is_err());
         assert!(claim_wake(&fixture.store, &handoff, 2).unwrap());
         assert!(!claim_wake(&fixture.store, &handoff, 2).unwrap());
@@ -750,14 +767,14 @@ mod tests {
         let rows = list(&fixture.store, false).unwrap();
         assert_eq!(rows.len(), 1);
         let row = &rows[0];
-        assert_eq!(row.session_id, record.id);
+        assert_eq!(row.id, record.id);
         assert_eq!(row.parent_kind, HandoffParentKind::Task);
         assert_eq!(row.parent_id, fixture.task);
         assert_eq!(row.wave_id.as_deref(), Some(fixture.wave.as_str()));
         assert_eq!(row.status, HandoffStatus::Waiting);
         assert_eq!(row.home, fixture.store.home().root().display().to_string());
         assert_eq!(row.provider, "codex");
-        assert!(row.age_secs < 60);
+        assert!(row.age_secs < Seconds(60));
         assert_eq!(list(&fixture.store, true).unwrap(), rows);
         finish(
             &fixture.store,
@@ -778,16 +795,16 @@ mod tests {
         let mut next = fixture.request("task:W2-175", "worktree");
         next.body_generation = 5;
         let busy = open(&fixture.store, &next).unwrap_err();
-        assert_eq!(busy.kind, crate::ErrorKind::Conflict);
-        assert!(busy.message.contains(&first.id), "{busy}");
+        assert_eq!(busy.kind(), crate::ErrorKind::Conflict);
+        assert!(busy.to_string().contains(&first.id), "{busy}");
         let mut changed = fixture.request("task:W2-175", "worktree");
         changed
             .environment
             .insert("TOKEN".to_owned(), "other".to_owned());
         let refused = open(&fixture.store, &changed).unwrap_err();
-        assert_eq!(refused.kind, crate::ErrorKind::Conflict);
-        assert!(refused.message.contains("environment"), "{refused}");
-        assert!(!refused.message.contains("s3cret") && !refused.message.contains("other"));
+        assert_eq!(refused.kind(), crate::ErrorKind::Conflict);
+        assert!(refused.to_string().contains("environment"), "{refused}");
+        assert!(!refused.to_string().contains("s3cret") && !refused.to_string().contains("other"));
         finish(&fixture.store, &id(&first), &handed_back("done")).unwrap();
         assert!(open(&fixture.store, &next).unwrap().created);
     }
@@ -807,8 +824,8 @@ mod tests {
             &["A=hunter2\0"],
         ] {
             let error = environment(&entries(bad)).unwrap_err();
-            assert_eq!(error.kind, crate::ErrorKind::Usage, "{bad:?}");
-            assert!(!error.message.contains("hunter2"), "{error}");
+            assert_eq!(error.kind(), crate::ErrorKind::Usage, "{bad:?}");
+            assert!(!error.to_string().contains("hunter2"), "{error}");
         }
     }
 
@@ -830,7 +847,7 @@ mod tests {
         }
         assert!(attach_argv(&[]).is_err());
         assert!(attach_argv(&[String::new()]).is_err());
-        assert!(provider_session_id("a b").is_err());
+        assert!(input::PROVIDER_SESSION_ID.check("a b").is_err());
         assert!(outcome(handed_back("  ")).is_err());
         assert!(outcome(handed_back("a\u{1b}[2J")).is_err());
         assert_eq!(outcome(handed_back(" ok\n")).unwrap(), handed_back("ok"));
@@ -839,18 +856,17 @@ mod tests {
     #[test]
     fn a_task_without_a_worktree_cannot_be_checked() {
         let fixture = Fixture::new();
-        add_task(
-            &fixture.store,
-            NewTask {
+        fixture
+            .lf
+            .add_task(NewTask {
                 identifier: "LOO-9",
                 title: "No checkout",
                 worktree: None,
                 wave: None,
-            },
-        )
-        .unwrap();
+            })
+            .unwrap();
         let error = open(&fixture.store, &fixture.request("task:LOO-9", "worktree")).unwrap_err();
-        assert_eq!(error.kind, crate::ErrorKind::Conflict);
-        assert!(error.message.contains("has no worktree"), "{error}");
+        assert_eq!(error.kind(), crate::ErrorKind::Conflict);
+        assert!(error.to_string().contains("has no worktree"), "{error}");
     }
 }

@@ -4,7 +4,7 @@
 //! find it the same way: `$LF_HOME`, else
 //! `${XDG_STATE_HOME:-$HOME/.local/state}/loopflow`.
 
-use crate::error::{Context, Error, Result};
+use crate::error::{Error, Result};
 use crate::ids::RunId;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -18,45 +18,30 @@ pub struct Home {
 }
 
 impl Home {
-    /// The Home named by the environment of this process.
-    pub fn from_env() -> Result<Self> {
-        Self::from_vars(|name| std::env::var_os(name))
-    }
-
-    /// The Home named by an environment given as a lookup (the Nushell
-    /// plugin passes the engine's environment, not its own process's).
-    pub fn from_vars(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<Self> {
+    /// The folder a caller's environment names: `$LF_HOME`, else
+    /// `${XDG_STATE_HOME:-$HOME/.local/state}/loopflow`. Possibly relative.
+    pub(crate) fn root_from<'a>(var: impl Fn(&str) -> Option<&'a str>) -> Result<PathBuf> {
         let set = |name: &str| {
             var(name)
                 .filter(|value| !value.is_empty())
                 .map(PathBuf::from)
         };
-        let root = if let Some(home) = set(HOME_ENV) {
-            home
+        if let Some(home) = set(HOME_ENV) {
+            Ok(home)
         } else if let Some(state) = set("XDG_STATE_HOME") {
-            state.join("loopflow")
+            Ok(state.join("loopflow"))
         } else if let Some(home) = set("HOME") {
-            home.join(".local/state/loopflow")
+            Ok(home.join(".local/state/loopflow"))
         } else {
-            return Err(Error::usage(
-                "cannot find the lf Home: set LF_HOME (or HOME) to choose where lf keeps its data",
-            ));
-        };
-        Self::at(root)
+            Err(Error::NoHome)
+        }
     }
 
-    /// A Home at an explicit directory; relative paths are made absolute so
-    /// that `open_argv` carries a location valid from any directory.
-    pub fn at(root: impl Into<PathBuf>) -> Result<Self> {
-        let root = root.into();
-        let root = if root.is_absolute() {
-            root
-        } else {
-            std::env::current_dir()
-                .context("cannot resolve the relative LF_HOME")?
-                .join(root)
-        };
-        Ok(Home { root })
+    /// A Home at an absolute directory (a caller makes a relative one
+    /// absolute from its own directory), so `open_argv` carries a location
+    /// valid from anywhere.
+    pub fn at(root: impl Into<PathBuf>) -> Self {
+        Home { root: root.into() }
     }
 
     pub fn root(&self) -> &Path {
@@ -88,10 +73,7 @@ impl Home {
             match std::fs::metadata(dir) {
                 Ok(meta) if meta.is_dir() => tighten(dir, &meta, PRIVATE_DIR)?,
                 Ok(_) => {
-                    return Err(Error::operational(format!(
-                        "the lf Home folder {} is not a folder; move it aside or set LF_HOME",
-                        dir.display()
-                    )));
+                    return Err(Error::HomeNotAFolder(dir.clone()));
                 }
                 Err(error)
                     if matches!(
@@ -211,36 +193,32 @@ fn tighten(path: &Path, meta: &std::fs::Metadata, mode: u32) -> Result<()> {
         return Ok(());
     }
     if found & 0o1000 != 0 {
-        return Err(Error::operational(format!(
-            "{} is a shared folder (mode {found:04o}), not an lf Home; set LF_HOME to a folder \
-             of your own",
-            path.display()
-        )));
+        return Err(Error::SharedFolder {
+            path: path.to_path_buf(),
+            mode: found,
+        });
     }
     if meta.uid() != current_uid() {
-        return Err(Error::operational(format!(
-            "{} in the lf Home has mode {found:04o} and belongs to another user, so lf cannot \
-             make it private; make it yours and private (chown, then chmod {:o}) or set LF_HOME \
-             to a folder of your own",
-            path.display(),
-            mode
-        )));
+        return Err(Error::NotOurs {
+            path: path.to_path_buf(),
+            mode: found,
+            private: mode,
+        });
     }
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
         .with_context_path("cannot make this lf Home entry private", path)
 }
 
 trait PathContext<T> {
-    fn with_context_path(self, what: &str, path: &Path) -> Result<T>;
+    fn with_context_path(self, what: &'static str, path: &Path) -> Result<T>;
 }
 
 impl<T> PathContext<T> for std::io::Result<T> {
-    fn with_context_path(self, what: &str, path: &Path) -> Result<T> {
-        self.map_err(|error| {
-            Error::operational(format!(
-                "{what} {}: {error}; check that its parent exists and is writable, or set LF_HOME",
-                path.display()
-            ))
+    fn with_context_path(self, what: &'static str, path: &Path) -> Result<T> {
+        self.map_err(|source| Error::HomeFile {
+            what,
+            path: path.to_path_buf(),
+            source,
         })
     }
 }
@@ -248,7 +226,6 @@ impl<T> PathContext<T> for std::io::Result<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ffi::OsString;
 
     #[test]
     fn lf_home_wins_then_xdg_state_then_home() {
@@ -257,31 +234,25 @@ mod tests {
                 pairs
                     .iter()
                     .find(|(key, _)| *key == name)
-                    .map(|(_, value)| OsString::from(value))
+                    .map(|(_, value)| *value)
             }
         };
         let all = env(&[("LF_HOME", "/a"), ("XDG_STATE_HOME", "/b"), ("HOME", "/c")]);
-        assert_eq!(Home::from_vars(all).unwrap().root(), Path::new("/a"));
+        assert_eq!(Home::root_from(all).unwrap(), Path::new("/a"));
         let xdg = env(&[("LF_HOME", ""), ("XDG_STATE_HOME", "/b"), ("HOME", "/c")]);
-        assert_eq!(
-            Home::from_vars(xdg).unwrap().root(),
-            Path::new("/b/loopflow")
-        );
+        assert_eq!(Home::root_from(xdg).unwrap(), Path::new("/b/loopflow"));
         let home = env(&[("HOME", "/c")]);
         assert_eq!(
-            Home::from_vars(home).unwrap().root(),
+            Home::root_from(home).unwrap(),
             Path::new("/c/.local/state/loopflow")
         );
-        assert_eq!(
-            Home::from_vars(env(&[])).unwrap_err().kind,
-            crate::ErrorKind::Usage
-        );
+        assert!(matches!(Home::root_from(env(&[])), Err(Error::NoHome)));
     }
 
     #[test]
     fn ensure_creates_a_private_home() {
         let dir = tempfile::tempdir().unwrap();
-        let home = Home::at(dir.path().join("nested/home")).unwrap();
+        let home = Home::at(dir.path().join("nested/home"));
         home.ensure().unwrap();
         for path in [home.root().to_path_buf(), home.locks(), home.runs()] {
             let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;

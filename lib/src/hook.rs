@@ -8,11 +8,12 @@
 //! Session's current one, so a superseded agent changes nothing.
 
 use crate::clock::{now_micros, rfc3339};
+use crate::error::quote;
 use crate::error::{Error, Result};
 use crate::home::Home;
-use crate::ids::{RunId, quote};
+use crate::ids::RunId;
 use crate::provider::{HookEvent, Provider, SessionSource};
-use crate::session::Turn;
+use crate::state::Turn;
 use crate::store::Store;
 use std::io::Write;
 
@@ -27,21 +28,19 @@ pub fn receive(
     run: Option<&str>,
     payload: &[u8],
 ) -> Result<Option<String>> {
-    let run = run.ok_or_else(|| {
-        Error::usage("LF_RUN_ID is not set: the agent was not launched by lf-serve")
-    })?;
+    let run = run.ok_or(Error::NotLaunchedByLf { name: "LF_RUN_ID" })?;
     let run = RunId::parse(run)?;
-    let hook = provider.parse_hook(payload).map_err(Error::usage)?;
+    let hook = provider.parse_hook(payload).map_err(Error::BadHook)?;
     let store = Store::open(home)?;
     let row = store
         .hook_target(run.as_str())?
-        .ok_or_else(|| Error::not_found(format!("Run {run} was not found")))?;
+        .ok_or_else(|| Error::RunNotFound(run.to_string()))?;
     if row.provider != provider.as_str() {
-        return Err(Error::usage(format!(
-            "a {} hook arrived for Run {run}, which runs {}",
-            provider.as_str(),
-            row.provider
-        )));
+        return Err(Error::HookOfOtherProvider {
+            hook: provider.as_str(),
+            run: run.to_string(),
+            runs: row.provider,
+        });
     }
     if !row.current {
         return Ok(Some(format!(
@@ -164,5 +163,26 @@ pub fn log(home: &Home, provider: &str, run: Option<&str>, message: &str) {
         std::fs::OpenOptions::new().create(true).append(true),
     ) {
         let _ = file.write_all(line.as_bytes());
+    }
+}
+impl crate::Lf {
+    /// Apply one hook call of the agent this caller is (`$LF_RUN_ID`).
+    pub fn receive_hook(&self, provider: Provider, payload: &[u8]) -> Result<Option<String>> {
+        receive(
+            self.home(),
+            provider,
+            self.caller().var("LF_RUN_ID"),
+            payload,
+        )
+    }
+
+    /// Note in the hook log what a hook call of this caller changed nothing for.
+    pub fn log_hook(&self, provider: &str, message: &str) {
+        log(
+            self.home(),
+            provider,
+            self.caller().var("LF_RUN_ID"),
+            message,
+        );
     }
 }

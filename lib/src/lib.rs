@@ -1,33 +1,54 @@
 //! lf keeps track of long-lived AI coding-agent conversations and gets a
 //! person to the one that needs them. This library holds every rule; the
 //! `lf-*` binaries and the Nushell plugin only translate arguments in and
-//! records out.
+//! records out, through one facade: [`Lf`], opened for a [`Caller`].
 //!
 //! Where things live:
-//! - `home` — the private data directory; `store` — the SQLite database;
-//!   `locks` — cross-process locks; `liveness` — whether a client runs.
-//! - `session` — state, attention, actions (`session::rules`), text
-//!   validation, projection to the wire and the operations themselves.
-//! - `wire` — the JSON contract; `ids` — strict id formats; `work` — Waves
-//!   and Tasks; `provider` — the agent CLIs; `error` — errors and exit codes.
+//! - `state` — state, attention and actions: the rules people see, as pure
+//!   functions of a Session's facts.
+//! - `session` — the operations on Sessions, launching them (`launch`),
+//!   primaries, and turning stored rows into records (`project`); `work`,
+//!   `flow`, `handoff`, `live` (the live-process snapshot) and `hook` hold
+//!   the operations of their own subjects.
+//! - `wire` — the JSON contract; `clock` — its time types; `names` — enums
+//!   as text, once for the wire, SQL and command lines.
+//! - `input` — every check of untrusted text; `ids` — strict id formats;
+//!   `error` — every failure, its exit code and the argument it is about.
+//! - `caller` — who is asking (the only reader of this process's env and
+//!   cwd); `home` — the private data directory; `store` — the SQLite
+//!   database and all of lf's SQL; `locks` — cross-process locks;
+//!   `liveness` — whether a client runs, and all `/proc` reading;
+//!   `provider` — the agent CLIs; `tmux` — the one place that runs tmux.
 
-pub mod active;
+pub mod caller;
 pub mod clock;
+pub mod demo;
 pub mod error;
+mod facade;
 pub mod flow;
 pub mod handoff;
 pub mod home;
 pub mod hook;
 pub mod ids;
+pub mod input;
+pub mod live;
 pub mod liveness;
 pub mod locks;
+mod names;
 pub mod provider;
 pub mod session;
+pub mod state;
+// The store is the library's own; the workspace's tests may reach it.
+#[cfg(feature = "testing")]
 pub mod store;
+#[cfg(not(feature = "testing"))]
+pub(crate) mod store;
 pub mod tmux;
 pub mod wire;
 pub mod work;
 
-pub use error::{Error, ErrorKind, Result};
+pub use caller::Caller;
+pub use error::{Arg, Error, ErrorKind, Result};
+pub use facade::{Lf, OpenCommand};
 pub use home::Home;
-pub use session::{Lf, ListFilter, NewConversation};
+pub use session::{ListFilter, NewConversation};

@@ -26,18 +26,17 @@ fn open(path: &Path) -> Result<File> {
             .create(true)
             .truncate(false),
     )
-    .map_err(|error| {
-        Error::operational(format!(
-            "cannot open the lock file {}: {error}; check that the lf Home is writable",
-            path.display()
-        ))
+    .map_err(|source| Error::LockFile {
+        path: path.to_path_buf(),
+        source,
     })
 }
 
 fn exclusive(path: &Path) -> Result<Lock> {
     let file = open(path)?;
-    file.lock().map_err(|error| {
-        Error::operational(format!("cannot take the lock {}: {error}", path.display()))
+    file.lock().map_err(|source| Error::Lock {
+        path: path.to_path_buf(),
+        source,
     })?;
     Ok(Lock { _file: file })
 }
@@ -71,10 +70,10 @@ pub fn try_launch(home: &Home, session: &SessionId) -> Result<Option<Lock>> {
     match file.try_lock() {
         Ok(()) => Ok(Some(Lock { _file: file })),
         Err(TryLockError::WouldBlock) => Ok(None),
-        Err(TryLockError::Error(error)) => Err(Error::operational(format!(
-            "cannot take the lock {}: {error}",
-            path.display()
-        ))),
+        Err(TryLockError::Error(source)) => Err(Error::Lock {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
 }
 
@@ -90,7 +89,7 @@ mod tests {
     #[test]
     fn a_held_launch_lock_excludes_another_open_file() {
         let dir = tempfile::tempdir().unwrap();
-        let home = Home::at(dir.path()).unwrap();
+        let home = Home::at(dir.path());
         let session = SessionId::new();
         let held = launch(&home, &session).unwrap();
         assert!(try_launch(&home, &session).unwrap().is_none());

@@ -3,16 +3,20 @@
 //! `LF_TMUX_SOCKET` selects a tmux server by socket name (`-L`); tests use
 //! it to run a private server each and never touch the user's.
 
-use crate::error::{Error, Result};
+use crate::error::{Arg, Error, Result};
 use crate::ids::SessionId;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 pub const SOCKET_ENV: &str = "LF_TMUX_SOCKET";
 
+/// A tmux server, as one caller reaches it (see `Caller::tmux`).
 #[derive(Debug, Clone, Default)]
 pub struct Tmux {
     socket: Option<String>,
+    /// The caller's `$TMUX` when it runs inside tmux: which server and
+    /// client "go there" switches.
+    client: Option<String>,
 }
 
 /// The durable tmux session of an lf Session: `lf-` and 12 id characters.
@@ -21,18 +25,18 @@ pub fn session_name(id: &SessionId) -> String {
 }
 
 impl Tmux {
-    pub fn from_env() -> Self {
-        Tmux {
-            socket: std::env::var(SOCKET_ENV)
-                .ok()
-                .filter(|socket| !socket.is_empty()),
-        }
-    }
-
     pub fn with_socket(socket: impl Into<String>) -> Self {
         Tmux {
             socket: Some(socket.into()),
+            client: None,
         }
+    }
+
+    /// This server as seen by a caller inside tmux, whose `$TMUX` says
+    /// which client to switch.
+    pub fn with_client(mut self, client: Option<String>) -> Self {
+        self.client = client;
+        self
     }
 
     /// The tmux argv prefix: `tmux [-L socket]`.
@@ -52,15 +56,7 @@ impl Tmux {
     }
 
     fn output(&self, args: &[&str]) -> Result<Output> {
-        self.command(args).output().map_err(|error| {
-            if error.kind() == std::io::ErrorKind::NotFound {
-                Error::operational(
-                    "tmux is not installed (or not on PATH): lf runs agents in tmux sessions; install tmux",
-                )
-            } else {
-                Error::operational(format!("cannot run tmux: {error}"))
-            }
-        })
+        self.command(args).output().map_err(not_run)
     }
 
     fn run(&self, args: &[&str], what: &str) -> Result<()> {
@@ -69,7 +65,10 @@ impl Tmux {
             return Ok(());
         }
         let stderr = String::from_utf8_lossy(&output.stderr).trim().to_owned();
-        Err(Error::operational(format!("{what}: tmux said: {stderr}")))
+        Err(Error::Tmux {
+            what: what.to_owned(),
+            stderr,
+        })
     }
 
     /// Whether a tmux session of exactly this name exists. A server that is
@@ -90,9 +89,11 @@ impl Tmux {
         env: &[(&str, String)],
         argv: &[String],
     ) -> Result<()> {
-        let cwd = cwd
-            .to_str()
-            .ok_or_else(|| Error::usage("the working directory is not valid UTF-8"))?;
+        let cwd = cwd.to_str().ok_or_else(|| Error::NotUtf8 {
+            arg: Arg::Cwd,
+            what: "working directory",
+            path: cwd.to_path_buf(),
+        })?;
         let mut args: Vec<String> = [
             "new-session",
             "-d",
@@ -129,14 +130,13 @@ impl Tmux {
                 std::thread::sleep(std::time::Duration::from_millis(50));
                 continue;
             }
-            return Err(Error::operational(format!(
-                "cannot start the tmux session {name}: tmux said: {stderr}"
-            )));
+            return Err(Error::Tmux {
+                what: format!("cannot start the tmux session {name}"),
+                stderr,
+            });
         }
         if !self.has_session(name)? {
-            return Err(Error::operational(format!(
-                "the tmux session {name} ended as soon as it started"
-            )));
+            return Err(Error::TmuxEnded(name.to_owned()));
         }
         Ok(())
     }
@@ -158,54 +158,49 @@ impl Tmux {
         }
     }
 
-    /// Switch the tmux client of a caller inside tmux to a session, for a
-    /// caller that is not this process: `caller_tmux` is the caller's
-    /// `$TMUX` (the Nushell plugin passes the engine's), which tells tmux
-    /// which server and client are meant.
-    pub fn switch_client_of(&self, name: &str, caller_tmux: &str) -> Result<()> {
-        let target = format!("={name}");
-        let output = self
-            .command(&["switch-client", "-t", &target])
-            .env("TMUX", caller_tmux)
-            .output()
-            .map_err(|error| Error::operational(format!("cannot run tmux: {error}")))?;
-        if output.status.success() {
-            return Ok(());
-        }
-        let stderr = String::from_utf8_lossy(&output.stderr).trim().to_owned();
-        Err(Error::operational(format!(
-            "cannot switch to {name}: tmux said: {stderr}"
-        )))
-    }
-
-    /// Take this terminal to a session: `switch-client` inside tmux,
-    /// `attach-session` outside (which returns when the person detaches).
+    /// Take the caller's terminal to a session: `switch-client` inside tmux
+    /// (the caller's client, named by its `$TMUX`), `attach-session`
+    /// outside (which returns when the person detaches).
     pub fn go_to(&self, name: &str) -> Result<()> {
         let target = format!("={name}");
-        if std::env::var_os("TMUX").is_some_and(|value| !value.is_empty()) {
-            return self.run(
-                &["switch-client", "-t", &target],
-                &format!("cannot switch to {name}"),
-            );
+        if let Some(client) = &self.client {
+            let output = self
+                .command(&["switch-client", "-t", &target])
+                .env("TMUX", client)
+                .output()
+                .map_err(not_run)?;
+            if output.status.success() {
+                return Ok(());
+            }
+            return Err(Error::Tmux {
+                what: format!("cannot switch to {name}"),
+                stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+            });
         }
         if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-            return Err(Error::usage(format!(
-                "cannot attach to the tmux session {name}: this is not a terminal; run {} attach-session -t ={name}",
-                self.base_argv().join(" ")
-            )));
+            return Err(Error::NotATerminal {
+                name: name.to_owned(),
+                attach: format!("{} attach-session -t ={name}", self.base_argv().join(" ")),
+            });
         }
         let status = self
             .command(&["attach-session", "-t", &target])
             .stdin(Stdio::inherit())
             .status()
-            .map_err(|error| Error::operational(format!("cannot run tmux: {error}")))?;
+            .map_err(not_run)?;
         if status.success() {
             Ok(())
         } else {
-            Err(Error::operational(format!(
-                "tmux could not attach to {name}"
-            )))
+            Err(Error::AttachFailed(name.to_owned()))
         }
+    }
+}
+
+fn not_run(error: std::io::Error) -> Error {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        Error::NoTmux
+    } else {
+        Error::TmuxFailed(error)
     }
 }
 

@@ -4,11 +4,23 @@
 //! must round-trip exactly. No Run id appears on the wire: a Session is what
 //! a person deals with, a Run is how lf launched it.
 
+use crate::clock::{Seconds, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum SessionKind {
     /// A conversation between a person and an agent.
     Conversation,
@@ -16,23 +28,21 @@ pub enum SessionKind {
     Flow,
 }
 
-impl SessionKind {
-    pub const ALL: [SessionKind; 2] = [SessionKind::Conversation, SessionKind::Flow];
+crate::names::named!("Session kind", SessionKind, Some(crate::Arg::Kind));
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SessionKind::Conversation => "conversation",
-            SessionKind::Flow => "flow",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum TitleSource {
     /// Named by a person; never replaced by a generated title.
     Human,
@@ -40,8 +50,21 @@ pub enum TitleSource {
     Generated,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+crate::names::named!("title source", TitleSource);
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum SessionState {
     /// A conversation with no live client and nothing else known.
     Unknown,
@@ -57,8 +80,21 @@ pub enum SessionState {
     Interrupted,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+crate::names::named!("Session state", SessionState, Some(crate::Arg::State));
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Attention {
     /// Ready for review, or the pending review of its flow.
     Review,
@@ -68,49 +104,28 @@ pub enum Attention {
     Reply,
 }
 
-impl Attention {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Attention::Review => "review",
-            Attention::Approve => "approve",
-            Attention::Reply => "reply",
-        }
-    }
-}
+crate::names::named!("attention", Attention);
 
-impl SessionState {
-    pub const ALL: [SessionState; 6] = [
-        SessionState::Unknown,
-        SessionState::Waiting,
-        SessionState::Active,
-        SessionState::Ready,
-        SessionState::Closed,
-        SessionState::Interrupted,
-    ];
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|state| state.as_str() == text)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SessionState::Unknown => "unknown",
-            SessionState::Waiting => "waiting",
-            SessionState::Active => "active",
-            SessionState::Ready => "ready",
-            SessionState::Closed => "closed",
-            SessionState::Interrupted => "interrupted",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum ActionKind {
     Open,
     MoveHere,
     Complete,
 }
+
+crate::names::named!("action", ActionKind);
 
 /// Something a person may do with a Session now, or why not. The texts
 /// are the contract's fixed strings, borrowed rather than copied per row.
@@ -132,8 +147,19 @@ pub enum WorkRef {
 }
 
 /// Where a flow occurrence sits relative to its flow's current position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum FlowOccurrence {
     /// Membership is known but the occurrence cannot be placed.
     Unknown,
@@ -144,6 +170,8 @@ pub enum FlowOccurrence {
     /// An invocation that finished or was replaced.
     Past,
 }
+
+crate::names::named!("flow occurrence", FlowOccurrence);
 
 /// Whether a Session is an occurrence of a flow step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -221,10 +249,10 @@ pub struct SessionRecord {
     /// Whether a client (the agent) of the Session is alive now, whatever
     /// its state: a `ready` Session may still have its agent running.
     pub alive: bool,
-    pub created_at: String,
-    pub updated_at: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
     #[serde(deserialize_with = "required")]
-    pub completed_at: Option<String>,
+    pub completed_at: Option<Timestamp>,
 }
 
 /// One page of Sessions; `next` continues after the last entry.
@@ -250,7 +278,7 @@ pub struct WaveRecord {
     pub id: String,
     pub name: String,
     pub repo: String,
-    pub created_at: String,
+    pub created_at: Timestamp,
 }
 
 /// A registered Task.
@@ -263,37 +291,46 @@ pub struct TaskRecord {
     pub wave_id: Option<String>,
     pub work_path: Option<String>,
     pub finished: bool,
-    pub created_at: String,
-    pub finished_at: Option<String>,
+    pub created_at: Timestamp,
+    pub finished_at: Option<Timestamp>,
 }
 
 /// What an interactive handoff hands back to: a Task or a Wave.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum HandoffParentKind {
     Task,
     Wave,
 }
 
-impl HandoffParentKind {
-    pub const ALL: [HandoffParentKind; 2] = [HandoffParentKind::Task, HandoffParentKind::Wave];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HandoffParentKind::Task => "task",
-            HandoffParentKind::Wave => "wave",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == text)
-    }
-}
+crate::names::named!("handoff parent kind", HandoffParentKind);
 
 /// Where an interactive handoff stands. The last three are terminal: the
 /// first of them recorded is the handoff's outcome for good.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum HandoffStatus {
     /// Opened; no person has attached yet.
     Waiting,
@@ -307,25 +344,9 @@ pub enum HandoffStatus {
     Failed,
 }
 
+crate::names::named!("handoff status", HandoffStatus);
+
 impl HandoffStatus {
-    pub const ALL: [HandoffStatus; 5] = [
-        HandoffStatus::Waiting,
-        HandoffStatus::Attached,
-        HandoffStatus::HandedBack,
-        HandoffStatus::Completed,
-        HandoffStatus::Failed,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HandoffStatus::Waiting => "waiting",
-            HandoffStatus::Attached => "attached",
-            HandoffStatus::HandedBack => "handed_back",
-            HandoffStatus::Completed => "completed",
-            HandoffStatus::Failed => "failed",
-        }
-    }
-
     /// Whether the handoff still waits for its outcome.
     pub fn is_active(self) -> bool {
         matches!(self, HandoffStatus::Waiting | HandoffStatus::Attached)
@@ -388,16 +409,16 @@ pub struct HandoffRecord {
     /// The argv that puts a person in the handed-off terminal.
     pub attach_argv: Vec<String>,
     #[serde(deserialize_with = "required")]
-    pub attached_at: Option<String>,
+    pub attached_at: Option<Timestamp>,
     #[serde(deserialize_with = "required")]
     pub outcome: Option<HandoffOutcome>,
     #[serde(deserialize_with = "required")]
-    pub finished_at: Option<String>,
+    pub finished_at: Option<Timestamp>,
     /// The body generation that claimed the wake after the outcome.
     #[serde(deserialize_with = "required")]
     pub wake_claimed_by_generation: Option<u32>,
-    pub created_at: String,
-    pub updated_at: String,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
 }
 
 /// What `lf-handoff open` prints: the handoff, and whether this call
@@ -411,8 +432,9 @@ pub struct HandoffOpened {
 /// One row of `lf-handoff list`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandoffListRow {
-    /// The handoff id.
-    pub session_id: String,
+    /// The handoff id (named `session_id` before schema 2026-12; a handoff
+    /// is not a Session).
+    pub id: String,
     pub parent_kind: HandoffParentKind,
     pub parent_id: String,
     #[serde(deserialize_with = "required")]
@@ -421,5 +443,5 @@ pub struct HandoffListRow {
     pub home: String,
     pub provider: String,
     /// Seconds since the handoff was opened.
-    pub age_secs: u64,
+    pub age_secs: Seconds,
 }

@@ -2,10 +2,11 @@
 //! worktree is associated with that Task; paths are canonicalised here,
 //! once, when a Task is registered, so listing compares plain strings.
 
-use crate::clock::{now_micros, rfc3339};
-use crate::error::{Error, Result};
-use crate::ids::{TaskId, WaveId, quote};
-use crate::session::text;
+use crate::clock::{Timestamp, now_micros};
+use crate::error::{Arg, Error, Result, What};
+use crate::facade::Lf;
+use crate::ids::{TaskId, WaveId};
+use crate::input;
 use crate::store::{Store, TaskRow, WaveRow};
 use crate::wire::{TaskRecord, WaveRecord};
 use std::collections::HashMap;
@@ -13,65 +14,27 @@ use std::path::Path;
 
 /// A directory as stored: absolute with symlinks resolved. The error names
 /// the path and what is wrong with it.
-pub fn canonical_dir(path: &Path, what: &str) -> Result<String> {
-    let canonical = std::fs::canonicalize(path).map_err(|error| {
-        Error::usage(format!(
-            "the {what} {} cannot be used: {error}",
-            quote(&path.display().to_string())
-        ))
+pub(crate) fn canonical_dir(path: &Path, arg: Arg, what: What) -> Result<String> {
+    let canonical = std::fs::canonicalize(path).map_err(|source| Error::UnusableDir {
+        arg,
+        what,
+        path: path.to_path_buf(),
+        source,
     })?;
     if !canonical.is_dir() {
-        return Err(Error::usage(format!(
-            "the {what} {} is not a directory",
-            quote(&path.display().to_string())
-        )));
+        return Err(Error::NotADirectory {
+            arg,
+            what,
+            path: path.to_path_buf(),
+        });
     }
-    canonical.to_str().map(str::to_owned).ok_or_else(|| {
-        Error::usage(format!(
-            "the {what} {} is not valid UTF-8",
-            canonical.display()
-        ))
-    })
-}
-
-fn name(text: &str, what: &str) -> Result<String> {
-    let trimmed = text.trim();
-    let ok = !trimmed.is_empty()
-        && trimmed.len() <= 100
-        && trimmed
-            .chars()
-            .all(|c| c.is_alphanumeric() || "-_./ ".contains(c));
-    if ok {
-        Ok(trimmed.to_owned())
-    } else {
-        Err(Error::usage(format!(
-            "{} is not a valid {what}: use 1 to 100 letters, digits, spaces and - _ . /",
-            quote(text)
-        )))
-    }
-}
-
-pub fn add_wave(store: &Store, wave_name: &str, repo: &Path) -> Result<WaveRecord> {
-    let row = WaveRow {
-        id: WaveId::new().to_string(),
-        name: name(wave_name, "Wave name")?,
-        repo: canonical_dir(repo, "repository")?,
-        created_at: now_micros(),
-    };
-    store.insert_wave(&row)?;
-    Ok(wave_record(row))
-}
-
-pub fn waves(store: &Store) -> Result<Vec<WaveRecord>> {
-    Ok(store.waves()?.into_iter().map(wave_record).collect())
-}
-
-fn wave_record(row: WaveRow) -> WaveRecord {
-    WaveRecord {
-        id: row.id,
-        name: row.name,
-        repo: row.repo,
-        created_at: rfc3339(row.created_at),
+    match canonical.into_os_string().into_string() {
+        Ok(text) => Ok(text),
+        Err(path) => Err(Error::NotUtf8 {
+            arg,
+            what,
+            path: path.into(),
+        }),
     }
 }
 
@@ -82,66 +45,98 @@ pub struct NewTask<'a> {
     pub wave: Option<&'a str>,
 }
 
-pub fn add_task(store: &Store, task: NewTask<'_>) -> Result<TaskRecord> {
-    let identifier = name(task.identifier, "Task identifier")?;
-    if TaskId::looks_like(&identifier) || WaveId::looks_like(&identifier) {
-        return Err(Error::usage(format!(
-            "the Task identifier {} looks like an lf id; choose another, such as LOO-291",
-            quote(&identifier)
-        )));
+impl Lf {
+    /// Register a Wave: a named repository.
+    pub fn add_wave(&self, name: &str, repo: &Path) -> Result<WaveRecord> {
+        let name = input::WAVE_NAME.check(name)?;
+        let repo = self.dir(repo, Arg::Repo, "repository")?;
+        let row = WaveRow {
+            id: WaveId::new().to_string(),
+            name,
+            repo,
+            created_at: now_micros(),
+        };
+        self.store()?.insert_wave(&row)?;
+        Ok(wave_record(row))
     }
-    let wave_id = match task.wave {
-        Some(selector) => Some(find_wave(store, selector)?.id),
-        None => None,
-    };
-    let row = TaskRow {
-        id: TaskId::new().to_string(),
-        identifier,
-        title: text::title(task.title)?,
-        worktree: task
+
+    pub fn waves(&self) -> Result<Vec<WaveRecord>> {
+        Ok(self
+            .store()?
+            .waves()?
+            .into_iter()
+            .map(wave_record)
+            .collect())
+    }
+
+    /// Register a Task, optionally with its worktree and Wave.
+    pub fn add_task(&self, task: NewTask<'_>) -> Result<TaskRecord> {
+        let identifier = input::TASK_IDENTIFIER.check(task.identifier)?;
+        if TaskId::looks_like(&identifier) || WaveId::looks_like(&identifier) {
+            return Err(Error::IdentifierLooksLikeId(identifier));
+        }
+        let title = input::title(task.title)?;
+        let worktree = task
             .worktree
-            .map(|path| canonical_dir(path, "worktree"))
-            .transpose()?,
-        wave_id,
-        created_at: now_micros(),
-        finished_at: None,
-    };
-    store.insert_task(&row)?;
-    task_record(row, &wave_names(store)?)
+            .map(|path| self.dir(path, Arg::Worktree, "worktree"))
+            .transpose()?;
+        let store = self.store()?;
+        let wave_id = match task.wave {
+            Some(selector) => Some(find_wave(store, selector)?.id),
+            None => None,
+        };
+        let row = TaskRow {
+            id: TaskId::new().to_string(),
+            identifier,
+            title,
+            worktree,
+            wave_id,
+            created_at: now_micros(),
+            finished_at: None,
+        };
+        store.insert_task(&row)?;
+        task_record(row, &wave_names(store)?)
+    }
+
+    pub fn tasks(&self) -> Result<Vec<TaskRecord>> {
+        let store = self.store()?;
+        let names = wave_names(store)?;
+        store
+            .tasks()?
+            .into_iter()
+            .map(|row| task_record(row, &names))
+            .collect()
+    }
+
+    /// Mark a Task finished; its flow reviews then need no attention.
+    pub fn finish_task(&self, selector: &str) -> Result<TaskRecord> {
+        let store = self.store()?;
+        let task = find_task(store, selector)?;
+        store.finish_task(&task.id, now_micros())?;
+        task_record(find_task(store, &task.id)?, &wave_names(store)?)
+    }
 }
 
-pub fn tasks(store: &Store) -> Result<Vec<TaskRecord>> {
-    let names = wave_names(store)?;
-    store
-        .tasks()?
-        .into_iter()
-        .map(|row| task_record(row, &names))
-        .collect()
-}
-
-pub fn finish_task(store: &Store, selector: &str) -> Result<TaskRecord> {
-    let task = find_task(store, selector)?;
-    store.finish_task(&task.id, now_micros())?;
-    task_record(find_task(store, &task.id)?, &wave_names(store)?)
+fn wave_record(row: WaveRow) -> WaveRecord {
+    WaveRecord {
+        id: row.id,
+        name: row.name,
+        repo: row.repo,
+        created_at: Timestamp(row.created_at),
+    }
 }
 
 /// A Task by id or identifier, or an error saying how to register it.
-pub fn find_task(store: &Store, selector: &str) -> Result<TaskRow> {
-    store.find_task(selector)?.ok_or_else(|| {
-        Error::not_found(format!(
-            "Task {} is not registered; see lf-work task list, or register it with lf-work task add",
-            quote(selector)
-        ))
-    })
+pub(crate) fn find_task(store: &Store, selector: &str) -> Result<TaskRow> {
+    store
+        .find_task(selector)?
+        .ok_or_else(|| Error::TaskNotFound(selector.to_owned(), true))
 }
 
-pub fn find_wave(store: &Store, selector: &str) -> Result<WaveRow> {
-    store.find_wave(selector)?.ok_or_else(|| {
-        Error::not_found(format!(
-            "Wave {} is not registered; see lf-work wave list, or register it with lf-work wave add",
-            quote(selector)
-        ))
-    })
+pub(crate) fn find_wave(store: &Store, selector: &str) -> Result<WaveRow> {
+    store
+        .find_wave(selector)?
+        .ok_or_else(|| Error::WaveNotFound(selector.to_owned()))
 }
 
 fn wave_names(store: &Store) -> Result<HashMap<String, String>> {
@@ -153,7 +148,7 @@ fn wave_names(store: &Store) -> Result<HashMap<String, String>> {
 }
 
 fn task_record(row: TaskRow, waves: &HashMap<String, String>) -> Result<TaskRecord> {
-    let work_path = crate::session::rules::work_path(
+    let work_path = crate::state::work_path(
         row.wave_id
             .as_deref()
             .map(|id| (id, waves.get(id).map(String::as_str))),
@@ -162,8 +157,8 @@ fn task_record(row: TaskRow, waves: &HashMap<String, String>) -> Result<TaskReco
     Ok(TaskRecord {
         work_path,
         finished: row.finished_at.is_some(),
-        finished_at: row.finished_at.map(rfc3339),
-        created_at: rfc3339(row.created_at),
+        finished_at: row.finished_at.map(Timestamp),
+        created_at: Timestamp(row.created_at),
         id: row.id,
         identifier: row.identifier,
         title: row.title,

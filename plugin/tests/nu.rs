@@ -136,7 +136,7 @@ impl Env {
     }
 
     fn lf(&self) -> Lf {
-        Lf::open(&Home::at(self.home()).unwrap()).unwrap()
+        Lf::at(Home::at(self.home()), lf::Caller::default())
     }
 
     /// Record a conversation through the library (no launch).
@@ -150,13 +150,20 @@ impl Env {
                 task: None,
                 prompt: None,
                 argv: Vec::new(),
+                launch: false,
             })
             .unwrap()
             .id
     }
 
     fn run_of(&self, id: &str) -> String {
-        self.lf().find(id).unwrap().current_run_id
+        self.lf()
+            .store()
+            .unwrap()
+            .session_row(id)
+            .unwrap()
+            .unwrap()
+            .current_run_id
     }
 
     fn command(&self, program: &Path, cwd: &Path) -> Command {
@@ -222,7 +229,7 @@ struct Seeded {
 fn seed(env: &Env) -> Seeded {
     let work = env.mkdir("repo");
     let lf = env.lf();
-    let store = lf.store();
+    let store = lf.store().unwrap();
     let now = lf::clock::now_micros;
     let closed = env.session("Closed one", &work);
     store.complete_session(&closed, now()).unwrap();
@@ -522,21 +529,6 @@ fn help_lf_sessions_shows_examples_with_results() {
     );
 }
 
-/// A record with its times as instants, so RFC 3339 text written by the
-/// binary and by Nushell's `to json` compare by meaning.
-fn normalised(mut record: SessionRecord) -> SessionRecord {
-    let instant = |text: &str| {
-        chrono::DateTime::parse_from_rfc3339(text)
-            .unwrap_or_else(|error| panic!("{text:?} is not RFC 3339: {error}"))
-            .timestamp_micros()
-            .to_string()
-    };
-    record.created_at = instant(&record.created_at);
-    record.updated_at = instant(&record.updated_at);
-    record.completed_at = record.completed_at.as_deref().map(instant);
-    record
-}
-
 #[test]
 fn the_plugin_and_lf_session_list_return_the_same_sessions_in_the_same_order() {
     let env = Env::new();
@@ -545,16 +537,13 @@ fn the_plugin_and_lf_session_list_return_the_same_sessions_in_the_same_order() {
     let worktree = env.mkdir("repo-loo-1");
     let nested = env.mkdir("repo-loo-1/src");
     let lf = env.lf();
-    lf::work::add_wave(lf.store(), "product", &repo).unwrap();
-    lf::work::add_task(
-        lf.store(),
-        lf::work::NewTask {
-            identifier: "LOO-1",
-            title: "The first task",
-            worktree: Some(&worktree),
-            wave: Some("product"),
-        },
-    )
+    lf.add_wave("product", &repo).unwrap();
+    lf.add_task(lf::work::NewTask {
+        identifier: "LOO-1",
+        title: "The first task",
+        worktree: Some(&worktree),
+        wave: Some("product"),
+    })
     .unwrap();
     let in_worktree = env.session("In the worktree", &nested);
     let bound = env.session("Bound by hand", &repo);
@@ -588,8 +577,6 @@ fn the_plugin_and_lf_session_list_return_the_same_sessions_in_the_same_order() {
             let expected: Vec<SessionRecord> = binary.json();
             let script = format!("lf sessions {} | to json -r", filter.join(" "));
             let got: Vec<SessionRecord> = env.nu_in(&cwd, &script).json();
-            let expected: Vec<SessionRecord> = expected.into_iter().map(normalised).collect();
-            let got: Vec<SessionRecord> = got.into_iter().map(normalised).collect();
             assert_eq!(
                 got.iter().map(|record| &record.id).collect::<Vec<_>>(),
                 expected.iter().map(|record| &record.id).collect::<Vec<_>>(),
@@ -620,10 +607,8 @@ fn the_plugin_and_lf_session_list_return_the_same_sessions_in_the_same_order() {
     let plugin: Vec<SessionRecord> = env
         .nu(&format!("lf sessions --after '{next}' | to json -r"))
         .json();
-    assert_eq!(
-        plugin.into_iter().map(normalised).collect::<Vec<_>>(),
-        binary.into_iter().map(normalised).collect::<Vec<_>>()
-    );
+    // Times decode as instants, whatever text Nushell wrote them as.
+    assert_eq!(plugin, binary);
 }
 
 #[test]
@@ -645,7 +630,7 @@ fn the_home_and_the_current_directory_come_from_the_engine() {
         format!("LF_HOME={}", other.display()),
         "the record names the engine's Home"
     );
-    let in_other = Lf::open(&Home::at(&other).unwrap()).unwrap();
+    let in_other = Lf::at(Home::at(&other), lf::Caller::default());
     assert_eq!(in_other.get(&record.id).unwrap().title, "Here");
     assert!(
         env.lf().get(&record.id).is_err(),
@@ -715,4 +700,43 @@ fn new_launches_in_tmux_and_open_outside_tmux_returns_the_record() {
         )
         .json();
     assert_eq!(closed.state, SessionState::Closed);
+}
+
+#[test]
+fn the_plugin_uses_the_engines_tmux_socket_not_its_own() {
+    let env = Env::new();
+    let work = env.mkdir("repo");
+    // The plugin process starts with the test's socket in its environment
+    // (the first command starts it); the person then points the engine at
+    // another server. Sessions must start there.
+    let engine_socket = format!("lf-engine-{}", lf::ids::SessionId::new());
+    let script = format!(
+        "lf sessions | ignore; $env.LF_TMUX_SOCKET = '{engine_socket}'; \
+         lf session new --provider command --argv [sleep 600] | to json -r"
+    );
+    let launched: SessionRecord = env.nu_in(&work, &script).json();
+    let name = format!("={}", tmux_name(&launched.id));
+    let has = |socket: &str| {
+        Command::new("tmux")
+            .args(["-L", socket, "has-session", "-t", &name])
+            .env("TMUX_TMPDIR", env.root())
+            .env_remove("TMUX")
+            .status()
+            .unwrap()
+            .success()
+    };
+    let on_engine = has(&engine_socket);
+    let on_process = has(&env.socket);
+    let _ = Command::new("tmux")
+        .args(["-L", &engine_socket, "kill-server"])
+        .env("TMUX_TMPDIR", env.root())
+        .env_remove("TMUX")
+        .output();
+    assert!(on_engine, "the session runs on the engine's tmux server");
+    assert!(!on_process, "not on the plugin process's own server");
+    assert_eq!(launched.state, SessionState::Active, "{launched:?}");
+}
+
+fn tmux_name(id: &str) -> String {
+    format!("lf-{}", &id[..12])
 }

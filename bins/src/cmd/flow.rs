@@ -56,7 +56,7 @@ enum What {
         prompt: Option<String>,
         /// The agent CLI for the review.
         #[arg(long, default_value = "claude",
-              value_parser = PossibleValuesParser::new(["claude", "codex"]).try_map(|s: String| Provider::parse(&s).map_err(|e| e.message)))]
+              value_parser = PossibleValuesParser::new(["claude", "codex"]).try_map(|s: String| Provider::parse(&s)))]
         provider: Provider,
         /// The model, passed to the provider's --model.
         #[arg(long)]
@@ -83,8 +83,9 @@ enum What {
         #[arg(value_name = "SESSION")]
         session: String,
         /// Give up after this many seconds (exit 1).
-        #[arg(long, value_name = "SECONDS")]
-        timeout: Option<f64>,
+        #[arg(long, value_name = "SECONDS",
+              value_parser = super::seconds(lf::Arg::Timeout, u64::from(u32::MAX)))]
+        timeout: Option<Duration>,
     },
 }
 
@@ -125,12 +126,6 @@ impl Tool for Cli {
             What::Advance { invocation } => out.json(&lf.advance_flow(&invocation)?),
             What::Finish { invocation } => out.json(&lf.finish_flow(&invocation)?),
             What::Wait { session, timeout } => {
-                let timeout = timeout
-                    .map(|seconds| {
-                        Duration::try_from_secs_f64(seconds)
-                            .map_err(|_| lf::Error::usage("--timeout takes a number of seconds"))
-                    })
-                    .transpose()?;
                 // The result is read by a program that waited: print it at once.
                 let feedback = lf.wait_review(&session, timeout)?;
                 out.json(&feedback)

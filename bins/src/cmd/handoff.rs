@@ -1,7 +1,6 @@
 use crate::{Output, Tool, open_lf};
 use clap::builder::PossibleValuesParser;
 use clap::{ArgGroup, Args, Parser, Subcommand};
-use lf::ids::HandoffId;
 use lf::provider::Provider;
 use lf::wire::HandoffOutcome;
 use std::path::PathBuf;
@@ -88,7 +87,7 @@ struct Open {
     #[arg(long, value_name = "DIR", default_value = ".")]
     cwd: PathBuf,
     /// The agent CLI whose terminal is handed over.
-    #[arg(long, value_parser = PossibleValuesParser::new(Provider::ALL.map(Provider::as_str)))]
+    #[arg(long, value_parser = PossibleValuesParser::new(Provider::NAMES))]
     provider: String,
     /// The provider's own id of the conversation (Claude's session UUID,
     /// Codex's thread id).
@@ -143,48 +142,36 @@ impl Tool for Cli {
     const NAME: &'static str = "lf-handoff";
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
-        // Everything checkable without the store is checked first, so bad
-        // input never creates or changes a database.
+        // The library checks the input before it opens the database, so bad
+        // input never creates or changes one.
+        let lf = open_lf()?;
         match self.what {
-            What::Open(open) => {
-                let request = lf::handoff::OpenRequest::check(&lf::handoff::OpenArgs {
-                    parent: &open.parent,
-                    cwd: &open.cwd,
-                    provider: &open.provider,
-                    provider_session_id: open.provider_session_id.as_deref(),
-                    body_generation: open.body_generation,
-                    reason: &open.reason,
-                    environment: &open.environment,
-                    attach_argv: &open.attach_argv,
-                })?;
-                out.json(&lf::handoff::open(open_lf()?.store(), &request)?)
-            }
+            What::Open(open) => out.json(&lf.open_handoff(&lf::handoff::OpenArgs {
+                parent: &open.parent,
+                cwd: &open.cwd,
+                provider: &open.provider,
+                provider_session_id: open.provider_session_id.as_deref(),
+                body_generation: open.body_generation,
+                reason: &open.reason,
+                environment: &open.environment,
+                attach_argv: &open.attach_argv,
+            })?),
             What::Attach { id, exec } => {
-                let id = HandoffId::parse(&id)?;
-                let attach = lf::handoff::attach(open_lf()?.store(), &id)?;
+                let attach = lf.attach_handoff(&id)?;
                 if exec {
                     return Err(attach.exec());
                 }
                 out.json(&attach.record)
             }
             What::Finish(finish) => {
-                let id = HandoffId::parse(&finish.id)?;
-                let outcome = lf::handoff::outcome(finish.outcome())?;
-                out.json(&lf::handoff::finish(open_lf()?.store(), &id, &outcome)?)
+                let id = finish.id.clone();
+                out.json(&lf.finish_handoff(&id, finish.outcome())?)
             }
             What::ClaimWake { id, generation } => {
-                let id = HandoffId::parse(&id)?;
-                out.json(&lf::handoff::claim_wake(
-                    open_lf()?.store(),
-                    &id,
-                    generation,
-                )?)
+                out.json(&lf.claim_handoff_wake(&id, generation)?)
             }
-            What::List { active } => out.json(&lf::handoff::list(open_lf()?.store(), active)?),
-            What::Show { id } => {
-                let id = HandoffId::parse(&id)?;
-                out.json(&lf::handoff::show(open_lf()?.store(), &id)?)
-            }
+            What::List { active } => out.json(&lf.handoffs(active)?),
+            What::Show { id } => out.json(&lf.handoff(&id)?),
         }
     }
 }

@@ -58,26 +58,25 @@ pub fn main() -> ! {
             None
         }
     };
-    let home = lf::Home::from_env();
-    let run = std::env::var("LF_RUN_ID").ok();
-    let problem = match (&cli, &home) {
+    let lf = crate::open_lf();
+    let problem = match (&cli, &lf) {
         (None, _) => Some((
             "?".to_owned(),
             "lf-hook was called with arguments it does not understand".to_owned(),
         )),
-        (Some(_), Err(error)) => Some(("?".to_owned(), error.message.clone())),
-        (Some(cli), Ok(home)) => receive(cli, home, run.as_deref())
+        (Some(_), Err(error)) => Some(("?".to_owned(), error.one_line())),
+        (Some(cli), Ok(lf)) => receive(cli, lf)
             .err()
             .map(|message| (cli.provider.clone(), message)),
     };
-    if let (Some((provider, message)), Ok(home)) = (problem, &home) {
-        lf::hook::log(home, &provider, run.as_deref(), &message);
+    if let (Some((provider, message)), Ok(lf)) = (problem, &lf) {
+        lf.log_hook(&provider, &message);
     }
     std::process::exit(0)
 }
 
-fn receive(cli: &Cli, home: &lf::Home, run: Option<&str>) -> Result<(), String> {
-    let provider = Provider::parse(&cli.provider).map_err(|error| error.message)?;
+fn receive(cli: &Cli, lf: &lf::Lf) -> Result<(), String> {
+    let provider = Provider::parse(&cli.provider).map_err(|error| error.one_line())?;
     let payload = match (provider, cli.payload.last()) {
         (Provider::Codex, Some(arg)) => arg.as_bytes().to_vec(),
         _ => {
@@ -95,9 +94,9 @@ fn receive(cli: &Cli, home: &lf::Home, run: Option<&str>) -> Result<(), String> 
             lf::hook::MAX_PAYLOAD
         ));
     }
-    match lf::hook::receive(home, provider, run, &payload) {
+    match lf.receive_hook(provider, &payload) {
         Ok(None) => Ok(()),
         Ok(Some(note)) => Err(note),
-        Err(error) => Err(error.message),
+        Err(error) => Err(error.one_line()),
     }
 }

@@ -45,12 +45,15 @@ pub(crate) fn all() -> Vec<clap::Command> {
     ]
 }
 
-/// Parse a `--state` value.
-pub(crate) fn state(text: &str) -> Result<lf::wire::SessionState, String> {
-    lf::wire::SessionState::parse(text).ok_or_else(|| format!("unknown state {text:?}"))
-}
-
-/// Parse a `--kind` value.
-pub(crate) fn kind(text: &str) -> Result<lf::wire::SessionKind, String> {
-    lf::wire::SessionKind::parse(text).ok_or_else(|| format!("unknown kind {text:?}"))
+/// A `--grace` or `--timeout` value: seconds, as a duration.
+pub(crate) fn seconds(
+    arg: lf::Arg,
+    max: u64,
+) -> impl Fn(&str) -> Result<std::time::Duration, lf::Error> + Clone {
+    move |text| {
+        let value = text
+            .parse::<f64>()
+            .map_err(|_| lf::Error::BadSeconds { arg, max })?;
+        lf::input::seconds(arg, value, max)
+    }
 }

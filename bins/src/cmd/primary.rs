@@ -33,7 +33,7 @@ enum What {
         wave: Option<String>,
         /// The agent for a new primary session.
         #[arg(long, default_value = "claude",
-              value_parser = PossibleValuesParser::new(["claude", "codex"]).try_map(|s: String| Provider::parse(&s).map_err(|e| e.message)))]
+              value_parser = PossibleValuesParser::new(["claude", "codex"]).try_map(|s: String| Provider::parse(&s)))]
         provider: Provider,
         /// Go to the session afterwards.
         #[arg(long)]
@@ -61,10 +61,7 @@ impl Tool for Cli {
                 provider,
                 attach,
             } => {
-                let dir = std::env::current_dir().map_err(|error| {
-                    lf::Error::usage(format!("the current directory cannot be used: {error}"))
-                })?;
-                let scope = lf.primary_scope(wave.as_deref(), &dir)?;
+                let scope = lf.primary_scope(wave.as_deref(), None)?;
                 (lf.ensure_primary(&scope, provider)?, attach)
             }
             What::Replace { id, attach } => (lf.replace_primary(&id)?, attach),
@@ -73,7 +70,7 @@ impl Tool for Cli {
         if attach {
             out.finish()?;
             let id = lf::ids::SessionId::parse(&record.id)?;
-            lf::tmux::Tmux::from_env().go_to(&lf::tmux::session_name(&id))?;
+            lf.go_to(&lf::tmux::session_name(&id))?;
         }
         Ok(())
     }

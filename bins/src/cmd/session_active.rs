@@ -33,7 +33,6 @@ impl Tool for Cli {
     const NAME: &'static str = "lf-session-active";
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
-        let home = lf::Home::from_env()?;
-        out.json(&lf::active::observe(&home, self.task.as_deref())?)
+        out.json(&crate::open_lf()?.active(self.task.as_deref())?)
     }
 }

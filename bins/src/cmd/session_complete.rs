@@ -22,19 +22,16 @@ pub struct Cli {
     #[arg(value_name = "ID")]
     id: String,
     /// Seconds between SIGTERM and SIGKILL for the session's live clients.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    grace: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "5",
+          value_parser = super::seconds(lf::Arg::Grace, 3600))]
+    grace: Duration,
 }
 
 impl Tool for Cli {
     const NAME: &'static str = "lf-session-complete";
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
-        let grace = Duration::try_from_secs_f64(self.grace)
-            .ok()
-            .filter(|grace| *grace <= Duration::from_secs(3600))
-            .ok_or_else(|| lf::Error::usage("--grace takes seconds from 0 to 3600"))?;
-        let record = open_lf()?.complete(&self.id, grace)?;
+        let record = open_lf()?.complete(&self.id, self.grace)?;
         out.json(&record)
     }
 }

@@ -28,11 +28,11 @@ pub struct Cli {
     attention: bool,
     /// Only sessions in this state.
     #[arg(long, value_name = "STATE",
-          value_parser = PossibleValuesParser::new(SessionState::ALL.map(SessionState::as_str)).try_map(|s: String| super::state(&s)))]
+          value_parser = PossibleValuesParser::new(SessionState::NAMES).try_map(|s: String| SessionState::parse(&s)))]
     state: Option<SessionState>,
     /// Only sessions of this kind.
     #[arg(long, value_name = "KIND",
-          value_parser = PossibleValuesParser::new(SessionKind::ALL.map(SessionKind::as_str)).try_map(|s: String| super::kind(&s)))]
+          value_parser = PossibleValuesParser::new(SessionKind::NAMES).try_map(|s: String| SessionKind::parse(&s)))]
     kind: Option<SessionKind>,
     /// Only sessions bound to this Task or working in its worktree (id or identifier).
     #[arg(long, value_name = "TASK")]
@@ -67,11 +67,10 @@ impl Tool for Cli {
     const NAME: &'static str = "lf-session-list";
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
+        // `--here` is the caller's directory, which the library knows.
         let cwd = match (self.cwd, self.here) {
             (Some(dir), _) => Some(dir),
-            (None, true) => Some(std::env::current_dir().map_err(|error| {
-                lf::Error::usage(format!("the current directory cannot be used: {error}"))
-            })?),
+            (None, true) => Some(PathBuf::from(".")),
             (None, false) => None,
         };
         let filter = lf::ListFilter {
@@ -85,17 +84,16 @@ impl Tool for Cli {
             limit: self.limit,
             after: self.after,
         };
-        let lf = open_lf()?;
-        let listing = lf.list(&filter)?;
+        let listing = open_lf()?.list(&filter)?;
         if self.jsonl {
-            listing.for_each(|record| out.json(&record))?;
+            listing.write(|record| out.json(&record))?;
             return Ok(());
         }
         if self.page {
             out.raw("{\"entries\":")?;
         }
         let mut array = ArrayWriter::begin(out)?;
-        let next = listing.for_each(|record| array.push(out, &record))?;
+        let next = listing.write(|record| array.push(out, &record))?;
         array.end(out)?;
         if self.page {
             out.raw(",\"next\":")?;

@@ -23,7 +23,7 @@ Examples:
 pub struct Cli {
     /// The agent CLI to run.
     #[arg(long, default_value = "claude",
-          value_parser = PossibleValuesParser::new(Provider::ALL.map(Provider::as_str)).try_map(|s: String| Provider::parse(&s).map_err(|e| e.message)))]
+          value_parser = PossibleValuesParser::new(Provider::NAMES).try_map(|s: String| Provider::parse(&s)))]
     provider: Provider,
     /// The model, passed to the provider's --model.
     #[arg(long)]
@@ -57,9 +57,6 @@ impl Tool for Cli {
     fn run(self, out: &mut Output) -> lf::Result<()> {
         let lf = open_lf()?;
         // A session that could never start is not recorded.
-        if !self.no_launch {
-            self.provider.require_installed(&self.argv)?;
-        }
         let record = lf.create(lf::NewConversation {
             provider: self.provider,
             model: self.model,
@@ -68,6 +65,7 @@ impl Tool for Cli {
             task: self.task,
             prompt: self.prompt,
             argv: self.argv,
+            launch: !self.no_launch,
         })?;
         if self.no_launch {
             return out.json(&record);
@@ -75,7 +73,7 @@ impl Tool for Cli {
         let destination = lf
             .open_session(&record.id, lf::session::OpenOptions::default())
             .map_err(|error| {
-                error.context(format!(
+                error.during(format!(
                     "Session {} was recorded but did not start",
                     record.id
                 ))
@@ -84,7 +82,7 @@ impl Tool for Cli {
         match destination {
             lf::session::Destination::Tmux(name) if self.attach => {
                 out.finish()?;
-                lf::tmux::Tmux::from_env().go_to(&name)
+                lf.go_to(&name)
             }
             _ => Ok(()),
         }

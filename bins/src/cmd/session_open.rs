@@ -57,18 +57,11 @@ impl Tool for Cli {
             here: self.here,
         };
         // A Run id names the session only until a new attempt replaces it.
-        let session = lf.find(&self.id)?.id;
+        let session = lf.get(&self.id)?.id;
         match lf.open_session(&self.id, options)? {
             Destination::Tmux(_) if self.detach => out.json(&lf.get(&session)?),
-            Destination::Tmux(name) => lf::tmux::Tmux::from_env().go_to(&name),
-            Destination::Exec(argv) => {
-                use std::os::unix::process::CommandExt;
-                let error = std::process::Command::new(&argv[0]).args(&argv[1..]).exec();
-                Err(lf::Error::operational(format!(
-                    "cannot run {}: {error}",
-                    argv[0]
-                )))
-            }
+            Destination::Tmux(name) => lf.go_to(&name),
+            Destination::Exec(argv) => Err(Destination::exec(&argv)),
         }
     }
 }

@@ -43,13 +43,9 @@ impl Tool for Cli {
             task: self.task,
             ..Default::default()
         };
-        let mut records = Vec::new();
-        lf.list(&filter)?.for_each(|record| {
-            records.push(record);
-            Ok(())
-        })?;
+        let mut records = lf.list(&filter)?.collect::<lf::Result<Vec<_>>>()?;
         if records.is_empty() {
-            return Err(lf::Error::not_found("there is no session to pick"));
+            return Err(lf::Error::NothingToPick);
         }
         pick::order(&mut records);
         let Some(chosen) = Terminal::open()?.choose(&records)? else {
@@ -58,13 +54,11 @@ impl Tool for Cli {
         if self.print {
             return out.json(chosen);
         }
-        use std::os::unix::process::CommandExt;
         let program = lf::session::launch::sibling_program("lf-session-open");
-        let error = std::process::Command::new(&program).arg(&chosen.id).exec();
-        Err(lf::Error::operational(format!(
-            "cannot run {}: {error}",
-            program.display()
-        )))
+        Err(lf::session::Destination::exec(&[
+            program.display().to_string(),
+            chosen.id.clone(),
+        ]))
     }
 }
 
@@ -80,20 +74,13 @@ impl Terminal {
             .read(true)
             .write(true)
             .open("/dev/tty")
-            .map_err(|error| {
-                lf::Error::usage(format!(
-                    "lf-session-pick needs a terminal (/dev/tty: {error}); use lf-session-list to choose in a script"
-                ))
-            })?;
+            .map_err(|_| lf::Error::NoTerminal)?;
         use rustix::termios::{OptionalActions, tcgetattr, tcsetattr};
-        let saved = tcgetattr(&tty).map_err(|_| {
-            lf::Error::usage("lf-session-pick needs a terminal: /dev/tty is not one")
-        })?;
+        let saved = tcgetattr(&tty).map_err(|_| lf::Error::NoTerminal)?;
         let mut raw = saved.clone();
         raw.make_raw();
-        tcsetattr(&tty, OptionalActions::Now, &raw).map_err(|error| {
-            lf::Error::operational(format!("cannot put the terminal in raw mode: {error}"))
-        })?;
+        tcsetattr(&tty, OptionalActions::Now, &raw)
+            .map_err(|error| lf::Error::Terminal("put in raw mode", error.into()))?;
         let mut terminal = Terminal { tty, saved };
         // The alternate screen, so the picker leaves the screen as it was.
         terminal.write("\x1b[?1049h")?;
@@ -104,9 +91,7 @@ impl Terminal {
         self.tty
             .write_all(text.as_bytes())
             .and_then(|()| self.tty.flush())
-            .map_err(|error| {
-                lf::Error::operational(format!("cannot write to the terminal: {error}"))
-            })
+            .map_err(|error| lf::Error::Terminal("write to", error))
     }
 
     fn size(&self) -> (usize, usize) {
@@ -153,9 +138,10 @@ impl Terminal {
                 .collect();
             selected = selected.min(shown.len().saturating_sub(1));
             self.draw(&query, &shown, selected)?;
-            let count = self.tty.read(&mut buffer).map_err(|error| {
-                lf::Error::operational(format!("cannot read the terminal: {error}"))
-            })?;
+            let count = self
+                .tty
+                .read(&mut buffer)
+                .map_err(|error| lf::Error::Terminal("read", error))?;
             if count == 0 {
                 return Ok(None);
             }

@@ -21,21 +21,11 @@ pub struct Cli {
     summary: String,
 }
 
-fn required_env(name: &str) -> lf::Result<String> {
-    std::env::var(name).map_err(|_| {
-        lf::Error::usage(format!(
-            "{name} is not set: lf-session-ready is run by an agent inside a session that lf launched"
-        ))
-    })
-}
-
 impl Tool for Cli {
     const NAME: &'static str = "lf-session-ready";
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
-        let session = required_env("LF_SESSION_ID")?;
-        let run = required_env("LF_RUN_ID")?;
-        let record = open_lf()?.ready(&session, &run, &self.summary)?;
+        let record = open_lf()?.ready(&self.summary)?;
         out.json(&record)
     }
 }

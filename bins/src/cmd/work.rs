@@ -77,30 +77,22 @@ impl Tool for Cli {
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
         let lf = open_lf()?;
-        let store = lf.store();
         match self.what {
-            What::Wave(WaveCommand::Add { name, repo }) => {
-                out.json(&lf::work::add_wave(store, &name, &repo)?)
-            }
-            What::Wave(WaveCommand::List) => out.json(&lf::work::waves(store)?),
+            What::Wave(WaveCommand::Add { name, repo }) => out.json(&lf.add_wave(&name, &repo)?),
+            What::Wave(WaveCommand::List) => out.json(&lf.waves()?),
             What::Task(TaskCommand::Add {
                 identifier,
                 title,
                 worktree,
                 wave,
-            }) => out.json(&lf::work::add_task(
-                store,
-                lf::work::NewTask {
-                    identifier: &identifier,
-                    title: &title,
-                    worktree: worktree.as_deref(),
-                    wave: wave.as_deref(),
-                },
-            )?),
-            What::Task(TaskCommand::List) => out.json(&lf::work::tasks(store)?),
-            What::Task(TaskCommand::Finish { task }) => {
-                out.json(&lf::work::finish_task(store, &task)?)
-            }
+            }) => out.json(&lf.add_task(lf::work::NewTask {
+                identifier: &identifier,
+                title: &title,
+                worktree: worktree.as_deref(),
+                wave: wave.as_deref(),
+            })?),
+            What::Task(TaskCommand::List) => out.json(&lf.tasks()?),
+            What::Task(TaskCommand::Finish { task }) => out.json(&lf.finish_task(&task)?),
         }
     }
 }

@@ -43,8 +43,7 @@ pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
         Mode::New {
             chosen_native_id, ..
         } => {
-            let id = chosen_native_id
-                .ok_or_else(|| Error::operational("a Claude Run has no chosen session id"))?;
+            let id = chosen_native_id.ok_or(Error::NoChosenId)?;
             argv.extend(["--session-id".to_owned(), id.to_owned()]);
         }
         Mode::Resume { native_id } => argv.extend(["--resume".to_owned(), native_id.to_owned()]),
@@ -150,7 +149,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
         Some(id) => {
             return Err(format!(
                 "session_id {} is not a UUID",
-                crate::ids::quote(id)
+                crate::error::quote(id)
             ));
         }
         None => None,
@@ -188,7 +187,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
             HookEvent::Ignored("SessionEnd clear".to_owned())
         }
         "SessionEnd" => HookEvent::SessionEnded,
-        other => HookEvent::Ignored(crate::ids::quote(other)),
+        other => HookEvent::Ignored(crate::error::quote(other)),
     };
     Ok(super::Hook {
         event,

@@ -146,7 +146,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
         Some(id) => {
             return Err(format!(
                 "session_id {} is not a Codex thread id",
-                crate::ids::quote(id)
+                crate::error::quote(id)
             ));
         }
         None => None,
@@ -173,7 +173,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
         },
         "PermissionRequest" => HookEvent::PermissionPrompt,
         "PostToolUse" => HookEvent::ToolFinished,
-        other => HookEvent::Ignored(crate::ids::quote(other)),
+        other => HookEvent::Ignored(crate::error::quote(other)),
     };
     Ok(Hook {
         event,
@@ -195,7 +195,7 @@ fn parse_notify(object: &serde_json::Map<String, Value>) -> Result<Hook, String>
                 native_id: Some(super::native_token(thread)?),
             }
         }
-        Some(other) => HookEvent::Ignored(crate::ids::quote(other)),
+        Some(other) => HookEvent::Ignored(crate::error::quote(other)),
         None => return Err("payload has no type".to_owned()),
     };
     let native_id = match &event {

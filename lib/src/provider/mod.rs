@@ -6,11 +6,23 @@
 mod claude;
 mod codex;
 
-use crate::error::{Error, Result};
-use crate::ids::quote;
+use crate::caller::Caller;
+use crate::error::{Arg, Error, Result};
 use std::path::{Path, PathBuf};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Provider {
     /// Claude Code.
     Claude,
@@ -20,17 +32,9 @@ pub enum Provider {
     Command,
 }
 
+crate::names::named!("provider", Provider, Some(crate::Arg::Provider));
+
 impl Provider {
-    pub const ALL: [Provider; 3] = [Provider::Claude, Provider::Codex, Provider::Command];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Provider::Claude => "claude",
-            Provider::Codex => "codex",
-            Provider::Command => "command",
-        }
-    }
-
     /// The native id lf presets for a new conversation, for a provider
     /// that lets it choose one (Claude's `--session-id`).
     pub fn chosen_native_id(self) -> Option<String> {
@@ -110,23 +114,37 @@ impl Provider {
     /// Refuse, before anything is recorded, a launch whose program is not
     /// installed: one sentence saying what to install or which provider to
     /// pick.
-    pub fn require_installed(self, argv: &[String]) -> Result<()> {
+    pub fn require_installed(self, argv: &[String], caller: &Caller) -> Result<()> {
         let Some(program) = self.program_name(argv) else {
             return Ok(());
         };
         let found = if program.contains('/') {
             Path::new(program).is_file()
         } else {
-            which_on_path(program).is_some()
+            caller.program(program).is_some()
         };
         if found {
             return Ok(());
         }
-        Err(Error::operational(match self {
-            Provider::Claude => "claude is not on PATH: install Claude Code (npm install -g @anthropic-ai/claude-code) or choose another --provider".to_owned(),
-            Provider::Codex => "codex is not on PATH: install the Codex CLI (npm install -g @openai/codex) or choose another --provider".to_owned(),
-            Provider::Command => format!("{} is not on PATH: install it or give the command's full path after --", quote(program)),
-        }))
+        let (arg, install) = match self {
+            Provider::Claude => (
+                Arg::Provider,
+                "install Claude Code (npm install -g @anthropic-ai/claude-code) or choose another --provider",
+            ),
+            Provider::Codex => (
+                Arg::Provider,
+                "install the Codex CLI (npm install -g @openai/codex) or choose another --provider",
+            ),
+            Provider::Command => (
+                Arg::Argv,
+                "install it or give the command's full path after --",
+            ),
+        };
+        Err(Error::NotOnPath {
+            arg,
+            program: program.to_owned(),
+            install,
+        })
     }
 
     /// The argv that launches (or resumes) this provider for one Run.
@@ -136,43 +154,11 @@ impl Provider {
             Provider::Codex => Ok(codex::argv(launch)),
             Provider::Command => {
                 if launch.command.is_empty() {
-                    return Err(Error::usage("this command session has no argv to run"));
+                    return Err(Error::NoArgv);
                 }
                 Ok(launch.command.to_vec())
             }
         }
-    }
-
-    pub fn parse(text: &str) -> Result<Self> {
-        Provider::ALL
-            .into_iter()
-            .find(|provider| provider.as_str() == text)
-            .ok_or_else(|| {
-                Error::usage(format!(
-                    "unknown provider {}: choose claude, codex or command",
-                    quote(text)
-                ))
-            })
-    }
-}
-
-/// A model name passes through to the provider's `--model`: a short token
-/// of letters, digits and `.-_:/@[]`, nothing a shell or a flag parser could
-/// misread.
-pub fn validate_model(model: &str) -> Result<String> {
-    let ok = !model.is_empty()
-        && model.len() <= 100
-        && !model.starts_with('-')
-        && model
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || ".-_:/@[]".contains(c));
-    if ok {
-        Ok(model.to_owned())
-    } else {
-        Err(Error::usage(format!(
-            "{} is not a model name: use up to 100 letters, digits and . - _ : / @ [ ], not starting with -",
-            quote(model)
-        )))
     }
 }
 
@@ -289,31 +275,11 @@ pub(crate) fn native_token(text: &str) -> std::result::Result<String, String> {
     if ok {
         Ok(text.to_owned())
     } else {
-        Err(format!("native id {} is malformed", quote(text)))
-    }
-}
-
-/// The program a provider is started as: found on PATH, so that a user's
-/// installation (or a test's fake) is used.
-pub fn program(name: &str) -> Result<PathBuf> {
-    which_on_path(name).ok_or_else(|| {
-        Error::operational(format!(
-            "{name} is not installed or not on PATH; install it, or choose another --provider"
+        Err(format!(
+            "native id {} is malformed",
+            crate::error::quote(text)
         ))
-    })
-}
-
-fn which_on_path(name: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    std::env::var_os("PATH")?
-        .to_str()?
-        .split(':')
-        .filter(|dir| !dir.is_empty())
-        .map(|dir| Path::new(dir).join(name))
-        .find(|path| {
-            path.metadata()
-                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-        })
+    }
 }
 
 /// Quote a string for POSIX `sh` (Claude runs hook commands with a shell).
@@ -327,7 +293,7 @@ mod tests {
 
     #[test]
     fn providers_parse_by_name() {
-        for provider in Provider::ALL {
+        for &provider in Provider::ALL {
             assert_eq!(Provider::parse(provider.as_str()).unwrap(), provider);
         }
         assert!(Provider::parse("gemini").is_err());
@@ -352,15 +318,6 @@ mod tests {
         assert!(native_token("019a-thread_1.2").is_ok());
         for bad in ["", "../x", "a/b", "-rf", "a b", &"x".repeat(129)] {
             assert!(native_token(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn models_are_plain_tokens() {
-        assert!(validate_model("claude-opus-4-5[1m]").is_ok());
-        assert!(validate_model("gpt-5.1-codex").is_ok());
-        for bad in ["", "--dangerous", "a b", "x;rm", &"m".repeat(101)] {
-            assert!(validate_model(bad).is_err(), "{bad}");
         }
     }
 }

@@ -5,13 +5,13 @@
 //! provider process. Every decision is taken under the Session's launch
 //! lock, so N concurrent opens make one launch.
 
-use super::ops::Lf;
-use super::rules::{self, RunOutcome};
 use crate::clock::now_micros;
 use crate::error::{Error, Result};
+use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::liveness::ProcessIdentity;
 use crate::provider::{self, Mode, Provider};
+use crate::state::{self, RunOutcome};
 use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
 use std::path::PathBuf;
@@ -203,6 +203,26 @@ pub enum Destination {
     Exec(Vec<String>),
 }
 
+impl Destination {
+    /// Run an `Exec` destination in place of this process; returns only
+    /// if it could not be run.
+    pub fn exec(argv: &[String]) -> Error {
+        use std::os::unix::process::CommandExt;
+        let source = Command::new(&argv[0]).args(&argv[1..]).exec();
+        Error::CannotRun {
+            program: argv[0].clone(),
+            source,
+        }
+    }
+}
+
+impl Lf {
+    /// Take the caller's terminal to a tmux session of the caller's server.
+    pub fn go_to(&self, tmux_session: &str) -> Result<()> {
+        self.caller.tmux().go_to(tmux_session)
+    }
+}
+
 /// A program installed beside the running executable.
 pub fn sibling_program(name: &str) -> PathBuf {
     std::env::current_exe()
@@ -219,18 +239,15 @@ impl Lf {
         let id = SessionId::parse(&row.id)?;
         refuse_completed(&row)?;
         let lock = if options.try_lock {
-            crate::locks::try_launch(self.home(), &id)?.ok_or_else(|| {
-                Error::conflict(format!(
-                    "Session {id} is being opened by another process; try again in a moment"
-                ))
-            })?
+            crate::locks::try_launch(self.home(), &id)?
+                .ok_or_else(|| Error::BeingOpened(id.to_string()))?
         } else {
             crate::locks::launch(self.home(), &id)?
         };
         // Decide on what is true under the lock, not on what was read before.
         let row = self.resolve(&selector)?;
         refuse_completed(&row)?;
-        let tmux = Tmux::from_env();
+        let tmux = self.caller.tmux();
         let name = tmux::session_name(&id);
         let running = tmux.has_session(&name)?;
         let clients = self.live_clients(&row.id)?;
@@ -241,7 +258,7 @@ impl Lf {
             } else if running && !options.here {
                 return Ok(Destination::Tmux(name));
             } else {
-                return Err(Error::conflict(rules::ACTIVE_ELSEWHERE));
+                return Err(Error::Unavailable(state::ACTIVE_ELSEWHERE.into()));
             }
         }
         let run = self.launchable_run(&row)?;
@@ -253,13 +270,15 @@ impl Lf {
             drop(lock);
             return Ok(Destination::Exec(serve));
         }
-        self.store().record_diagnostic(&run.id, None)?;
-        tmux.new_session(
-            &name,
-            std::path::Path::new(&row.cwd),
-            &[("LF_HOME", self.home().root().display().to_string())],
-            &serve,
-        )?;
+        self.store()?.record_diagnostic(&run.id, None)?;
+        // What runs in the session (lf-serve, the agent, an lf-session-open
+        // typed there) uses this Home and this caller's tmux server, not
+        // whatever the tmux server was started with.
+        let mut environment = vec![("LF_HOME", self.home().root().display().to_string())];
+        if let Some(socket) = self.caller.var(tmux::SOCKET_ENV) {
+            environment.push((tmux::SOCKET_ENV, socket.to_owned()));
+        }
+        tmux.new_session(&name, std::path::Path::new(&row.cwd), &environment, &serve)?;
         drop(lock);
         self.wait_started(&run.id, run.native_id.is_some(), &tmux, &name)?;
         Ok(Destination::Tmux(name))
@@ -283,7 +302,7 @@ impl Lf {
             argv: current.argv.clone(),
             prompt: current.prompt.clone(),
         };
-        self.store().new_attempt(
+        self.store()?.new_attempt(
             &SessionId::parse(&row.id)?,
             &current.id,
             &next,
@@ -293,16 +312,16 @@ impl Lf {
     }
 
     fn run(&self, id: &str) -> Result<RunRow> {
-        self.store()
+        self.store()?
             .run_row(id)?
-            .ok_or_else(|| Error::not_found(format!("Run {id} was not found")))
+            .ok_or_else(|| Error::RunNotFound(id.to_string()))
     }
 
     /// Live clients of a Session, checked against `/proc`.
     /// Receipts whose process is gone are marked ended here (launch paths
     /// write anyway), so they do not pile up for listings to check.
     pub(crate) fn live_clients(&self, session: &str) -> Result<Vec<ProcessIdentity>> {
-        let receipts = self.store().open_clients(Some(session))?;
+        let receipts = self.store()?.open_clients(Some(session))?;
         if receipts.is_empty() {
             return Ok(Vec::new());
         }
@@ -313,7 +332,7 @@ impl Lf {
             .partition(|process| process.is_alive(&boot));
         let now = now_micros();
         for process in &dead {
-            self.store().end_client(process, now)?;
+            self.store()?.end_client(process, now)?;
         }
         Ok(live)
     }
@@ -325,7 +344,7 @@ impl Lf {
         let boot = crate::liveness::boot_id()?;
         for client in clients {
             client.stop(&boot, Duration::from_secs(5));
-            self.store().end_client(client, now_micros())?;
+            self.store()?.end_client(client, now_micros())?;
         }
         Ok(())
     }
@@ -345,7 +364,7 @@ impl Lf {
         loop {
             let row = self.run(run)?;
             if let Some(diagnostic) = &row.diagnostic {
-                return Err(Error::operational(diagnostic.clone()));
+                return Err(Error::LaunchFailed(diagnostic.clone()));
             }
             if row.published
                 && (!confirms || row.confirmed || row.waits_for_person)
@@ -355,25 +374,27 @@ impl Lf {
             }
             if !tmux.has_session(name)? {
                 let row = self.run(run)?;
-                return Err(Error::operational(row.diagnostic.unwrap_or_else(|| {
-                    format!(
-                        "the launcher of Run {run} exited before the agent was resumable; see {}",
-                        self.home().runs().join(run).join("serve.log").display()
-                    )
-                })));
+                return Err(match row.diagnostic {
+                    Some(diagnostic) => Error::LaunchFailed(diagnostic),
+                    None => Error::LauncherExited {
+                        run: run.to_owned(),
+                        log: self.home().runs().join(run).join("serve.log"),
+                    },
+                });
             }
             if Instant::now() >= deadline {
-                return Err(Error::operational(format!(
-                    "Run {run} did not start within {}s; look at the tmux session {name}",
-                    START_TIMEOUT.as_secs()
-                )));
+                return Err(Error::StartTimeout {
+                    run: run.to_owned(),
+                    seconds: START_TIMEOUT.as_secs(),
+                    tmux: name.to_owned(),
+                });
             }
             std::thread::sleep(POLL);
         }
     }
 
     fn run_has_live_client(&self, run: &str) -> Result<bool> {
-        let receipts = self.store().open_clients_of_run(run)?;
+        let receipts = self.store()?.open_clients_of_run(run)?;
         if receipts.is_empty() {
             return Ok(false);
         }
@@ -389,10 +410,11 @@ impl Lf {
     /// where the opener waiting for it reads it.
     pub fn serve(&self, run: &str) -> Result<RunOutcome> {
         self.serve_run(run).inspect_err(|error| {
-            if let Ok(Some(row)) = self.store().run_row(run)
+            if let Ok(store) = self.store()
+                && let Ok(Some(row)) = store.run_row(run)
                 && row.diagnostic.is_none()
             {
-                let _ = self.store().record_diagnostic(run, Some(&error.message));
+                let _ = store.record_diagnostic(run, Some(&error.one_line()));
             }
         })
     }
@@ -405,13 +427,14 @@ impl Lf {
         let row = self.resolve(&SessionSelector::Session(id.clone()))?;
         refuse_completed(&row)?;
         if row.current_run_id != run.id {
-            return Err(Error::conflict(format!(
-                "Run {} is no longer current for Session {id}; its current Run is {}: open the Session instead",
-                run.id, row.current_run_id
-            )));
+            return Err(Error::NotCurrentRun {
+                run: run.id,
+                session: id.to_string(),
+                current: row.current_run_id,
+            });
         }
         if !self.live_clients(&row.id)?.is_empty() {
-            return Err(Error::conflict(rules::ACTIVE_ELSEWHERE));
+            return Err(Error::Unavailable(state::ACTIVE_ELSEWHERE.into()));
         }
         let run = self.run(run_id.as_str())?;
         let provider = Provider::parse(&run.provider)?;
@@ -422,10 +445,7 @@ impl Lf {
                 prompt: run.prompt.as_deref(),
             },
             (None, true) => {
-                return Err(Error::conflict(format!(
-                    "Run {} was already launched and has no native history; open the Session to start a new attempt",
-                    run.id
-                )));
+                return Err(Error::NoNativeHistory(run.id));
             }
         };
         let run_dir = self.home().run_dir(&run_id);
@@ -439,15 +459,15 @@ impl Lf {
             run_dir: &run_dir,
             primary: row.primary_scope.is_some(),
         })?;
-        let terminal = terminal_id();
-        self.store().mark_run_started(
+        let terminal = self.terminal_id();
+        self.store()?.mark_run_started(
             &run.id,
             &format!("lf-serve {}", terminal.as_deref().unwrap_or("?")),
             now_micros(),
         )?;
         // Before the provider exists: what runs beneath this process is the
-        // Run's (lf::active attributes it by containment).
-        self.store()
+        // Run's (lf::live attributes it by containment).
+        self.store()?
             .record_launcher(&run.id, &ProcessIdentity::of(std::process::id())?)?;
         // Described only when a launch fails: hashing the executable
         // (Claude's is ~250 MB) would delay every start by half a second.
@@ -471,7 +491,7 @@ impl Lf {
         };
         let stderr = child.stderr.take().map(StderrTail::follow);
         let process = ProcessIdentity::of(child.id())?;
-        self.store().record_client(
+        self.store()?.record_client(
             &ClientReceipt {
                 session_id: row.id.clone(),
                 run_id: run.id.clone(),
@@ -490,7 +510,7 @@ impl Lf {
         // the provider's own state at once, else assumed after a grace.
         let predicted = needs_confirm
             && provider.start_needs_person(std::path::Path::new(&row.cwd), &|key| {
-                std::env::var(key).ok()
+                self.caller.var(key).map(str::to_owned)
             }) == Some(true);
         // The launch lock is held until the Run is resumable or waits for a
         // person; the durable tmux session keeps other openers out after.
@@ -504,7 +524,12 @@ impl Lf {
         let mut hangup: Option<Instant> = None;
         let started = Instant::now();
         let status = loop {
-            if let Some(status) = child.try_wait()? {
+            if let Some(status) = child.try_wait().map_err(|error| {
+                Error::io(
+                    format!("cannot see whether the agent of Run {run_id} still runs"),
+                    error,
+                )
+            })? {
                 break status;
             }
             if hangup.is_none() && HANGUP.load(Ordering::SeqCst) {
@@ -531,25 +556,25 @@ impl Lf {
                     confirmed = true;
                     lock = None;
                 } else if settle.is_some_and(|settle| started.elapsed() >= settle) {
-                    self.store().confirm_start(&run.id, now_micros())?;
+                    self.store()?.confirm_start(&run.id, now_micros())?;
                     confirmed = true;
                     lock = None;
                 } else if !waiting && (predicted || started.elapsed() >= START_GRACE) {
-                    self.store()
+                    self.store()?
                         .record_waits_for_person(&run.id, now_micros())?;
                     waiting = true;
                     lock = None;
                 }
             }
             if watch.interrupted(provider, current.transcript_path.as_deref()) {
-                self.store()
+                self.store()?
                     .record_turn(&run.id, super::Turn::Completed, now_micros())?;
             }
             std::thread::sleep(WATCH);
         };
         drop(lock);
         let now = now_micros();
-        self.store().end_client(&process, now)?;
+        self.store()?.end_client(&process, now)?;
         // The agent may have confirmed since the last look.
         confirmed = confirmed || self.run(&run.id)?.confirmed;
         if !confirmed {
@@ -560,7 +585,7 @@ impl Lf {
                 .unwrap_or_default();
             let diagnostic = match &resuming {
                 Some(native) if hangup.is_none() => {
-                    self.store().mark_resume_failed(&run.id)?;
+                    self.store()?.mark_resume_failed(&run.id)?;
                     format!(
                         "{}: the resume of {} conversation {native} exited with {status} before {} confirmed it{said}; \
                          the next open starts a new conversation",
@@ -581,7 +606,7 @@ impl Lf {
         } else {
             outcome_of(&status)
         };
-        self.store()
+        self.store()?
             .record_outcome(&run.id, outcome, status.code(), now)?;
         Ok(outcome)
     }
@@ -589,8 +614,8 @@ impl Lf {
     /// The diagnostic of a launch: executable (with its sha256), cwd, Home
     /// and database. Arguments are left out: they may hold prompts.
     fn describe_launch(&self, program: &str, cwd: &str, run: &str) -> String {
-        let (path, digest) = match provider::program(program) {
-            Ok(path) => {
+        let (path, digest) = match self.caller.program(program) {
+            Some(path) => {
                 let digest = std::fs::read(&path)
                     .map(|bytes| {
                         use sha2::Digest;
@@ -602,7 +627,7 @@ impl Lf {
                     .unwrap_or_else(|_| "unavailable".to_owned());
                 (path.display().to_string(), digest)
             }
-            Err(_) => (
+            None => (
                 format!("{program} (not found on PATH)"),
                 "unavailable".to_owned(),
             ),
@@ -614,44 +639,34 @@ impl Lf {
         )
     }
 
+    /// The terminal this launcher runs in: its tmux pane, else its tty.
+    fn terminal_id(&self) -> Option<String> {
+        if let Some(pane) = self.caller.tmux_pane() {
+            return Some(pane.to_owned());
+        }
+        crate::liveness::own_terminal()
+    }
+
     /// Record a failed launch where the next opener and the log will see it.
     fn fail(&self, run: &str, diagnostic: String) -> Error {
         let now = now_micros();
-        let _ = self.store().record_diagnostic(run, Some(&diagnostic));
-        let _ = self
-            .store()
-            .record_outcome(run, RunOutcome::Failed, None, now);
+        if let Ok(store) = self.store() {
+            let _ = store.record_diagnostic(run, Some(&diagnostic));
+            let _ = store.record_outcome(run, RunOutcome::Failed, None, now);
+        }
         if let Ok(run_id) = RunId::parse(run) {
             let log = self.home().run_dir(&run_id).join("serve.log");
             let _ = crate::home::write_private(&log, format!("{diagnostic}\n").as_bytes());
         }
-        Error::operational(diagnostic)
+        Error::LaunchFailed(diagnostic)
     }
 }
 
 fn refuse_completed(row: &SessionRow) -> Result<()> {
     if row.completed_at.is_some() {
-        return Err(Error::conflict(format!(
-            "Session {} is already complete",
-            row.id
-        )));
+        return Err(Error::AlreadyComplete(row.id.clone()));
     }
     Ok(())
-}
-
-/// The terminal this launcher runs in: its tmux pane, else its tty.
-fn terminal_id() -> Option<String> {
-    if let Ok(pane) = std::env::var("TMUX_PANE")
-        && pane.starts_with('%')
-        && pane[1..].bytes().all(|b| b.is_ascii_digit())
-        && pane.len() > 1
-    {
-        return Some(pane);
-    }
-    std::fs::read_link("/proc/self/fd/0")
-        .ok()
-        .map(|path| path.display().to_string())
-        .filter(|path| path.starts_with("/dev/pts/") || path.starts_with("/dev/tty"))
 }
 
 /// A signal, or the shell convention for one (128 + n), is an interrupt.

@@ -1,15 +1,15 @@
-//! Sessions: the rules that turn stored facts into what a person sees
-//! (`rules`), the validation of text people and agents give us (`text`),
-//! and the operations the binaries and the plugin call (`ops`).
+//! Sessions: the operations every surface offers (`ops`), reaching and
+//! launching them (`launch`), a repository's primary conversation
+//! (`primary`), turning stored rows into records (`project`) and the
+//! picker's order and filter (`pick`). The rules those records follow —
+//! state, attention, actions — are `crate::state`.
 
 pub mod launch;
 pub mod ops;
 pub mod pick;
 pub mod primary;
 pub mod project;
-pub mod rules;
-pub mod text;
 
+pub use crate::state::{Facts, FlowFacts, RunOutcome, Turn};
 pub use launch::{Destination, OpenOptions};
 pub use ops::*;
-pub use rules::{Facts, FlowFacts, RunOutcome, Turn};

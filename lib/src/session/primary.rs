@@ -5,13 +5,13 @@
 //! same successor.
 
 use super::launch::OpenOptions;
-use super::ops::Lf;
 use crate::clock::now_micros;
-use crate::error::{Error, Result};
-use crate::ids::{RunId, SessionId, quote};
+use crate::error::{Arg, Error, Result};
+use crate::facade::Lf;
+use crate::ids::{RunId, SessionId};
 use crate::provider::Provider;
 use crate::store::{NewRun, NewSessionRow};
-use crate::tmux::{self, Tmux};
+use crate::tmux;
 use crate::wire::{SessionKind, SessionRecord, TitleSource};
 use std::path::{Path, PathBuf};
 
@@ -58,32 +58,32 @@ impl Scope {
 /// The root of the git checkout containing `dir` (the nearest ancestor
 /// holding `.git`, a directory or a worktree's file), canonicalised.
 pub fn repository_root(dir: &Path) -> Result<String> {
-    let start = crate::work::canonical_dir(dir, "directory")?;
+    let start = crate::work::canonical_dir(dir, Arg::Cwd, "directory")?;
     let root: Option<PathBuf> = Path::new(&start)
         .ancestors()
         .find(|candidate| candidate.join(".git").exists())
         .map(Path::to_path_buf);
-    root.map(|root| root.display().to_string()).ok_or_else(|| {
-        Error::usage(format!(
-            "{} is not inside a git repository; run lf-primary in a repository, or pass --wave",
-            quote(&start)
-        ))
-    })
+    root.map(|root| root.display().to_string())
+        .ok_or(Error::NotInRepository(start))
 }
 
 impl Lf {
-    /// The scope for a wave (by id or name), or for the repository of `dir`.
-    pub fn primary_scope(&self, wave: Option<&str>, dir: &Path) -> Result<Scope> {
+    /// The scope for a wave (by id or name), or for the repository of
+    /// `dir` (else of the caller's directory).
+    pub fn primary_scope(&self, wave: Option<&str>, dir: Option<&Path>) -> Result<Scope> {
         match wave {
             Some(selector) => {
-                let wave = crate::work::find_wave(self.store(), selector)?;
+                let wave = crate::work::find_wave(self.store()?, selector)?;
                 Ok(Scope::Wave {
                     id: wave.id,
                     name: wave.name,
                     repo: wave.repo,
                 })
             }
-            None => Ok(Scope::Repository(repository_root(dir)?)),
+            None => Ok(Scope::Repository(repository_root(match dir {
+                Some(dir) => dir,
+                None => self.caller.cwd()?,
+            })?)),
         }
     }
 
@@ -92,7 +92,7 @@ impl Lf {
     /// launch.
     pub fn ensure_primary(&self, scope: &Scope, provider: Provider) -> Result<SessionRecord> {
         let _scope_lock = crate::locks::named(self.home(), &format!("primary:{}", scope.key()))?;
-        let id = match self.store().primary_session(&scope.key())? {
+        let id = match self.store()?.primary_session(&scope.key())? {
             Some(id) => id,
             None => self.admit_primary(scope, provider)?,
         };
@@ -103,11 +103,12 @@ impl Lf {
     /// successor. Repeating it returns the same successor.
     pub fn replace_primary(&self, selector: &str) -> Result<SessionRecord> {
         let row = self.find(selector)?;
-        let scope_key = row.primary_scope.clone().ok_or_else(|| {
-            Error::conflict(format!("Session {} is not a primary Session", row.id))
-        })?;
+        let scope_key = row
+            .primary_scope
+            .clone()
+            .ok_or_else(|| Error::NotPrimary(row.id.clone()))?;
         let _scope_lock = crate::locks::named(self.home(), &format!("primary:{scope_key}"))?;
-        if let Some(successor) = self.store().replaced_by(&row.id)? {
+        if let Some(successor) = self.store()?.replaced_by(&row.id)? {
             return self.get(&successor);
         }
         let id = SessionId::parse(&row.id)?;
@@ -115,31 +116,29 @@ impl Lf {
             let _launch = crate::locks::launch(self.home(), &id)?;
             let clients = self.live_clients(&row.id)?;
             self.stop_clients(&clients).map_err(|error| {
-                error.context(format!(
+                error.during(format!(
                     "cannot stop primary Session {id}; it remains primary"
                 ))
             })?;
-            Tmux::from_env().kill_session(&tmux::session_name(&id))?;
-            self.store().complete_session(&row.id, now_micros())?;
+            self.caller.tmux().kill_session(&tmux::session_name(&id))?;
+            self.store()?.complete_session(&row.id, now_micros())?;
         }
         let provider = Provider::parse(row.provider.as_deref().unwrap_or("claude"))?;
         let scope = match scope_key.split_once(':') {
-            Some(("wave", wave)) => self.primary_scope(Some(wave), Path::new(&row.cwd))?,
+            Some(("wave", wave)) => self.primary_scope(Some(wave), Some(Path::new(&row.cwd)))?,
             _ => Scope::Repository(row.cwd.clone()),
         };
-        let successor = match self.store().primary_session(&scope.key())? {
+        let successor = match self.store()?.primary_session(&scope.key())? {
             Some(existing) => existing,
             None => self.admit_primary(&scope, provider)?,
         };
-        self.store().set_replaced_by(&row.id, &successor)?;
+        self.store()?.set_replaced_by(&row.id, &successor)?;
         self.start_primary(&successor)
     }
 
     fn admit_primary(&self, scope: &Scope, provider: Provider) -> Result<String> {
         if provider == Provider::Command {
-            return Err(Error::usage(
-                "a primary Session needs an agent: choose --provider claude or codex",
-            ));
+            return Err(Error::NeedsAgent("primary Session"));
         }
         let (wave_id, cwd) = match scope {
             Scope::Wave { id, repo, .. } => (Some(id.clone()), repo.clone()),
@@ -148,8 +147,7 @@ impl Lf {
         let session = NewSessionRow {
             id: SessionId::new(),
             kind: SessionKind::Conversation,
-            title: crate::session::text::title(&scope.title())
-                .unwrap_or_else(|_| "primary".to_owned()),
+            title: crate::input::title(&scope.title()).unwrap_or_else(|_| "primary".to_owned()),
             title_source: TitleSource::Generated,
             interactive: true,
             cwd,
@@ -168,7 +166,7 @@ impl Lf {
             argv: Vec::new(),
             prompt: None,
         };
-        self.store().insert_session(&session, &run, now_micros())?;
+        self.store()?.insert_session(&session, &run, now_micros())?;
         debug_assert_eq!(scope.cwd(), session.cwd);
         Ok(session.id.to_string())
     }
@@ -178,7 +176,7 @@ impl Lf {
     fn start_primary(&self, id: &str) -> Result<SessionRecord> {
         self.open_session(id, OpenOptions::default())
             .map_err(|error| {
-                error.context(format!(
+                error.during(format!(
                     "cannot start primary Session {id}; run the same command to retry"
                 ))
             })?;

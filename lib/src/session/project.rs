@@ -5,23 +5,21 @@
 //! checked against `/proc` only for the Sessions that have open receipts —
 //! each once, so a page of 100 does not pay for the other ten thousand.
 
-use super::rules::{self, Facts, StepFacts};
-use crate::clock::rfc3339;
+use crate::clock::Timestamp;
 use crate::error::Result;
-use crate::home::Home;
+use crate::facade::OpenCommand;
+use crate::state::{self, Facts, StepFacts};
 use crate::store::{SessionRow, Store, TaskLabel};
 use crate::wire::{SessionRecord, WorkRef, Workspace};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::{OnceCell, RefCell};
-use std::path::{Path, PathBuf};
 
 /// Tasks and Waves by id, as far as they were asked for, and Task
 /// worktrees by path. The maps hash with FxHash: they are looked up several
 /// times per listed Session (once per ancestor of its cwd), and their keys
 /// are lf's own.
 #[derive(Default)]
-pub struct Catalog<'a> {
-    store: Option<&'a Store>,
+pub struct Catalog {
     tasks: RefCell<HashMap<String, Option<TaskLabel>>>,
     waves: RefCell<HashMap<String, Option<String>>>,
     /// Worktree path to Task id.
@@ -35,29 +33,22 @@ pub struct Checkout<'a> {
     pub worktree: &'a str,
 }
 
-impl<'a> Catalog<'a> {
-    pub fn load(store: &'a Store) -> Result<Self> {
+impl Catalog {
+    pub fn load(store: &Store) -> Result<Self> {
         Ok(Catalog {
-            store: Some(store),
             worktrees: store.task_worktrees()?.into_iter().collect(),
             ..Catalog::default()
         })
     }
 
     /// A Task's label, read once.
-    fn task(&self, id: &str) -> Result<Option<TaskLabel>> {
-        remembered(&self.tasks, id, || match self.store {
-            Some(store) => store.task_label(id),
-            None => Ok(None),
-        })
+    fn task(&self, store: &Store, id: &str) -> Result<Option<TaskLabel>> {
+        remembered(&self.tasks, id, || store.task_label(id))
     }
 
     /// A Wave's name, read once.
-    fn wave(&self, id: &str) -> Result<Option<String>> {
-        remembered(&self.waves, id, || match self.store {
-            Some(store) => store.wave_name(id),
-            None => Ok(None),
-        })
+    fn wave(&self, store: &Store, id: &str) -> Result<Option<String>> {
+        remembered(&self.waves, id, || store.wave_name(id))
     }
 
     /// The Task whose worktree most closely contains `cwd` (the innermost,
@@ -95,18 +86,16 @@ fn remembered<T: Clone>(
 /// Which Sessions have a live client right now, and in which terminals:
 /// the open receipts of a Session are read and checked against `/proc`
 /// when it is first asked about, and remembered.
-pub struct LiveClients<'a> {
-    store: &'a Store,
+pub struct LiveClients {
     /// The Sessions with open receipts.
     receipts: HashSet<String>,
     boot: OnceCell<String>,
     checked: RefCell<HashMap<String, Option<Vec<String>>>>,
 }
 
-impl<'a> LiveClients<'a> {
-    pub fn observe(store: &'a Store) -> Result<Self> {
+impl LiveClients {
+    pub fn observe(store: &Store) -> Result<Self> {
         Ok(LiveClients {
-            store,
             receipts: store.sessions_with_open_clients()?.into_iter().collect(),
             boot: OnceCell::new(),
             checked: RefCell::default(),
@@ -114,16 +103,16 @@ impl<'a> LiveClients<'a> {
     }
 
     /// The terminals of a Session's live clients (empty when none lives).
-    pub fn terminals(&self, row: &SessionRow) -> Result<Vec<String>> {
-        Ok(self.check(row)?.unwrap_or_default())
+    pub fn terminals(&self, store: &Store, row: &SessionRow) -> Result<Vec<String>> {
+        Ok(self.check(store, row)?.unwrap_or_default())
     }
 
-    pub fn is_live(&self, row: &SessionRow) -> Result<bool> {
-        Ok(self.check(row)?.is_some())
+    pub fn is_live(&self, store: &Store, row: &SessionRow) -> Result<bool> {
+        Ok(self.check(store, row)?.is_some())
     }
 
     /// `Some(terminals)` when a client of the Session lives, checked once.
-    fn check(&self, row: &SessionRow) -> Result<Option<Vec<String>>> {
+    fn check(&self, store: &Store, row: &SessionRow) -> Result<Option<Vec<String>>> {
         if !self.receipts.contains(&row.id) {
             return Ok(None);
         }
@@ -138,8 +127,7 @@ impl<'a> LiveClients<'a> {
             let mut terminals: Vec<String> = Vec::new();
             let mut live = false;
             // A receipt from another boot is dead without looking.
-            for receipt in self
-                .store
+            for receipt in store
                 .open_clients(Some(&row.id))?
                 .into_iter()
                 .filter(|receipt| {
@@ -158,69 +146,63 @@ impl<'a> LiveClients<'a> {
     }
 }
 
-/// Builds the argv a fresh terminal runs to open a Session.
-#[derive(Debug, Clone)]
-pub struct OpenCommand {
-    home: String,
-    program: String,
+/// What turns rows into records: the lookups loaded once per command
+/// (owned, so a listing that holds them can be streamed), and how records
+/// name their open command.
+pub struct Projection {
+    pub catalog: Catalog,
+    pub live: LiveClients,
+    pub open: OpenCommand,
 }
 
-impl OpenCommand {
-    /// `lf-session-open` beside the running executable, with this Home.
-    pub fn beside_current_exe(home: &Home) -> Self {
-        let program = std::env::current_exe()
-            .ok()
-            .and_then(|exe| Some(exe.parent()?.join("lf-session-open")))
-            .unwrap_or_else(|| PathBuf::from("lf-session-open"));
-        OpenCommand::new(home, &program)
+impl Projection {
+    pub fn load(store: &Store, open: &OpenCommand) -> Result<Self> {
+        Ok(Projection {
+            catalog: Catalog::load(store)?,
+            live: LiveClients::observe(store)?,
+            open: open.clone(),
+        })
     }
 
-    pub fn new(home: &Home, program: &Path) -> Self {
-        OpenCommand {
-            home: format!("LF_HOME={}", home.root().display()),
-            program: program.display().to_string(),
-        }
+    pub fn facts(&self, store: &Store, row: &SessionRow) -> Result<Facts> {
+        facts(store, row, &self.catalog, &self.live)
     }
 
-    pub fn argv(&self, id: &str) -> Vec<String> {
-        vec![
-            "/usr/bin/env".to_owned(),
-            self.home.clone(),
-            self.program.clone(),
-            id.to_owned(),
-        ]
+    pub fn record(&self, store: &Store, row: SessionRow, facts: &Facts) -> Result<SessionRecord> {
+        record(store, row, facts, &self.catalog, &self.live, &self.open)
     }
 }
 
 /// The facts the rules need, from a row and the loaded lookups.
-pub fn facts(row: &SessionRow, catalog: &Catalog, live: &LiveClients) -> Result<Facts> {
+fn facts(store: &Store, row: &SessionRow, catalog: &Catalog, live: &LiveClients) -> Result<Facts> {
     let flow = row.flow.as_ref();
     Ok(Facts {
         kind: row.kind,
         interactive: row.interactive,
         completed: row.completed_at.is_some(),
         ready: row.ready_summary.is_some() && !row.ready_superseded,
-        live_client: live.is_live(row)?,
+        live_client: live.is_live(store, row)?,
         outcome: row.outcome,
         latest_turn: row.latest_turn,
         permission_pending: row.permission_pending,
-        pending_review: rules::is_pending_review(&row.id, flow),
+        pending_review: state::is_pending_review(&row.id, flow),
         task_finished: match row.task_id.as_deref() {
-            Some(id) => catalog.task(id)?.is_some_and(|task| task.finished),
+            Some(id) => catalog.task(store, id)?.is_some_and(|task| task.finished),
             None => false,
         },
     })
 }
 
 /// A row as the record every surface shows.
-pub fn record(
+fn record(
+    store: &Store,
     row: SessionRow,
     facts: &Facts,
     catalog: &Catalog,
     live: &LiveClients,
     open: &OpenCommand,
 ) -> Result<SessionRecord> {
-    let state = rules::state(facts);
+    let state = state::state(facts);
     let flow = row.flow.as_ref();
     let step = row.flow_id.as_deref().map(|invocation_id| StepFacts {
         invocation_id,
@@ -229,21 +211,21 @@ pub fn record(
         iterations: row.iterations.clone(),
     });
     let flow_membership =
-        rules::membership(&row.id, &row.current_run_id, row.independent, step, flow);
+        state::membership(&row.id, &row.current_run_id, row.independent, step, flow);
     let work = match (&row.task_id, &row.wave_id) {
         (Some(task), _) => Some(WorkRef::Task(task.clone())),
         (None, Some(wave)) => Some(WorkRef::Wave(wave.clone())),
         (None, None) => None,
     };
     let wave_name = match row.wave_id.as_deref() {
-        Some(id) => catalog.wave(id)?,
+        Some(id) => catalog.wave(store, id)?,
         None => None,
     };
     let task = match row.task_id.as_deref() {
-        Some(id) => catalog.task(id)?,
+        Some(id) => catalog.task(store, id)?,
         None => None,
     };
-    let work_path = rules::work_path(
+    let work_path = state::work_path(
         row.wave_id.as_deref().map(|id| (id, wave_name.as_deref())),
         row.task_id
             .as_deref()
@@ -260,7 +242,7 @@ pub fn record(
         task_id: checkout.task_id.to_owned(),
         worktree: checkout.worktree.to_owned(),
     });
-    let detail = rules::detail(
+    let detail = state::detail(
         row.kind,
         row.provider.as_deref(),
         row.model.as_deref(),
@@ -268,15 +250,15 @@ pub fn record(
     );
     Ok(SessionRecord {
         open_argv: open.argv(&row.id),
-        terminal_ids: live.terminals(&row)?,
+        terminal_ids: live.terminals(store, &row)?,
         alive: facts.live_client,
         title: row.title,
         title_source: row.title_source,
         kind: row.kind,
         interactive: row.interactive,
         state,
-        attention: rules::attention(facts),
-        actions: rules::actions(row.kind, state),
+        attention: state::attention(facts),
+        actions: state::actions(row.kind, state),
         ready_summary: row.ready_summary,
         provider: row.provider,
         detail,
@@ -288,9 +270,9 @@ pub fn record(
         primary_scope: row.primary_scope,
         flow_membership,
         workspace,
-        created_at: rfc3339(row.created_at),
-        updated_at: rfc3339(row.updated_at),
-        completed_at: row.completed_at.map(rfc3339),
+        created_at: Timestamp(row.created_at),
+        updated_at: Timestamp(row.updated_at),
+        completed_at: row.completed_at.map(Timestamp),
         id: row.id,
     })
 }

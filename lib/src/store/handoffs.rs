@@ -1,7 +1,7 @@
 //! Interactive handoff rows. Every change that must not interleave with
 //! another process's (opening, attaching, the first outcome, the one wake)
 //! is a compare-and-set inside one IMMEDIATE transaction; what the result
-//! means for a person is decided in `crate::handoff`.
+//! means for a person is decided in the `handoff` module.
 
 use super::{Store, optional};
 use crate::error::{Error, Result};
@@ -149,9 +149,7 @@ impl Store {
                 handoff.created_at,
             ],
         )?;
-        let row = get(&tx, &handoff.id)?.ok_or_else(|| {
-            Error::operational(format!("the handoff {} was not stored", handoff.id))
-        })?;
+        let row = get(&tx, &handoff.id)?.ok_or_else(|| Error::NotStored(handoff.id.clone()))?;
         tx.commit()?;
         Ok(Opened::Created(row))
     }

@@ -14,12 +14,17 @@
 
 mod clients;
 pub mod handoffs;
+mod readonly;
 pub mod schema;
 mod sessions;
 mod work;
 
 pub use clients::ClientReceipt;
-pub use sessions::{HookTarget, NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
+#[cfg(test)]
+pub(crate) use readonly::Claim;
+pub(crate) use readonly::{Evidence, ReadOnly};
+pub(crate) use sessions::ListQuery;
+pub use sessions::{NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
 pub use work::{FlowRow, TaskLabel, TaskRow, WaveRow};
 
 use crate::error::{Error, Result};
@@ -66,7 +71,7 @@ impl Write<'_> {
         let path = self.path;
         self.tx
             .commit()
-            .map_err(|error| database_error(path, &error))
+            .map_err(|error| database_error(path, error))
     }
 }
 
@@ -83,9 +88,9 @@ impl Store {
                 | OpenFlags::SQLITE_OPEN_CREATE
                 | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
-        .map_err(|error| database_error(&path, &error))?;
+        .map_err(|error| database_error(&path, error))?;
         conn.busy_timeout(BUSY_TIMEOUT)
-            .map_err(|error| database_error(&path, &error))?;
+            .map_err(|error| database_error(&path, error))?;
         // Short-lived processes (a hook on every turn) must not pay for a
         // checkpoint and its fsyncs each time they close; `bound_wal` keeps
         // the WAL small instead.
@@ -93,7 +98,7 @@ impl Store {
             rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
             true,
         )
-        .map_err(|error| database_error(&path, &error))?;
+        .map_err(|error| database_error(&path, error))?;
         let store = Store {
             conn,
             home: home.clone(),
@@ -113,7 +118,7 @@ impl Store {
     fn user_version(&self) -> Result<i64> {
         self.conn
             .query_row("PRAGMA user_version", [], |row| row.get(0))
-            .map_err(|error| database_error(&self.home.database(), &error))
+            .map_err(|error| database_error(&self.home.database(), error))
     }
 
     fn migrate(&self) -> Result<()> {
@@ -130,7 +135,7 @@ impl Store {
         let _lock = crate::locks::migration(&self.home)?;
         self.conn
             .pragma_update(None, "journal_mode", "WAL")
-            .map_err(|error| database_error(&path, &error))?;
+            .map_err(|error| database_error(&path, error))?;
         version = self.user_version()?;
         if version > target {
             return Err(newer_schema(&path, version, target));
@@ -138,13 +143,10 @@ impl Store {
         while version < target {
             let tx = self.write()?;
             tx.execute_batch(schema::MIGRATIONS[version as usize])
-                .map_err(|error| {
-                    Error::operational(format!(
-                        "cannot upgrade the database {} to schema version {}: {}",
-                        path.display(),
-                        version + 1,
-                        describe_sqlite_error(&error)
-                    ))
+                .map_err(|source| Error::Migration {
+                    path: path.clone(),
+                    version: version + 1,
+                    source,
                 })?;
             version += 1;
             tx.pragma_update(None, "user_version", version)?;
@@ -158,7 +160,7 @@ impl Store {
         // loses nothing when a process dies (only on power loss).
         self.conn
             .pragma_update(None, "synchronous", "NORMAL")
-            .map_err(|error| database_error(path, &error))
+            .map_err(|error| database_error(path, error))
     }
 
     /// Begin a transaction that may write: IMMEDIATE, so it waits for the
@@ -167,7 +169,7 @@ impl Store {
         let path = self.conn.path().map(Path::new).unwrap_or(Path::new(""));
         Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
             .map(|tx| Write { tx, path })
-            .map_err(|error| database_error(path, &error))
+            .map_err(|error| database_error(path, error))
     }
 
     /// Checkpoint the WAL into the database and truncate it once it has
@@ -200,15 +202,15 @@ impl Store {
 }
 
 fn newer_schema(path: &Path, found: i64, supported: i64) -> Error {
-    Error::operational(format!(
-        "the database {} has schema version {found}, newer than this lf understands ({supported}); \
-         it was written by a newer lf: upgrade lf, or set LF_HOME to another folder",
-        path.display()
-    ))
+    Error::NewerSchema {
+        path: path.to_path_buf(),
+        found,
+        supported,
+    }
 }
 
 /// An error opening or reading the database, naming the file and what to do.
-fn database_error(path: &Path, error: &rusqlite::Error) -> Error {
+pub(crate) fn database_error(path: &Path, error: rusqlite::Error) -> Error {
     use rusqlite::ErrorCode;
     let code = error.sqlite_error_code();
     let advice = match code {
@@ -228,23 +230,12 @@ fn database_error(path: &Path, error: &rusqlite::Error) -> Error {
             "the disk that holds the lf Home is full; nothing was changed: free some space on it \
              and try again"
         }
-        _ => "see the message above",
+        _ => "see the cause below",
     };
-    Error::operational(format!(
-        "database {}: {}; {advice}",
-        path.display(),
-        describe_sqlite_error(error)
-    ))
-}
-
-/// SQLite's own words for an error, without rusqlite's debug wrapping.
-pub fn describe_sqlite_error(error: &rusqlite::Error) -> String {
-    match error {
-        rusqlite::Error::SqliteFailure(failure, Some(message)) => {
-            format!("{message} ({:?})", failure.code)
-        }
-        rusqlite::Error::SqliteFailure(failure, None) => failure.to_string(),
-        other => other.to_string(),
+    Error::Database {
+        path: path.to_path_buf(),
+        advice,
+        source: error,
     }
 }
 
@@ -257,16 +248,6 @@ pub(crate) fn optional<T>(result: rusqlite::Result<T>) -> Result<Option<T>> {
     }
 }
 
-/// The column list `SessionRow` reads, for queries built elsewhere.
-pub(crate) fn sessions_columns() -> &'static str {
-    sessions::SESSION_COLUMNS
-}
-
-/// The `FROM` clause that joins a Session to its current Run.
-pub(crate) fn sessions_from() -> &'static str {
-    sessions::SESSION_FROM
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,7 +255,7 @@ mod tests {
     #[test]
     fn a_new_home_is_migrated_once_and_reopens() {
         let dir = tempfile::tempdir().unwrap();
-        let home = Home::at(dir.path()).unwrap();
+        let home = Home::at(dir.path());
         let store = Store::open(&home).unwrap();
         assert_eq!(store.user_version().unwrap(), schema::version());
         let mode: String = store
@@ -289,14 +270,14 @@ mod tests {
     #[test]
     fn a_newer_schema_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let home = Home::at(dir.path()).unwrap();
+        let home = Home::at(dir.path());
         drop(Store::open(&home).unwrap());
         let conn = Connection::open(home.database()).unwrap();
         conn.pragma_update(None, "user_version", 99).unwrap();
         drop(conn);
         let error = Store::open(&home).err().unwrap();
-        assert!(error.message.contains("schema version 99"), "{error}");
-        assert!(error.message.contains("upgrade lf"), "{error}");
+        assert!(error.to_string().contains("schema version 99"), "{error}");
+        assert!(error.to_string().contains("upgrade lf"), "{error}");
         let conn = Connection::open(home.database()).unwrap();
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |row| row.get(0))
@@ -307,15 +288,18 @@ mod tests {
     #[test]
     fn a_corrupt_database_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let home = Home::at(dir.path()).unwrap();
+        let home = Home::at(dir.path());
         home.ensure().unwrap();
         let garbage = b"this is not a database, it is a shopping list\n".repeat(100);
         std::fs::write(home.database(), &garbage).unwrap();
         let error = Store::open(&home).err().unwrap();
-        assert!(error.message.contains("not a valid lf database"), "{error}");
+        assert!(
+            error.to_string().contains("not a valid lf database"),
+            "{error}"
+        );
         assert!(
             error
-                .message
+                .to_string()
                 .contains(&home.database().display().to_string())
         );
         assert_eq!(std::fs::read(home.database()).unwrap(), garbage);

@@ -1,10 +1,10 @@
 //! Session and Run rows: what is stored, read back and updated. Rules about
-//! what the rows mean live in `session::rules`; this file only moves data.
+//! what the rows mean lives in `crate::state`; this file only moves data.
 
 use super::{Store, optional};
 use crate::error::{Error, Result};
 use crate::ids::{RunId, SessionId};
-use crate::session::rules::{FlowFacts, RunOutcome, Turn};
+use crate::state::{FlowFacts, RunOutcome, Turn};
 use crate::wire::{SessionKind, TitleSource};
 use rusqlite::{Row, params};
 
@@ -51,23 +51,86 @@ pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source,
 pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
     LEFT JOIN flows f ON f.id = s.flow_id";
 
+/// What a listing asks of the database: the conditions SQL can decide
+/// (the rules decide the rest, row by row), and where the page starts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ListQuery {
+    pub all: bool,
+    pub kind: Option<SessionKind>,
+    /// Only rows that may need the person: a superset of
+    /// `state::attention`, so rows that cannot are never decoded.
+    pub attention: bool,
+}
+
+impl Store {
+    /// Hand Session rows after `after` (a creation time and id), newest
+    /// first, to `take` until it returns `false`, or `limit` rows were read;
+    /// returns how many were read. A listing that iterates reads its rows
+    /// in batches of these, so it owns no statement.
+    pub(crate) fn session_rows_after(
+        &self,
+        query: &ListQuery,
+        after: Option<&(i64, String)>,
+        limit: Option<usize>,
+        mut take: impl FnMut(SessionRow) -> Result<bool>,
+    ) -> Result<usize> {
+        let mut conditions = Vec::new();
+        if !query.all {
+            conditions.push("s.completed_at IS NULL");
+        }
+        if query.kind.is_some() {
+            conditions.push("s.kind = :kind");
+        }
+        if query.attention {
+            conditions.push(
+                "s.completed_at IS NULL AND (s.ready_summary IS NOT NULL OR s.permission_pending = 1 \
+                 OR (s.interactive = 1 AND s.latest_turn = 'completed') \
+                 OR (s.kind = 'flow' AND f.finished = 0 AND f.pending_session_id = s.id))",
+            );
+        }
+        if after.is_some() {
+            conditions.push("(s.created_at, s.id) < (:after_created, :after_id)");
+        }
+        // The limit is a literal, not a parameter: with STAT4, SQLite
+        // re-prepares a statement whose plan a bound value might change.
+        let sql = format!(
+            "SELECT {SESSION_COLUMNS} FROM {SESSION_FROM} {} {} ORDER BY s.created_at DESC, s.id DESC{}",
+            if conditions.is_empty() { "" } else { "WHERE" },
+            conditions.join(" AND "),
+            limit
+                .map(|limit| format!(" LIMIT {limit}"))
+                .unwrap_or_default()
+        );
+        let mut statement = self.conn().prepare_cached(&sql)?;
+        let mut params: Vec<(&str, &dyn rusqlite::ToSql)> = Vec::with_capacity(3);
+        if let Some(kind) = &query.kind {
+            params.push((":kind", kind));
+        }
+        if let Some((created, id)) = after {
+            params.push((":after_created", created));
+            params.push((":after_id", id));
+        }
+        let mut rows = statement.query(params.as_slice())?;
+        let mut read = 0;
+        while let Some(row) = rows.next()? {
+            read += 1;
+            if !take(SessionRow::from_row(row)?)? {
+                break;
+            }
+        }
+        Ok(read)
+    }
+}
+
 impl SessionRow {
     pub(crate) fn from_row(row: &Row<'_>) -> rusqlite::Result<Self> {
         let text = |index: usize| row.get::<_, Option<String>>(index);
-        let kind = match row.get_ref(1)?.as_str()? {
-            "flow" => SessionKind::Flow,
-            _ => SessionKind::Conversation,
-        };
-        let title_source = match row.get_ref(3)?.as_str()? {
-            "human" => TitleSource::Human,
-            _ => TitleSource::Generated,
-        };
         let iterations = text(15)?.and_then(|json| serde_json::from_str(&json).ok());
         Ok(SessionRow {
             id: row.get(0)?,
-            kind,
+            kind: row.get(1)?,
             title: row.get(2)?,
-            title_source,
+            title_source: row.get(3)?,
             interactive: row.get(4)?,
             cwd: row.get(5)?,
             provider: text(6)?,
@@ -82,12 +145,12 @@ impl SessionRow {
             iterations,
             independent: row.get(16)?,
             current_run_id: row.get(17)?,
-            latest_turn: text(18)?.as_deref().and_then(Turn::parse),
+            latest_turn: row.get(18)?,
             permission_pending: row.get(19)?,
             created_at: row.get(20)?,
             updated_at: row.get(21)?,
             completed_at: row.get(22)?,
-            outcome: text(23)?.as_deref().and_then(RunOutcome::parse),
+            outcome: row.get(23)?,
             flow: match text(24)? {
                 Some(name) => Some(FlowFacts {
                     name,
@@ -220,18 +283,15 @@ impl Store {
         match flow {
             Some((name, task, finished)) => {
                 if name != review.flow || task.as_deref() != review.session.task_id.as_deref() {
-                    return Err(Error::conflict(format!(
-                        "invocation {} belongs to flow {name:?} of Task {}; it cannot hold a review of flow {:?}",
-                        review.invocation,
-                        task.as_deref().unwrap_or("-"),
-                        review.flow
-                    )));
+                    return Err(Error::InvocationOfOtherFlow {
+                        invocation: review.invocation.to_owned(),
+                        flow: name,
+                        task: task.unwrap_or_else(|| "-".to_owned()),
+                        requested: review.flow.to_owned(),
+                    });
                 }
                 if finished {
-                    return Err(Error::conflict(format!(
-                        "invocation {} is finished; start a new invocation for another review",
-                        review.invocation
-                    )));
+                    return Err(Error::InvocationFinished(review.invocation.to_owned()));
                 }
             }
             None => {
@@ -299,9 +359,7 @@ impl Store {
             |row| row.get(0),
         )?;
         if !exists {
-            return Err(Error::not_found(format!(
-                "flow invocation {invocation:?} was not found"
-            )));
+            return Err(Error::InvocationNotFound(invocation.to_owned()));
         }
         tx.execute(sql, params)?;
         tx.commit()?;
@@ -318,9 +376,7 @@ impl Store {
             |row| row.get(0),
         )?;
         if !waiting {
-            return Err(Error::conflict(format!(
-                "Session {id} is no longer waiting"
-            )));
+            return Err(Error::NoLongerWaiting(id.to_owned()));
         }
         close_session(&tx, id, now)?;
         tx.execute(
@@ -368,7 +424,6 @@ impl Store {
         )?;
         optional(statement.query_row([id], |row| {
             let argv: String = row.get(4)?;
-            let outcome: Option<String> = row.get(10)?;
             Ok(RunRow {
                 id: row.get(0)?,
                 session_id: row.get(1)?,
@@ -380,7 +435,7 @@ impl Store {
                 prepared: row.get(7)?,
                 published: row.get(8)?,
                 launcher: row.get(9)?,
-                outcome: outcome.as_deref().and_then(RunOutcome::parse),
+                outcome: row.get(10)?,
                 exit_code: row.get(11)?,
                 created_at: row.get(12)?,
                 chosen_native_id: row.get(13)?,
@@ -423,18 +478,18 @@ impl Store {
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .map_err(|error| match error {
-                rusqlite::Error::QueryReturnedNoRows => {
-                    Error::not_found(format!("Session {id} was not found"))
-                }
+                rusqlite::Error::QueryReturnedNoRows => Error::SessionNotFound(id.to_string()),
                 error => error.into(),
             })?;
         if completed.is_some() {
-            return Err(Error::conflict(format!("Session {id} is already complete")));
+            return Err(Error::AlreadyComplete(id.to_string()));
         }
         if current != run {
-            return Err(Error::conflict(format!(
-                "Run {run} is superseded and cannot mark Session {id} ready; its current Run is {current}"
-            )));
+            return Err(Error::SupersededRun {
+                run: run.to_owned(),
+                session: id.to_owned(),
+                current,
+            });
         }
         tx.execute(
             "UPDATE sessions SET ready_summary = ?2, ready_superseded = 0, updated_at = ?3 WHERE id = ?1",
@@ -468,17 +523,16 @@ impl Store {
                 row.get(0)
             })
             .map_err(|error| match error {
-                rusqlite::Error::QueryReturnedNoRows => {
-                    Error::not_found(format!("Session {id} was not found"))
-                }
+                rusqlite::Error::QueryReturnedNoRows => Error::SessionNotFound(id.to_string()),
                 error => error.into(),
             })?;
         match bound {
             Some(existing) if existing == task_id => return Ok(()),
             Some(existing) => {
-                return Err(Error::conflict(format!(
-                    "Session {id} is already bound to Task {existing}; a binding is permanent"
-                )));
+                return Err(Error::AlreadyBound {
+                    session: id.to_owned(),
+                    task: existing,
+                });
             }
             None => {}
         }
@@ -608,7 +662,7 @@ impl Store {
             params![run, outcome.as_str(), exit_code, now],
         )?;
         if changed == 0 {
-            return Err(Error::not_found(format!("Run {run} was not found")));
+            return Err(Error::RunNotFound(run.to_string()));
         }
         tx.execute(
             "UPDATE sessions SET permission_pending = 0, updated_at = ?2 WHERE current_run_id = ?1",
@@ -642,9 +696,7 @@ impl Store {
             params![session.as_str(), run.id.as_str(), now, expected_current],
         )?;
         if changed == 0 {
-            return Err(Error::conflict(format!(
-                "Session {session} changed while a new attempt was prepared; open it again"
-            )));
+            return Err(Error::ChangedMeanwhile(session.to_string()));
         }
         tx.commit()?;
         Ok(())
@@ -660,7 +712,7 @@ impl Store {
             params![run, launcher, now],
         )?;
         if changed == 0 {
-            return Err(Error::not_found(format!("Run {run} was not found")));
+            return Err(Error::RunNotFound(run.to_string()));
         }
         tx.commit()?;
         Ok(())
@@ -750,7 +802,7 @@ fn close_session(tx: &rusqlite::Transaction<'_>, id: &str, now: i64) -> Result<(
         params![id, now],
     )?;
     if changed == 0 {
-        return Err(Error::conflict(format!("Session {id} is already complete")));
+        return Err(Error::AlreadyComplete(id.to_string()));
     }
     tx.execute(
         "UPDATE clients SET ended_at = ?2 WHERE session_id = ?1 AND ended_at IS NULL",

@@ -93,10 +93,7 @@ impl Store {
         )
         .map_err(|error| {
             if is_unique_violation(&error) {
-                Error::conflict(format!(
-                    "a Wave named {:?} is already registered",
-                    wave.name
-                ))
+                Error::WaveExists(wave.name.clone())
             } else {
                 error.into()
             }
@@ -139,10 +136,7 @@ impl Store {
         )
         .map_err(|error| {
             if is_unique_violation(&error) {
-                Error::conflict(format!(
-                    "a Task with identifier {:?} is already registered",
-                    task.identifier
-                ))
+                Error::TaskExists(task.identifier.clone())
             } else {
                 error.into()
             }

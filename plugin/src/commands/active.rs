@@ -2,15 +2,14 @@
 //! typed record — which agent processes run right now, each with the one
 //! Session exact evidence attributes it to, and the gaps.
 
-use super::{complete_with, error_at, error_at_flag, home, shell, task_suggestions};
+use super::{complete_with, open, shell, shown, task_suggestions};
 use crate::LfPlugin;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
 };
 use nu_protocol::engine::ArgType;
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
+    Category, DynamicSuggestion, Example, LabeledError, Signature, SyntaxShape, Type, Value,
 };
 
 pub struct Active;
@@ -94,19 +93,10 @@ The examples below describe a demo Home where no agent process runs."
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
-        let task = call.get_flag::<Spanned<String>>("task").map_err(shell)?;
-        // Observing is passive: the Home is not opened (which would create
-        // it), only read by the snapshot.
-        let home = home(engine, head)?;
-        let snapshot = lf::active::observe(&home, task.as_ref().map(|task| task.item.as_str()))
-            .map_err(|error| match &task {
-                Some(task) if error.kind == lf::ErrorKind::NotFound => {
-                    error_at_flag(engine, error, task.span)
-                }
-                _ => error_at(error, head),
-            })?;
-        Ok(crate::value::active(snapshot, head))
+        let task = call.get_flag::<String>("task").map_err(shell)?;
+        // Observing is passive: the snapshot only reads the Home.
+        let snapshot = open(engine, call.head)?.active(task.as_deref());
+        shown(engine, call, &[], snapshot)
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

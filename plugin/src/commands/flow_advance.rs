@@ -1,7 +1,7 @@
 //! `lf flow advance`: the orchestrator moved a flow invocation past its
 //! review position, as `lf-flow advance` records it.
 
-use super::{complete_with, error_at_flag, invocation_suggestions, open, shell};
+use super::{complete_with, invocation_suggestions, open, shell, shown};
 use crate::LfPlugin;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
@@ -66,13 +66,9 @@ invocation does not move."
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
         let invocation = invocation_flag(call)?;
-        let lf = open(engine, head)?;
-        let flow = lf
-            .advance_flow(&invocation.item)
-            .map_err(|error| error_at_flag(engine, error, invocation.span))?;
-        Ok(crate::value::flow(flow, head))
+        let advanced = open(engine, call.head)?.advance_flow(&invocation.item);
+        shown(engine, call, &[], advanced)
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

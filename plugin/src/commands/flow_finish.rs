@@ -2,7 +2,7 @@
 //! records it.
 
 use super::flow_advance::invocation_flag;
-use super::{complete_with, error_at_flag, invocation_suggestions, open};
+use super::{complete_with, invocation_suggestions, open, shown};
 use crate::LfPlugin;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
@@ -66,13 +66,9 @@ ones."
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
         let invocation = invocation_flag(call)?;
-        let lf = open(engine, head)?;
-        let flow = lf
-            .finish_flow(&invocation.item)
-            .map_err(|error| error_at_flag(engine, error, invocation.span))?;
-        Ok(crate::value::flow(flow, head))
+        let finished = open(engine, call.head)?.finish_flow(&invocation.item);
+        shown(engine, call, &[], finished)
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

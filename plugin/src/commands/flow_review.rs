@@ -2,7 +2,7 @@
 //! `lf-flow review` creates it. Its id is derived from the position, so
 //! asking again finds the same Session and launches nothing.
 
-use super::{complete_with, current_dir, error_at_flag, flag_u32, open, shell, value_span};
+use super::{complete_with, flag_u32, open, shell, shown};
 use crate::LfPlugin;
 use lf::flow::{Position, ReviewRequest};
 use lf::provider::Provider;
@@ -11,8 +11,8 @@ use nu_plugin::{
 };
 use nu_protocol::engine::ArgType;
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Span, Spanned, SyntaxShape,
-    Type, Value,
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
+    Value,
 };
 
 pub struct FlowReview;
@@ -162,61 +162,26 @@ pending on the review of node 2."
             Some(iteration) => flag_u32(engine, "iteration", &iteration)?,
             None => 0,
         };
-        let provider = match text("provider")? {
-            Some(provider) => Some(
-                parse_provider(&provider.item)
-                    .map_err(|error| error_at_flag(engine, error, provider.span))?,
-            ),
-            None => Some(Provider::Claude),
-        };
-        let model = text("model")?;
-        let prompt = text("prompt")?;
-        let lf = open(engine, head)?;
-
-        // Check what names something first, so its error points at it.
-        let task_row = lf::work::find_task(lf.store(), &task.item)
-            .map_err(|error| error_at_flag(engine, error, task.span))?;
-        if let Some(model) = &model {
-            lf::provider::validate_model(&model.item)
-                .map_err(|error| error_at_flag(engine, error, model.span))?;
-        }
-        // Without a worktree the review works where the user is, not where
-        // this plugin process happens to run.
-        let here = match task_row.worktree {
-            Some(_) => None,
-            None => Some(current_dir(engine, head)?),
-        };
+        let provider = text("provider")?
+            .map(|provider| Provider::parse(&provider.item))
+            .transpose()
+            .map_err(|error| super::fail(engine, call, &[], error))?;
         let position = Position {
-            task: task.item.clone(),
-            invocation: invocation.item.clone(),
-            flow: flow.item.clone(),
+            task: task.item,
+            invocation: invocation.item,
+            flow: flow.item,
             node,
-            step: step.item.clone(),
+            step: step.item,
             iteration,
         };
         let request = ReviewRequest {
-            prompt: prompt.map(|prompt| prompt.item),
+            prompt: text("prompt")?.map(|prompt| prompt.item),
             provider,
-            model: model.map(|model| model.item),
+            model: text("model")?.map(|model| model.item),
             no_launch: call.has_flag("no-launch").map_err(shell)?,
         };
-        let record = lf
-            .review_in(&position, &request, here.as_deref())
-            .map_err(|error| {
-                // The library names the field a bad token is; the label
-                // goes under that flag.
-                let culprit: Span = if error.message.contains("not a valid flow name") {
-                    flow.span
-                } else if error.message.contains("not a valid step") {
-                    step.span
-                } else if error.message.contains("invocation") {
-                    invocation.span
-                } else {
-                    return super::error_at(error, head);
-                };
-                super::error_at(error, value_span(engine, culprit))
-            })?;
-        Ok(crate::value::session(record, head))
+        let review = open(engine, head)?.review(&position, &request);
+        shown(engine, call, &[], review)
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
@@ -239,20 +204,6 @@ pending on the review of node 2."
             _ => None,
         }
     }
-}
-
-/// A review's provider: an agent that can mark it ready.
-fn parse_provider(text: &str) -> lf::Result<Provider> {
-    PROVIDERS
-        .into_iter()
-        .find(|provider| provider.as_str() == text)
-        .ok_or_else(|| {
-            let names = PROVIDERS.map(Provider::as_str).join(", ");
-            lf::Error::usage(format!(
-                "invalid value {} for '--provider': possible values: {names} (a review needs an agent)",
-                lf::ids::quote(text)
-            ))
-        })
 }
 
 #[cfg(test)]

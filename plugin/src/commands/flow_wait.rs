@@ -2,8 +2,9 @@
 //! feedback, as `lf-flow wait` prints it. An orchestrator scripts against
 //! this; Ctrl-C stops the wait (the review stays open).
 
-use super::{error_at, open, review_suggestions, shell};
+use super::{open, review_suggestions, shell, shown};
 use crate::LfPlugin;
+use lf::Arg;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
 };
@@ -77,19 +78,15 @@ waiting."
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let session: Spanned<String> = call.req(0).map_err(shell)?;
-        let timeout = call
-            .get_flag::<Spanned<Duration>>("timeout")
-            .map_err(shell)?
-            .map(|timeout| timeout.item);
+        let args = [(Arg::Id, session.span)];
+        let timeout = call.get_flag::<Duration>("timeout").map_err(shell)?;
         let lf = open(engine, head)?;
         let signals = engine.signals().clone();
         let stop = move || signals.interrupted();
-        match lf
-            .wait_review_until(&session.item, timeout, &stop)
-            .map_err(|error| error_at(error, session.span))?
-        {
-            Some(feedback) => Ok(crate::value::feedback(feedback, head)),
-            None => Err(shell(ShellError::Interrupted { span: head })),
+        match lf.wait_review_until(&session.item, timeout, &stop) {
+            Ok(Some(feedback)) => shown(engine, call, &args, Ok(feedback)),
+            Ok(None) => Err(shell(ShellError::Interrupted { span: head })),
+            Err(error) => Err(super::fail(engine, call, &args, error)),
         }
     }
 

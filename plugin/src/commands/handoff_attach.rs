@@ -2,9 +2,9 @@
 //! `lf-handoff attach` does without --exec. A plugin has no terminal to
 //! hand over, so running the attach command is left to the binary.
 
-use super::{active_handoff_suggestions, error_at, open, shell};
+use super::{active_handoff_suggestions, open, shell, shown};
 use crate::LfPlugin;
-use lf::ids::HandoffId;
+use lf::Arg;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
 };
@@ -68,15 +68,16 @@ To put yourself in the handed-off terminal, run in a terminal: lf-handoff attach
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
         let id: Spanned<String> = call.req(0).map_err(shell)?;
-        let at_id = |error| error_at(error, id.span);
-        let handoff = HandoffId::parse(&id.item).map_err(at_id)?;
-        let lf = open(engine, head)?;
         // The attach argv and its environment stay here: they are for a
         // terminal, and the environment's values may be secret.
-        let attach = lf::handoff::attach(lf.store(), &handoff).map_err(at_id)?;
-        Ok(crate::value::handoff(attach.record, head))
+        let attach = open(engine, call.head)?.attach_handoff(&id.item);
+        shown(
+            engine,
+            call,
+            &[(Arg::Id, id.span)],
+            attach.map(|attach| attach.record),
+        )
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

@@ -2,9 +2,9 @@
 //! body generation claims the wake, exactly once, as
 //! `lf-handoff claim-wake` does.
 
-use super::{error_at, flag_u32, handoff_suggestions, open, shell};
+use super::{flag_u32, handoff_suggestions, open, shell, shown};
 use crate::LfPlugin;
-use lf::ids::HandoffId;
+use lf::Arg;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
 };
@@ -74,8 +74,6 @@ nothing to wake for, and the claim is refused."
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let id: Spanned<String> = call.req(0).map_err(shell)?;
-        let at_id = |error| error_at(error, id.span);
-        let handoff = HandoffId::parse(&id.item).map_err(at_id)?;
         let generation = match call.get_flag::<Spanned<i64>>("generation").map_err(shell)? {
             Some(generation) => flag_u32(engine, "generation", &generation)?,
             None => {
@@ -85,9 +83,8 @@ nothing to wake for, and the claim is refused."
                 .with_label("needs --generation", head));
             }
         };
-        let lf = open(engine, head)?;
-        let claimed = lf::handoff::claim_wake(lf.store(), &handoff, generation).map_err(at_id)?;
-        Ok(Value::bool(claimed, head))
+        let claimed = open(engine, head)?.claim_handoff_wake(&id.item, generation);
+        shown(engine, call, &[(Arg::Id, id.span)], claimed)
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

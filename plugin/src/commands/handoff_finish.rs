@@ -2,10 +2,9 @@
 //! does. The first outcome wins: repeating it returns it, a different one
 //! is refused.
 
-use super::{active_handoff_suggestions, error_at, error_at_flag, open, shell, value_span};
+use super::{active_handoff_suggestions, open, shell, shown, value_span};
 use crate::LfPlugin;
-use lf::ErrorKind;
-use lf::ids::HandoffId;
+use lf::Arg;
 use lf::wire::HandoffOutcome;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
@@ -130,20 +129,27 @@ generation claims the wake with `lf handoff claim-wake`."
                 reason: text.item.clone(),
             },
         };
-        let handoff = HandoffId::parse(&id.item).map_err(|error| error_at(error, id.span))?;
-        let outcome = lf::handoff::outcome(outcome)
-            .map_err(|error| error_at_flag(engine, error, text.span))?;
-        let lf = open(engine, head)?;
-        let record = lf::handoff::finish(lf.store(), &handoff, &outcome).map_err(|error| {
-            match error.kind {
-                // Another outcome stands: this one is what was refused.
-                ErrorKind::Conflict => error_at(error, value_span(engine, text.span)).with_help(
-                    format!("see the outcome that stands: lf handoff show {handoff}"),
-                ),
-                _ => error_at(error, id.span),
+        // The outcome's text (and an outcome refused because another one
+        // stands) is about the outcome flag given.
+        let outcome_span = value_span(engine, text.span);
+        let args = [
+            (Arg::Id, id.span),
+            (Arg::Outcome, outcome_span),
+            (Arg::Summary, outcome_span),
+            (Arg::Reason, outcome_span),
+        ];
+        let finished = open(engine, head)?.finish_handoff(&id.item, outcome);
+        let stands = matches!(finished, Err(lf::Error::OutcomeStands { .. }));
+        shown(engine, call, &args, finished).map_err(|error| {
+            if stands {
+                error.with_help(format!(
+                    "see the outcome that stands: lf handoff show {}",
+                    id.item
+                ))
+            } else {
+                error
             }
-        })?;
-        Ok(crate::value::handoff(record, head))
+        })
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

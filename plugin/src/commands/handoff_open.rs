@@ -3,12 +3,11 @@
 //! same parent and body generation find the same handoff.
 
 use super::{
-    complete_with, current_dir, error_at, error_at_flag, flag_u32, open, parent_suggestions, shell,
-    user_path, value_span,
+    complete_with, flag_u32, open, parent_suggestions, shell, shown, user_path, value_span,
 };
 use crate::LfPlugin;
-use lf::ErrorKind;
-use lf::handoff::{OpenArgs, OpenRequest, ParentSelector};
+use lf::Arg;
+use lf::handoff::OpenArgs;
 use lf::provider::Provider;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
@@ -18,6 +17,7 @@ use nu_protocol::{
     Category, DynamicSuggestion, Example, LabeledError, Signature, Span, Spanned, SyntaxShape,
     Type, Value,
 };
+use std::path::PathBuf;
 
 pub struct HandoffOpen;
 
@@ -114,7 +114,7 @@ they are stored and given to the attach command, and never shown, only their nam
                 result: Some(Value::test_bool(false)),
             },
             Example {
-                example: "(lf handoff show (lf handoffs --active).0.session_id).environment_names",
+                example: "(lf handoff show (lf handoffs --active).0.id).environment_names",
                 description: "Only the names of its variables are ever shown",
                 result: Some(Value::test_list(vec![Value::test_string("DEPLOY_TOKEN")])),
             },
@@ -153,20 +153,9 @@ they are stored and given to the attach command, and never shown, only their nam
             None => Vec::new(),
         };
 
-        // Check what names something first, so its error points at it.
-        ParentSelector::parse(&parent.item).map_err(|error| error_at(error, parent.span))?;
-        let cwd_span = cwd_flag
-            .as_ref()
-            .map_or(head, |cwd| value_span(engine, cwd.span));
-        let cwd = match &cwd_flag {
-            Some(dir) => user_path(engine, dir)?,
-            None => current_dir(engine, head)?,
-        };
-        lf::work::canonical_dir(&cwd, "handoff working directory")
-            .map_err(|error| error_at(error, cwd_span))?;
-        Provider::parse(&provider.item)
-            .map_err(|error| error_at_flag(engine, error, provider.span))?;
-        let request = OpenRequest::check(&OpenArgs {
+        // Without --cwd the handoff is where the user is.
+        let cwd = cwd_flag.map_or_else(|| PathBuf::from("."), |dir| user_path(engine, &dir));
+        let opened = open(engine, head)?.open_handoff(&OpenArgs {
             parent: &parent.item,
             cwd: &cwd,
             provider: &provider.item,
@@ -175,29 +164,15 @@ they are stored and given to the attach command, and never shown, only their nam
             reason: &reason.item,
             environment: &environment,
             attach_argv: &argv.item,
-        })
-        .map_err(|error| {
-            // What is left to refuse is the reason, the provider's id or
-            // the attach command; the library's message names which.
-            if error.message.contains("reason") {
-                error_at_flag(engine, error, reason.span)
-            } else if let Some(id) = provider_session_id
-                .as_ref()
-                .filter(|_| error.message.contains("provider session id"))
-            {
-                error_at_flag(engine, error, id.span)
+        });
+        let about_argv = matches!(&opened, Err(error) if error.arg() == Some(Arg::Argv));
+        shown(engine, call, &[(Arg::Parent, parent.span)], opened).map_err(|error| {
+            if about_argv {
+                error.with_help(ARGV_HELP)
             } else {
-                error_at_flag(engine, error, argv.span).with_help(ARGV_HELP)
+                error
             }
-        })?;
-        let lf = open(engine, head)?;
-        let opened = lf::handoff::open(lf.store(), &request).map_err(|error| match error.kind {
-            // The working directory is not the parent's checkout.
-            ErrorKind::Usage => error_at(error, cwd_span),
-            ErrorKind::NotFound | ErrorKind::Conflict => error_at(error, parent.span),
-            ErrorKind::Operational => error_at(error, head),
-        })?;
-        Ok(crate::value::handoff_opened(opened, head))
+        })
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
@@ -211,51 +186,56 @@ they are stored and given to the attach command, and never shown, only their nam
     ) -> Option<Vec<DynamicSuggestion>> {
         match arg_type {
             ArgType::Positional(0) => complete_with(engine, parent_suggestions),
-            ArgType::Flag(flag) if flag == "provider" => Some(super::word_suggestions(
-                &Provider::ALL.map(Provider::as_str),
-            )),
+            ArgType::Flag(flag) if flag == "provider" => {
+                Some(super::word_suggestions(Provider::NAMES))
+            }
             _ => None,
         }
     }
 }
 
-/// The `--env` record as the library's `NAME=VALUE` entries, checked by
-/// the library. Values may be secret: no error shows one.
+/// The `--env` record as the library's `NAME=VALUE` entries, which the
+/// library checks. Only what a record can hold and an entry cannot is
+/// refused here: a name with `=` (it would split there) or a value that is
+/// not a string. Values may be secret: no error shows one.
 fn environment(engine: &EngineInterface, value: &Value) -> Result<Vec<String>, LabeledError> {
     let span = value_span(engine, value.span());
+    let refused = |message: String, span| {
+        LabeledError::new(message)
+            .with_label("not valid here", span)
+            .with_code("lf::usage")
+    };
     let Value::Record { val, .. } = value else {
-        return Err(error_at(
-            lf::Error::usage(format!(
+        return Err(refused(
+            format!(
                 "--env takes a record of variables, such as {{GH_TOKEN: $env.GH_TOKEN}}; got {}",
                 value.get_type()
-            )),
+            ),
             span,
         ));
     };
     let mut entries = Vec::with_capacity(val.len());
     for (name, value) in val.iter() {
-        // A name with `=` would be split there: refuse it here.
         if name.contains('=') {
-            return Err(error_at(
-                lf::Error::usage(format!(
+            return Err(refused(
+                format!(
                     "{} is not a valid variable name: use letters, digits and _, not starting with a digit",
-                    lf::ids::quote(name)
-                )),
+                    lf::error::quote(name)
+                ),
                 span,
             ));
         }
         let Value::String { val: text, .. } = value else {
-            return Err(error_at(
-                lf::Error::usage(format!(
+            return Err(refused(
+                format!(
                     "environment variable {name} needs a string value, not {} (the value is not shown: it may be a secret)",
                     value.get_type()
-                )),
+                ),
                 label_span(value.span(), span),
             ));
         };
         entries.push(format!("{name}={text}"));
     }
-    lf::handoff::environment(&entries).map_err(|error| error_at(error, span))?;
     Ok(entries)
 }
 

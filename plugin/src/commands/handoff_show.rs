@@ -1,9 +1,9 @@
 //! `lf handoff show`: one interactive handoff, as `lf-handoff show` prints
 //! it.
 
-use super::{error_at, handoff_suggestions, open, shell};
+use super::{handoff_suggestions, open, shell, shown};
 use crate::LfPlugin;
-use lf::ids::HandoffId;
+use lf::Arg;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
 };
@@ -71,13 +71,9 @@ failed). Environment values may be secret: only their names are shown."
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
         let id: Spanned<String> = call.req(0).map_err(shell)?;
-        let at_id = |error| error_at(error, id.span);
-        let handoff = HandoffId::parse(&id.item).map_err(at_id)?;
-        let lf = open(engine, head)?;
-        let record = lf::handoff::show(lf.store(), &handoff).map_err(at_id)?;
-        Ok(crate::value::handoff(record, head))
+        let handoff = open(engine, call.head)?.handoff(&id.item);
+        shown(engine, call, &[(Arg::Id, id.span)], handoff)
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

@@ -4,8 +4,9 @@
 
 use super::{error_at, open, shell};
 use crate::LfPlugin;
+use crate::value::to_value;
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
-use nu_protocol::{Category, Example, LabeledError, Signature, Type, Value};
+use nu_protocol::{Category, Example, LabeledError, Record, Signature, Type, Value};
 
 pub struct Handoffs;
 
@@ -23,14 +24,14 @@ impl SimplePluginCommand for Handoffs {
     fn extra_description(&self) -> &str {
         "An autonomous agent that meets something only a person can do (a login, a decision) \
 hands its terminal over with lf-handoff open; this is the list of those handoffs. The columns \
-are those of `lf-handoff list` (session_id is the handoff id) with age_secs as `age`, a \
+are those of `lf-handoff list` (id is the handoff id) with age_secs as `age`, a \
 duration, followed by the handoff's reason, cwd and times: created_at is a datetime, \
 attached_at and finished_at are datetimes or null. status is waiting, attached, handed_back, \
 completed or failed. `lf handoff show <id>` returns everything about one handoff.
 
 Compose it:
-  lf handoffs --active | where age > 1hr | select session_id reason age
-  lf handoffs --active | first | lf handoff attach $in.session_id
+  lf handoffs --active | where age > 1hr | select id reason age
+  lf handoffs --active | first | lf handoff attach $in.id
 
 The examples below describe a demo Home with a waiting handoff and a handed-back one."
     }
@@ -79,24 +80,37 @@ The examples below describe a demo Home with a waiting handoff and a handed-back
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let active = call.has_flag("active").map_err(shell)?;
-        let lf = open(engine, head)?;
-        let store = lf.store();
-        // One read: each row is shown as `lf-handoff list` shows it, aged
-        // now, with the times of its record.
-        let rows = store
-            .handoffs(active)
+        // One read: each row as `lf-handoff list` shows it, aged now (its
+        // `age` a duration), then why it was opened, where and when.
+        let rows = open(engine, head)?
+            .handoffs_with_records(active)
             .map_err(|error| error_at(error, head))?;
-        let now = lf::clock::now_micros();
-        Ok(Value::list(
-            rows.into_iter()
-                .map(|row| {
-                    let listed = lf::handoff::list_row(store.home(), &row, now);
-                    let record = lf::handoff::record(store.home(), row);
-                    crate::value::handoff_row(listed, record, head)
-                })
-                .collect(),
-            head,
-        ))
+        let rows = rows
+            .into_iter()
+            .map(|(listed, record)| {
+                let Value::Record { val: listed, .. } = to_value(&listed, head)? else {
+                    return Err(LabeledError::new("a handoff row is not a record"));
+                };
+                let mut row = Record::with_capacity(listed.len() + 5);
+                for (column, value) in listed.into_owned() {
+                    row.push(
+                        if column == "age_secs" {
+                            "age".to_owned()
+                        } else {
+                            column
+                        },
+                        value,
+                    );
+                }
+                row.push("reason", Value::string(record.reason, head));
+                row.push("cwd", Value::string(record.cwd, head));
+                row.push("created_at", to_value(&record.created_at, head)?);
+                row.push("attached_at", to_value(&record.attached_at, head)?);
+                row.push("finished_at", to_value(&record.finished_at, head)?);
+                Ok(Value::record(row, head))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Value::list(rows, head))
     }
 }
 
@@ -113,8 +127,8 @@ mod tests {
     #[test]
     fn rows_are_the_rows_of_lf_handoff_list_with_typed_age_and_times() {
         let mut demo = crate::demo::plugin_test();
-        let lf = lf::Lf::open(&demo.home).unwrap();
-        let listed = lf::handoff::list(lf.store(), false).unwrap();
+        let lf = lf::Lf::at(demo.home.clone(), lf::Caller::default());
+        let listed = lf.handoffs(false).unwrap();
         let table = demo
             .test
             .eval("lf handoffs")
@@ -126,7 +140,7 @@ mod tests {
         for (row, listed) in rows.iter().zip(&listed) {
             let row = row.as_record().unwrap();
             let text = |name: &str| row.get(name).unwrap().as_str().unwrap().to_owned();
-            assert_eq!(text("session_id"), listed.session_id);
+            assert_eq!(text("id"), listed.id);
             assert_eq!(text("parent_kind"), listed.parent_kind.as_str());
             assert_eq!(text("parent_id"), listed.parent_id);
             assert_eq!(text("status"), listed.status.as_str());
@@ -137,8 +151,8 @@ mod tests {
             };
             let age = u64::try_from(*nanos / 1_000_000_000).unwrap();
             assert!(
-                age.abs_diff(listed.age_secs) <= 1,
-                "{age} vs {}",
+                age.abs_diff(listed.age_secs.0) <= 1,
+                "{age} vs {:?}",
                 listed.age_secs
             );
             assert!(matches!(row.get("created_at"), Some(Value::Date { .. })));
@@ -147,7 +161,7 @@ mod tests {
         assert_eq!(
             columns,
             [
-                "session_id",
+                "id",
                 "parent_kind",
                 "parent_id",
                 "wave_id",

@@ -53,37 +53,66 @@ pub use work_task_list::WorkTaskList;
 pub use work_wave_add::WorkWaveAdd;
 pub use work_wave_list::WorkWaveList;
 
-use lf::{ErrorKind, Home, Lf, ListFilter};
-use nu_plugin::EngineInterface;
+use lf::{Arg, Caller, ErrorKind, Lf, ListFilter};
+use nu_plugin::{EngineInterface, EvaluatedCall};
 use nu_protocol::{DynamicSuggestion, LabeledError, ShellError, Span, Spanned, Value};
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// An lf error as Nushell shows it: the library's message, with a label
-/// under the argument it is about and a code naming its kind.
+/// An lf error as Nushell shows it: the library's message (with its
+/// causes), a code naming its kind, and a label under `span`.
 pub(crate) fn error_at(error: lf::Error, span: Span) -> LabeledError {
-    let (code, label) = match error.kind {
+    let (code, label) = match error.kind() {
         ErrorKind::Usage => ("lf::usage", "not valid here"),
         ErrorKind::NotFound => ("lf::not_found", "not found"),
         ErrorKind::Conflict => ("lf::conflict", "not possible now"),
         ErrorKind::Operational => ("lf::operational", "failed here"),
     };
-    LabeledError::new(error.message)
+    LabeledError::new(error.one_line())
         .with_label(label, span)
         .with_code(code)
 }
 
-/// An lf error about a flag's value. Nushell gives a flag's value the span
-/// of the whole `--flag value`; the label goes under the value alone.
-pub(crate) fn error_at_flag(
+/// An lf error labelled under the argument it is about (`error.arg()`):
+/// the span `args` gives it (a command's positional arguments, or values
+/// it took apart), else the call's flag of that name, else the command.
+/// This is the one place an error finds its argument; no command reads
+/// a message to decide.
+pub(crate) fn fail(
     engine: &EngineInterface,
+    call: &EvaluatedCall,
+    args: &[(Arg, Span)],
     error: lf::Error,
-    span: Span,
 ) -> LabeledError {
-    error_at(error, value_span(engine, span))
+    let span = error
+        .arg()
+        .and_then(|arg| {
+            let given = args
+                .iter()
+                .find(|(known, _)| *known == arg)
+                .map(|(_, span)| *span);
+            given.or_else(|| flag_span(engine, call, arg.flag()))
+        })
+        .unwrap_or(call.head);
+    error_at(error, span)
 }
 
-/// The part of a `--flag value` (or `--flag=value`) span that is the value.
+/// The span of a flag's value in this call, if it was given one.
+pub(crate) fn flag_span(
+    engine: &EngineInterface,
+    call: &EvaluatedCall,
+    flag: &str,
+) -> Option<Span> {
+    call.named
+        .iter()
+        .find(|(name, _)| name.item == flag)
+        .map(|(name, value)| match value {
+            Some(value) => value_span(engine, value.span()),
+            None => name.span,
+        })
+}
+
+/// The part of a `--flag value` (or `--flag=value`) span that is the value:
+/// Nushell gives a flag's value the span of the whole `--flag value`.
 pub(crate) fn value_span(engine: &EngineInterface, span: Span) -> Span {
     let Ok(text) = engine.get_span_contents(span) else {
         return span;
@@ -112,104 +141,90 @@ pub(crate) fn shell(error: ShellError) -> LabeledError {
     error.into()
 }
 
-/// The user's current directory, as the engine knows it.
-pub(crate) fn current_dir(engine: &EngineInterface, span: Span) -> Result<PathBuf, LabeledError> {
-    engine
-        .get_current_dir()
-        .map(PathBuf::from)
-        .map_err(|error| {
-            LabeledError::new(format!("the current directory cannot be used: {error}"))
-                .with_label("needs the current directory", span)
-        })
-}
-
-/// A path the user typed, taken relative to the user's current directory.
-pub(crate) fn user_path(
-    engine: &EngineInterface,
-    path: &Spanned<String>,
-) -> Result<PathBuf, LabeledError> {
+/// A path the user typed, with `~` expanded as their shell would; the
+/// library takes a relative one from the user's current directory.
+pub(crate) fn user_path(engine: &EngineInterface, path: &Spanned<String>) -> PathBuf {
     let typed = Path::new(&path.item);
-    let typed = match typed.strip_prefix("~") {
-        Ok(rest) => match env_string(engine, "HOME") {
-            Some(home) => PathBuf::from(home).join(rest),
-            None => typed.to_path_buf(),
-        },
-        Err(_) => typed.to_path_buf(),
-    };
-    if typed.is_absolute() {
-        return Ok(typed);
+    match (typed.strip_prefix("~"), env_string(engine, "HOME")) {
+        (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => typed.to_path_buf(),
     }
-    Ok(current_dir(engine, path.span)?.join(typed))
 }
 
-/// A string variable of the engine's environment; empty counts as unset.
+/// A variable of the engine's environment as text; empty counts as unset.
+/// A list (Nushell keeps `PATH` as one) is joined with `:`, as a process
+/// started from Nushell would see it.
 pub(crate) fn env_string(engine: &EngineInterface, name: &str) -> Option<String> {
-    match engine.get_env_var(name) {
-        Ok(Some(Value::String { val, .. })) if !val.is_empty() => Some(val),
-        _ => None,
-    }
-}
-
-/// The Home named by the engine's `$env.LF_HOME` (else `XDG_STATE_HOME`,
-/// else `HOME`). A relative value is taken from the user's current
-/// directory, as a binary started there would.
-pub(crate) fn home(engine: &EngineInterface, span: Span) -> Result<Home, LabeledError> {
-    let cwd = std::cell::OnceCell::new();
-    let lookup = |name: &str| -> Option<OsString> {
-        let value = PathBuf::from(env_string(engine, name)?);
-        if value.is_absolute() {
-            return Some(value.into_os_string());
-        }
-        let cwd = cwd.get_or_init(|| engine.get_current_dir().ok().map(PathBuf::from));
-        Some(match cwd {
-            Some(cwd) => cwd.join(value).into_os_string(),
-            None => value.into_os_string(),
-        })
+    let text = match engine.get_env_var(name) {
+        Ok(Some(Value::String { val, .. })) => val,
+        Ok(Some(Value::List { vals, .. })) => vals
+            .iter()
+            .filter_map(|value| value.as_str().ok())
+            .collect::<Vec<_>>()
+            .join(":"),
+        _ => return None,
     };
-    Home::from_vars(lookup).map_err(|error| error_at(error, span))
+    (!text.is_empty()).then_some(text)
 }
 
-/// The Home of the engine, opened.
+/// The caller is the engine: its current directory and environment, never
+/// this plugin process's (a long-lived process started elsewhere).
+pub(crate) fn caller(engine: &EngineInterface) -> Caller {
+    let cwd = engine.get_current_dir().ok().map(PathBuf::from);
+    Caller::new(cwd, |name| env_string(engine, name))
+}
+
+/// lf, opened for the engine as its caller.
 pub(crate) fn open(engine: &EngineInterface, span: Span) -> Result<Lf, LabeledError> {
-    let home = home(engine, span)?;
-    Lf::open(&home).map_err(|error| error_at(error, span))
+    Lf::open(caller(engine)).map_err(|error| error_at(error, span))
+}
+
+/// The value of an lf call as a Nushell value, or its error under the
+/// argument it is about.
+pub(crate) fn shown<T: serde::Serialize>(
+    engine: &EngineInterface,
+    call: &EvaluatedCall,
+    args: &[(Arg, Span)],
+    result: lf::Result<T>,
+) -> Result<Value, LabeledError> {
+    let value = result.map_err(|error| fail(engine, call, args, error))?;
+    crate::value::to_value(&value, call.head)
 }
 
 /// Completions of open Session ids, described by their state and title.
 /// Nushell filters them by what is typed.
-pub(crate) fn session_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
-    sessions_matching(home, &ListFilter::default())
+pub(crate) fn session_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
+    sessions_matching(lf, &ListFilter::default())
 }
 
 /// Completions of flow review Session ids, completed ones included (waiting
 /// for one of those returns at once).
-pub(crate) fn review_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+pub(crate) fn review_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
     let filter = ListFilter {
         kind: Some(lf::wire::SessionKind::Flow),
         all: true,
         ..ListFilter::default()
     };
-    sessions_matching(home, &filter)
+    sessions_matching(lf, &filter)
 }
 
-fn sessions_matching(home: &Home, filter: &ListFilter) -> lf::Result<Vec<DynamicSuggestion>> {
-    let lf = Lf::open(home)?;
-    let mut suggestions = Vec::new();
-    lf.list(filter)?.for_each(|record| {
-        suggestions.push(DynamicSuggestion {
-            value: record.id,
-            description: Some(format!("{}: {}", record.state.as_str(), record.title)),
-            ..DynamicSuggestion::default()
-        });
-        Ok(())
-    })?;
-    Ok(suggestions)
+fn sessions_matching(lf: Lf, filter: &ListFilter) -> lf::Result<Vec<DynamicSuggestion>> {
+    lf.list(filter)?
+        .map(|record| {
+            let record = record?;
+            Ok(DynamicSuggestion {
+                value: record.id,
+                description: Some(format!("{}: {}", record.state.as_str(), record.title)),
+                ..DynamicSuggestion::default()
+            })
+        })
+        .collect()
 }
 
 /// Completions of Task identifiers, described by their titles.
-pub(crate) fn task_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
-    let lf = Lf::open(home)?;
-    Ok(lf::work::tasks(lf.store())?
+pub(crate) fn task_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
+    Ok(lf
+        .tasks()?
         .into_iter()
         .filter(|task| !task.finished)
         .map(|task| DynamicSuggestion {
@@ -221,9 +236,9 @@ pub(crate) fn task_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>
 }
 
 /// Completions of wave names, described by their repositories.
-pub(crate) fn wave_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
-    let lf = Lf::open(home)?;
-    Ok(lf::work::waves(lf.store())?
+pub(crate) fn wave_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
+    Ok(lf
+        .waves()?
         .into_iter()
         .map(|wave| DynamicSuggestion {
             value: wave.name,
@@ -235,16 +250,14 @@ pub(crate) fn wave_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>
 
 /// Completions of the flow invocations still running, described by their
 /// flow's name.
-pub(crate) fn invocation_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
-    let lf = Lf::open(home)?;
+pub(crate) fn invocation_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
     Ok(lf
-        .store()
         .flows()?
         .into_iter()
         .filter(|flow| !flow.finished)
         .map(|flow| DynamicSuggestion {
-            value: flow.id,
-            description: Some(format!("flow {}", flow.name)),
+            value: flow.invocation_id,
+            description: Some(format!("flow {}", flow.flow)),
             ..DynamicSuggestion::default()
         })
         .collect())
@@ -252,64 +265,57 @@ pub(crate) fn invocation_suggestions(home: &Home) -> lf::Result<Vec<DynamicSugge
 
 /// Completions of handoff ids, newest first, described by their status and
 /// reason.
-pub(crate) fn handoff_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
-    handoffs_matching(home, false)
+pub(crate) fn handoff_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
+    handoffs_matching(lf, false)
 }
 
 /// Completions of the handoffs still without an outcome.
-pub(crate) fn active_handoff_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
-    handoffs_matching(home, true)
+pub(crate) fn active_handoff_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
+    handoffs_matching(lf, true)
 }
 
-fn handoffs_matching(home: &Home, active: bool) -> lf::Result<Vec<DynamicSuggestion>> {
-    let lf = Lf::open(home)?;
+fn handoffs_matching(lf: Lf, active: bool) -> lf::Result<Vec<DynamicSuggestion>> {
     Ok(lf
-        .store()
-        .handoffs(active)?
+        .handoffs_with_records(active)?
         .into_iter()
-        .map(|row| {
-            let record = lf::handoff::record(home, row);
-            DynamicSuggestion {
-                value: record.id,
-                description: Some(format!("{}: {}", record.status.as_str(), record.reason)),
-                ..DynamicSuggestion::default()
-            }
+        .map(|(_, record)| DynamicSuggestion {
+            value: record.id,
+            description: Some(format!("{}: {}", record.status.as_str(), record.reason)),
+            ..DynamicSuggestion::default()
         })
         .collect())
 }
 
 /// Completions of handoff parents: `task:<identifier>` for each open Task,
 /// `wave:<name>` for each wave.
-pub(crate) fn parent_suggestions(home: &Home) -> lf::Result<Vec<DynamicSuggestion>> {
+pub(crate) fn parent_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
     let prefixed = |prefix: &str, mut suggestion: DynamicSuggestion| {
         suggestion.value = format!("{prefix}:{}", suggestion.value);
         suggestion
     };
-    let mut suggestions: Vec<DynamicSuggestion> = task_suggestions(home)?
+    let waves = wave_suggestions(Lf::at(lf.home().clone(), lf.caller().clone()))?;
+    let mut suggestions: Vec<DynamicSuggestion> = task_suggestions(lf)?
         .into_iter()
         .map(|task| prefixed("task", task))
         .collect();
-    suggestions.extend(
-        wave_suggestions(home)?
-            .into_iter()
-            .map(|wave| prefixed("wave", wave)),
-    );
+    suggestions.extend(waves.into_iter().map(|wave| prefixed("wave", wave)));
     Ok(suggestions)
 }
 
-/// A flag's non-negative integer as a `u32`, or a usage error under it.
+/// A flag's non-negative integer as a `u32`, or an error under it.
 pub(crate) fn flag_u32(
     engine: &EngineInterface,
     flag: &str,
     value: &Spanned<i64>,
 ) -> Result<u32, LabeledError> {
     u32::try_from(value.item).map_err(|_| {
-        let error = lf::Error::usage(format!(
+        LabeledError::new(format!(
             "invalid value {} for '--{flag}': a number from 0 to {}",
-            lf::ids::quote(&value.item.to_string()),
+            value.item,
             u32::MAX
-        ));
-        error_at_flag(engine, error, value.span)
+        ))
+        .with_label("not valid here", value_span(engine, value.span))
+        .with_code("lf::usage")
     })
 }
 
@@ -325,16 +331,17 @@ pub(crate) fn word_suggestions(words: &[&str]) -> Vec<DynamicSuggestion> {
 }
 
 /// Run a completion against the engine's Home. A completion that cannot be
-/// computed falls back to Nushell's own (`None`) rather than failing.
+/// computed falls back to Nushell's own (`None`) rather than failing; a
+/// Home without a database has nothing to complete (and is not created).
 pub(crate) fn complete_with(
     engine: &EngineInterface,
-    suggest: fn(&Home) -> lf::Result<Vec<DynamicSuggestion>>,
+    suggest: fn(Lf) -> lf::Result<Vec<DynamicSuggestion>>,
 ) -> Option<Vec<DynamicSuggestion>> {
-    let home = home(engine, Span::unknown()).ok()?;
-    if !home.database().exists() {
+    let lf = open(engine, Span::unknown()).ok()?;
+    if !lf.home().database().exists() {
         return Some(Vec::new());
     }
-    suggest(&home).ok()
+    suggest(lf).ok()
 }
 
 /// The ids a command was given: its `<id>` argument, or the pipeline's
@@ -393,7 +400,8 @@ mod tests {
     fn session_ids_complete_with_their_state_and_title() {
         let dir = tempfile::tempdir().unwrap();
         let home = demo::seed(&std::fs::canonicalize(dir.path()).unwrap());
-        let suggestions = session_suggestions(&home).unwrap();
+        let lf = || Lf::at(home.clone(), Caller::default());
+        let suggestions = session_suggestions(lf()).unwrap();
         let shown: Vec<(&str, Option<&str>)> = suggestions
             .iter()
             .map(|s| (s.value.as_str(), s.description.as_deref()))
@@ -412,28 +420,29 @@ mod tests {
             ],
             "open sessions only, newest first"
         );
-        let tasks = task_suggestions(&home).unwrap();
+        let tasks = task_suggestions(lf()).unwrap();
         assert_eq!(tasks[0].value, "LOO-291");
         assert_eq!(tasks[0].description.as_deref(), Some(demo::PARSER_TITLE));
-        assert_eq!(wave_suggestions(&home).unwrap()[0].value, "product");
+        assert_eq!(wave_suggestions(lf()).unwrap()[0].value, "product");
     }
 
     #[test]
     fn flow_and_handoff_ids_complete() {
         let dir = tempfile::tempdir().unwrap();
         let home = demo::seed(&std::fs::canonicalize(dir.path()).unwrap());
+        let lf = || Lf::at(home.clone(), Caller::default());
         let values = |suggestions: Vec<DynamicSuggestion>| -> Vec<String> {
             suggestions.into_iter().map(|s| s.value).collect()
         };
         assert_eq!(
-            values(review_suggestions(&home).unwrap()),
+            values(review_suggestions(lf()).unwrap()),
             [demo::REVIEW_DESIGN, demo::REVIEW_PLAN],
             "flow reviews, completed ones too"
         );
-        let invocations = invocation_suggestions(&home).unwrap();
+        let invocations = invocation_suggestions(lf()).unwrap();
         assert_eq!(values(invocations.clone()), ["inv-7"], "running ones only");
         assert_eq!(invocations[0].description.as_deref(), Some("flow feature"));
-        let handoffs = handoff_suggestions(&home).unwrap();
+        let handoffs = handoff_suggestions(lf()).unwrap();
         assert_eq!(
             handoffs[0].description.as_deref(),
             Some("waiting: OAuth login requires a human")
@@ -443,11 +452,11 @@ mod tests {
             [demo::HANDOFF_LOGIN, demo::HANDOFF_DEPLOY]
         );
         assert_eq!(
-            values(active_handoff_suggestions(&home).unwrap()),
+            values(active_handoff_suggestions(lf()).unwrap()),
             [demo::HANDOFF_LOGIN]
         );
         assert_eq!(
-            values(parent_suggestions(&home).unwrap()),
+            values(parent_suggestions(lf()).unwrap()),
             ["task:LOO-291", "wave:product"]
         );
     }

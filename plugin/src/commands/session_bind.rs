@@ -1,7 +1,8 @@
 //! `lf session bind`: bind a session to a Task, permanently.
 
-use super::{complete_with, error_at, open, session_suggestions, shell, task_suggestions};
+use super::{complete_with, open, session_suggestions, shell, shown, task_suggestions};
 use crate::LfPlugin;
+use lf::Arg;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
 };
@@ -73,28 +74,20 @@ nothing."
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
         let id: Spanned<String> = call.req(0).map_err(shell)?;
         let task: Spanned<String> = call.req(1).map_err(shell)?;
-        let lf = open(engine, head)?;
-        // The Task is checked on its own first, so its error points at it.
-        lf.find(&id.item)
-            .map_err(|error| error_at(error, id.span))?;
-        lf::work::find_task(lf.store(), &task.item).map_err(|error| error_at(error, task.span))?;
-        let preview = lf
-            .preview_binding(&id.item, &task.item)
-            .map_err(|error| error_at(error, id.span))?;
+        let args = [(Arg::Id, id.span), (Arg::Task, task.span)];
+        let lf = open(engine, call.head)?;
+        let preview = lf.preview_binding(&id.item, &task.item);
         if call.has_flag("preview").map_err(shell)? {
-            return Ok(crate::value::binding_preview(preview, head));
+            return shown(engine, call, &args, preview);
         }
+        let preview = preview.map_err(|error| super::fail(engine, call, &args, error))?;
         eprintln!(
             "Binding {} to {} ({}). Permanent.",
             preview.session_id, preview.identifier, preview.title
         );
-        let record = lf
-            .bind(&id.item, &task.item)
-            .map_err(|error| error_at(error, id.span))?;
-        Ok(crate::value::session(record, head))
+        shown(engine, call, &args, lf.bind(&id.item, &task.item))
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

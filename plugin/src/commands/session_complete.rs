@@ -3,8 +3,10 @@
 //! table closes what it shows: `lf sessions | where state == ready | lf
 //! session complete`.
 
-use super::{error_at, error_at_flag, open, piped_ids, session_suggestions, shell};
+use super::{error_at, open, piped_ids, session_suggestions, shell};
 use crate::LfPlugin;
+use crate::value::to_value;
+use lf::Arg;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
 };
@@ -91,17 +93,9 @@ several processes complete one session at once, exactly one succeeds."
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let argument: Option<Spanned<String>> = call.opt(0).map_err(shell)?;
-        let grace = match call.get_flag::<Spanned<f64>>("grace").map_err(shell)? {
-            Some(grace) => Duration::try_from_secs_f64(grace.item)
-                .ok()
-                .filter(|grace| *grace <= Duration::from_secs(3600))
-                .ok_or_else(|| {
-                    error_at_flag(
-                        engine,
-                        lf::Error::usage("--grace takes seconds from 0 to 3600"),
-                        grace.span,
-                    )
-                })?,
+        let grace = match call.get_flag::<f64>("grace").map_err(shell)? {
+            Some(grace) => lf::input::seconds(Arg::Grace, grace, 3600)
+                .map_err(|error| super::fail(engine, call, &[], error))?,
             None => Duration::from_secs(5),
         };
         let mut ids = Vec::new();
@@ -129,15 +123,14 @@ several processes complete one session at once, exactly one succeeds."
         let lf = open(engine, head)?;
         // Check every id first: a typo should not close half the list.
         for id in &ids {
-            lf.find(&id.item)
-                .map_err(|error| error_at(error, id.span))?;
+            lf.get(&id.item).map_err(|error| error_at(error, id.span))?;
         }
         let mut records = Vec::with_capacity(ids.len());
         for id in &ids {
             let record = lf
                 .complete(&id.item, grace)
                 .map_err(|error| error_at(error, id.span))?;
-            records.push(crate::value::session(record, head));
+            records.push(to_value(&record, head)?);
         }
         if single && let Some(record) = records.pop() {
             return Ok(record);

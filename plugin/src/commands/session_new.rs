@@ -1,10 +1,9 @@
 //! `lf session new`: record a conversation and, unless told not to, launch
 //! it in its durable tmux session, as `lf-session-new` does.
 
-use super::{
-    complete_with, current_dir, error_at, error_at_flag, open, shell, user_path, value_span,
-};
+use super::{complete_with, open, shell, shown, user_path};
 use crate::LfPlugin;
+use lf::Arg;
 use lf::provider::Provider;
 use lf::session::OpenOptions;
 use nu_plugin::{
@@ -12,8 +11,8 @@ use nu_plugin::{
 };
 use nu_protocol::engine::ArgType;
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
+    Category, DynamicSuggestion, Example, LabeledError, Signature, Span, Spanned, SyntaxShape,
+    Type, Value,
 };
 
 pub struct SessionNew;
@@ -127,94 +126,54 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
         let head = call.head;
         let flag = |name: &str| call.get_flag::<Spanned<String>>(name).map_err(shell);
         let prompt = call.opt::<Spanned<String>>(0).map_err(shell)?;
+        let args: Vec<(Arg, Span)> = prompt
+            .iter()
+            .map(|prompt| (Arg::Prompt, prompt.span))
+            .collect();
         let provider = match flag("provider")? {
-            Some(provider) => Provider::parse(&provider.item)
-                .map_err(|error| error_at_flag(engine, error, provider.span))?,
-            None => Provider::Claude,
+            Some(provider) => Provider::parse(&provider.item),
+            None => Ok(Provider::Claude),
         };
-        let model = flag("model")?;
-        let title = flag("title")?;
-        let task = flag("task")?;
-        let cwd = flag("cwd")?;
         let argv = call
             .get_flag::<Spanned<Vec<String>>>("argv")
-            .map_err(shell)?;
-        let lf = open(engine, head)?;
-
-        // Check what names something first, so its error points at it.
-        if let Some(model) = &model {
-            lf::provider::validate_model(&model.item)
-                .map_err(|error| error_at_flag(engine, error, model.span))?;
-        }
-        if let Some(title) = &title {
-            lf::session::text::title(&title.item)
-                .map_err(|error| error_at_flag(engine, error, title.span))?;
-        }
-        let task_row = match &task {
-            Some(task) => Some(
-                lf::work::find_task(lf.store(), &task.item)
-                    .map_err(|error| error_at_flag(engine, error, task.span))?,
-            ),
-            None => None,
-        };
-        let cwd = match &cwd {
-            Some(dir) => {
-                let path = user_path(engine, dir)?;
-                lf::work::canonical_dir(&path, "working directory")
-                    .map_err(|error| error_at_flag(engine, error, dir.span))?;
-                Some(path)
+            .map_err(shell)?
+            .map(|argv| argv.item)
+            .unwrap_or_default();
+        let fail = |provider: Option<Provider>, error: lf::Error| {
+            let command = provider == Some(Provider::Command) && error.arg() == Some(Arg::Argv);
+            let labeled = super::fail(engine, call, &args, error);
+            if command {
+                labeled.with_help("in Nushell, give the command as a list: --argv [htop -d 5]")
+            } else {
+                labeled
             }
-            // Without --cwd the Task's worktree wins (the library knows);
-            // else where the user is, not where this plugin runs.
-            None if task_row.is_some_and(|task| task.worktree.is_some()) => None,
-            None => Some(current_dir(engine, head)?),
         };
-        let culprit = match (&prompt, &argv) {
-            (Some(prompt), _) => prompt.span,
-            (None, Some(argv)) => value_span(engine, argv.span),
-            (None, None) => head,
-        };
+        let provider = provider.map_err(|error| fail(None, error))?;
+        let lf = open(engine, head)?;
         let launch = !call.has_flag("no-launch").map_err(shell)?;
-        if launch {
-            let argv: &[String] = argv
-                .as_ref()
-                .map(|argv| argv.item.as_slice())
-                .unwrap_or(&[]);
-            provider
-                .require_installed(argv)
-                .map_err(|error| error_at(error, culprit))?;
-        }
         let record = lf
             .create(lf::NewConversation {
                 provider,
-                model: model.map(|model| model.item),
-                title: title.map(|title| title.item),
-                cwd,
-                task: task.map(|task| task.item),
-                prompt: prompt.map(|prompt| prompt.item),
-                argv: argv.map(|argv| argv.item).unwrap_or_default(),
+                model: flag("model")?.map(|model| model.item),
+                title: flag("title")?.map(|title| title.item),
+                cwd: flag("cwd")?.map(|dir| user_path(engine, &dir)),
+                task: flag("task")?.map(|task| task.item),
+                prompt: prompt.as_ref().map(|prompt| prompt.item.clone()),
+                argv,
+                launch,
             })
-            .map_err(|error| {
-                let labeled = error_at(error, culprit);
-                if provider == Provider::Command {
-                    labeled.with_help("in Nushell, give the command as a list: --argv [htop -d 5]")
-                } else {
-                    labeled
-                }
-            })?;
-        if !launch {
-            return Ok(crate::value::session(record, head));
+            .map_err(|error| fail(Some(provider), error))?;
+        if launch {
+            lf.open_session(&record.id, OpenOptions::default())
+                .map_err(|error| {
+                    let error = error.during(format!(
+                        "Session {} was recorded but did not start",
+                        record.id
+                    ));
+                    fail(Some(provider), error)
+                })?;
         }
-        lf.open_session(&record.id, OpenOptions::default())
-            .map_err(|error| {
-                let error = error.context(format!(
-                    "Session {} was recorded but did not start",
-                    record.id
-                ));
-                error_at(error, head)
-            })?;
-        let record = lf.get(&record.id).map_err(|error| error_at(error, head))?;
-        Ok(crate::value::session(record, head))
+        shown(engine, call, &args, lf.get(&record.id))
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
@@ -227,9 +186,9 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
         _experimental: nu_protocol::engine::ExperimentalMarker,
     ) -> Option<Vec<DynamicSuggestion>> {
         match arg_type {
-            ArgType::Flag(flag) if flag == "provider" => Some(super::word_suggestions(
-                &Provider::ALL.map(Provider::as_str),
-            )),
+            ArgType::Flag(flag) if flag == "provider" => {
+                Some(super::word_suggestions(Provider::NAMES))
+            }
             ArgType::Flag(flag) if flag == "task" => complete_with(engine, super::task_suggestions),
             _ => None,
         }

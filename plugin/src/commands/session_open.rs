@@ -2,8 +2,9 @@
 //! of its own, so it can only switch a tmux client; outside tmux it makes
 //! sure the Session runs and says how to attach.
 
-use super::{env_string, error_at, open, session_suggestions, shell};
+use super::{open, session_suggestions, shell, shown};
 use crate::LfPlugin;
+use lf::Arg;
 use lf::session::{Destination, OpenOptions};
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
@@ -90,28 +91,25 @@ a plugin has no terminal to attach, so it returns the record; attach with \
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let id: Spanned<String> = call.req(0).map_err(shell)?;
-        let at_id = |error| error_at(error, id.span);
+        let args = [(Arg::Id, id.span)];
+        let fail = |error| super::fail(engine, call, &args, error);
         let lf = open(engine, head)?;
+        // A Run id names the session only until a new attempt replaces it.
+        let session = lf.get(&id.item).map_err(fail)?.id;
         if call.has_flag("print").map_err(shell)? {
-            let record = lf.get(&id.item).map_err(at_id)?;
-            return Ok(crate::value::session(record, head));
+            return shown(engine, call, &args, lf.get(&session));
         }
         let options = OpenOptions {
             replace: call.has_flag("replace").map_err(shell)?,
             try_lock: call.has_flag("try").map_err(shell)?,
             here: false,
         };
-        // A Run id names the session only until a new attempt replaces it.
-        let session = lf.find(&id.item).map_err(at_id)?.id;
-        match lf.open_session(&id.item, options).map_err(at_id)? {
-            Destination::Tmux(name) => match env_string(engine, "TMUX") {
-                Some(caller) => lf::tmux::Tmux::from_env()
-                    .switch_client_of(&name, &caller)
-                    .map_err(|error| error_at(error, head))?,
-                None => eprintln!(
-                    "lf session open: {session} runs in the tmux session {name}; attach with: lf-session-open {session}  (or: tmux attach -t ={name})"
-                ),
-            },
+        match lf.open_session(&id.item, options).map_err(fail)? {
+            // Inside tmux the engine's client goes there.
+            Destination::Tmux(name) if lf.caller().in_tmux() => lf.go_to(&name).map_err(fail)?,
+            Destination::Tmux(name) => eprintln!(
+                "lf session open: {session} runs in the tmux session {name}; attach with: lf-session-open {session}  (or: tmux attach -t ={name})"
+            ),
             // Only `here` asks to run the launcher in this terminal.
             Destination::Exec(_) => {
                 return Err(
@@ -120,8 +118,7 @@ a plugin has no terminal to attach, so it returns the record; attach with \
                 );
             }
         }
-        let record = lf.get(&session).map_err(at_id)?;
-        Ok(crate::value::session(record, head))
+        shown(engine, call, &args, lf.get(&session))
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

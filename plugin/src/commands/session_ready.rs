@@ -1,27 +1,15 @@
 //! `lf session ready`: run by the agent inside its session (say, from a
 //! Nushell the agent started) to mark the session ready for review.
 
-use super::{env_string, error_at, open, shell};
+use super::{open, shell, shown};
 use crate::LfPlugin;
+use lf::Arg;
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
-use nu_protocol::{
-    Category, Example, LabeledError, Signature, Span, Spanned, SyntaxShape, Type, Value,
-};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct SessionReady;
 
 /// A variable the agent's launcher exports, from the engine's environment.
-fn agent_env(engine: &EngineInterface, name: &str, span: Span) -> Result<String, LabeledError> {
-    env_string(engine, name).ok_or_else(|| {
-        error_at(
-            lf::Error::usage(format!(
-                "{name} is not set: lf session ready is run by an agent inside a session that lf launched"
-            )),
-            span,
-        )
-    })
-}
-
 impl SimplePluginCommand for SessionReady {
     type Plugin = LfPlugin;
 
@@ -72,18 +60,10 @@ the updated record, whose attention becomes \"review\"."
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
         let summary: Spanned<String> = call.req(0).map_err(shell)?;
-        let session = agent_env(engine, "LF_SESSION_ID", head)?;
-        let run = agent_env(engine, "LF_RUN_ID", head)?;
-        let lf = open(engine, head)?;
-        if let Err(error) = lf::session::text::summary(&summary.item) {
-            return Err(error_at(error, summary.span));
-        }
-        let record = lf
-            .ready(&session, &run, &summary.item)
-            .map_err(|error| error_at(error, head))?;
-        Ok(crate::value::session(record, head))
+        let args = [(Arg::Summary, summary.span)];
+        let ready = open(engine, call.head)?.ready(&summary.item);
+        shown(engine, call, &args, ready)
     }
 }
 

@@ -1,7 +1,8 @@
 //! `lf session rename`: give a session a title.
 
-use super::{error_at, open, session_suggestions, shell};
+use super::{open, session_suggestions, shell, shown};
 use crate::LfPlugin;
+use lf::Arg;
 use lf::wire::TitleSource;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
@@ -70,27 +71,24 @@ succeeds, keeps the title and says so on stderr)."
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
         let id: Spanned<String> = call.req(0).map_err(shell)?;
         let title: Spanned<String> = call.req(1).map_err(shell)?;
+        let args = [(Arg::Id, id.span), (Arg::Title, title.span)];
         let source = if call.has_flag("generated").map_err(shell)? {
             TitleSource::Generated
         } else {
             TitleSource::Human
         };
-        if let Err(error) = lf::session::text::title(&title.item) {
-            return Err(error_at(error, title.span));
-        }
-        let lf = open(engine, head)?;
-        let (record, changed) = lf
-            .rename(&id.item, &title.item, source)
-            .map_err(|error| error_at(error, id.span))?;
-        if !changed {
-            eprintln!(
-                "lf session rename: kept the title a person chose; a generated title never replaces it"
-            );
-        }
-        Ok(crate::value::session(record, head))
+        let renamed = open(engine, call.head)?.rename(&id.item, &title.item, source);
+        let renamed = renamed.map(|(record, changed)| {
+            if !changed {
+                eprintln!(
+                    "lf session rename: kept the title a person chose; a generated title never replaces it"
+                );
+            }
+            record
+        });
+        shown(engine, call, &args, renamed)
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

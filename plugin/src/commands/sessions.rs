@@ -1,29 +1,20 @@
 //! `lf sessions`: the Sessions as a typed table, streamed newest first, with
 //! the filters of `lf-session-list`.
 
-use super::{
-    complete_with, current_dir, error_at, error_at_flag, home, shell, user_path, value_span,
-};
+use super::{complete_with, open, shell, user_path};
 use crate::LfPlugin;
+use crate::value::to_value;
+use lf::ListFilter;
 use lf::wire::{SessionKind, SessionState};
-use lf::{Lf, ListFilter};
 use nu_plugin::{DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand};
 use nu_protocol::engine::ArgType;
 use nu_protocol::{
     Category, DynamicSuggestion, Example, LabeledError, ListStream, PipelineData, Record,
     Signature, Span, Spanned, SyntaxShape, Type, Value,
 };
-use std::sync::mpsc;
+use std::path::PathBuf;
 
 pub struct Sessions;
-
-/// Which argument a failure to prepare the listing is about.
-enum Culprit {
-    Head,
-    Task,
-    Cwd,
-    After,
-}
 
 impl PluginCommand for Sessions {
     type Plugin = LfPlugin;
@@ -182,118 +173,67 @@ and two closed ones."
     ) -> Result<PipelineData, LabeledError> {
         let head = call.head;
         let flag = |name: &str| call.has_flag(name).map_err(shell);
-        let state = call.get_flag::<Spanned<String>>("state").map_err(shell)?;
-        let kind = call.get_flag::<Spanned<String>>("kind").map_err(shell)?;
-        let task = call.get_flag::<Spanned<String>>("task").map_err(shell)?;
-        let cwd = call.get_flag::<Spanned<String>>("cwd").map_err(shell)?;
-        let limit = call.get_flag::<Spanned<i64>>("limit").map_err(shell)?;
-        let after = call.get_flag::<Spanned<String>>("after").map_err(shell)?;
+        let text = |name: &str| call.get_flag::<Spanned<String>>(name).map_err(shell);
         let (orphan, here, page) = (flag("orphan")?, flag("here")?, flag("page")?);
+        let task = text("task")?;
+        let cwd = text("cwd")?;
         if orphan && let Some(task) = &task {
             return Err(conflicting("--orphan", "--task", task.span));
         }
         if here && let Some(cwd) = &cwd {
             return Err(conflicting("--here", "--cwd", cwd.span));
         }
-        let cwd_span = cwd.as_ref().map(|cwd| cwd.span);
-        let cwd = match (&cwd, here) {
-            (Some(dir), _) => Some(user_path(engine, dir)?),
-            (None, true) => Some(current_dir(engine, head)?),
-            (None, false) => None,
+        let fail = |error| super::fail(engine, call, &[], error);
+        let limit = match call.get_flag::<Spanned<i64>>("limit").map_err(shell)? {
+            Some(limit) => Some(usize::try_from(limit.item).map_err(|_| {
+                LabeledError::new("--limit takes a number of sessions, 0 or more")
+                    .with_label("not valid here", super::value_span(engine, limit.span))
+                    .with_code("lf::usage")
+            })?),
+            None => None,
         };
         let filter = ListFilter {
             attention: flag("attention")?,
-            state: state
-                .map(|state| {
-                    parse_state(&state.item).map_err(|e| error_at_flag(engine, e, state.span))
-                })
-                .transpose()?,
-            kind: kind
-                .map(|kind| parse_kind(&kind.item).map_err(|e| error_at_flag(engine, e, kind.span)))
-                .transpose()?,
-            task: task.as_ref().map(|task| task.item.clone()),
+            state: text("state")?
+                .map(|state| SessionState::parse(&state.item))
+                .transpose()
+                .map_err(fail)?,
+            kind: text("kind")?
+                .map(|kind| SessionKind::parse(&kind.item))
+                .transpose()
+                .map_err(fail)?,
+            task: task.map(|task| task.item),
             orphan,
-            cwd,
+            // `--here` is the caller's directory, which the library knows.
+            cwd: match (&cwd, here) {
+                (Some(dir), _) => Some(user_path(engine, dir)),
+                (None, true) => Some(PathBuf::from(".")),
+                (None, false) => None,
+            },
             all: flag("all")?,
-            limit: limit
-                .map(|limit| {
-                    usize::try_from(limit.item).map_err(|_| {
-                        let error =
-                            lf::Error::usage("--limit takes a number of sessions, 0 or more");
-                        error_at_flag(engine, error, limit.span)
-                    })
-                })
-                .transpose()?,
-            after: after.as_ref().map(|after| after.item.clone()),
+            limit,
+            after: text("after")?.map(|after| after.item),
         };
-        let home = home(engine, head)?;
-        let culprit_span = |culprit: Culprit| match culprit {
-            Culprit::Head => head,
-            Culprit::Task => task
-                .as_ref()
-                .map_or(head, |task| value_span(engine, task.span)),
-            Culprit::Cwd => cwd_span.map_or(head, |span| value_span(engine, span)),
-            Culprit::After => after
-                .as_ref()
-                .map_or(head, |after| value_span(engine, after.span)),
-        };
-
-        // The listing borrows its open database, so it runs on a thread of
-        // its own and streams records to the engine through a channel. It
-        // is prepared (filters checked) before the first record is sent, so
-        // a bad filter is an error, not half a table.
-        let (prepared_tx, prepared_rx) = mpsc::channel();
-        let (records_tx, records_rx) = mpsc::sync_channel::<Value>(1024);
-        std::thread::spawn(move || {
-            let listing = prepare(&home, &filter);
-            let (lf, filter) = match listing {
-                Ok(prepared) => prepared,
-                Err(failure) => {
-                    let _ = prepared_tx.send(Err(failure));
-                    return;
-                }
-            };
-            let listing = match lf.list(&filter) {
-                Ok(listing) => listing,
-                Err(error) => {
-                    let culprit = if filter.after.is_some() {
-                        Culprit::After
-                    } else {
-                        Culprit::Head
-                    };
-                    let _ = prepared_tx.send(Err((culprit, error)));
-                    return;
-                }
-            };
-            if prepared_tx.send(Ok(())).is_err() {
-                return;
-            }
-            let gone = || lf::Error::operational("the reader of the listing went away");
-            let next = listing.for_each(|record| {
-                records_tx
-                    .send(crate::value::session(record, head))
-                    .map_err(|_| gone())
-            });
-            match next {
-                Ok(next) if page => {
-                    let _ = records_tx.send(Value::string(next.unwrap_or_default(), head));
-                }
-                Ok(_) => {}
-                Err(error) => {
-                    let error = error_at(error, head);
-                    let _ = records_tx.send(Value::error(error.into(), head));
-                }
-            }
-        });
-        match prepared_rx.recv() {
-            Ok(Ok(())) => {}
-            Ok(Err((culprit, error))) => return Err(error_at(error, culprit_span(culprit))),
-            Err(_) => return Err(LabeledError::new("the listing stopped unexpectedly")),
-        }
+        // The filters are checked before the first record, so a bad one is
+        // an error under its flag, not half a table.
+        let mut listing = open(engine, head)?.list(&filter).map_err(fail)?;
         if page {
-            return Ok(PipelineData::value(paged(records_rx, head)?, None));
+            let entries = listing
+                .by_ref()
+                .map(|record| to_value(&record.map_err(fail)?, head))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut page = Record::with_capacity(2);
+            page.push("entries", Value::list(entries, head));
+            page.push("next", to_value(&listing.next_page(), head)?);
+            return Ok(PipelineData::value(Value::record(page, head), None));
         }
-        let stream = ListStream::new(records_rx.into_iter(), head, engine.signals().clone());
+        let records = listing.map(move |record| {
+            let value = record
+                .map_err(|error| super::error_at(error, head))
+                .and_then(|record| to_value(&record, head));
+            value.unwrap_or_else(|error| Value::error(error.into(), head))
+        });
+        let stream = ListStream::new(records, head, engine.signals().clone());
         Ok(PipelineData::list_stream(stream, None))
     }
 
@@ -307,78 +247,24 @@ and two closed ones."
         _experimental: nu_protocol::engine::ExperimentalMarker,
     ) -> Option<Vec<DynamicSuggestion>> {
         match arg_type {
-            ArgType::Flag(flag) if flag == "state" => Some(super::word_suggestions(
-                &SessionState::ALL.map(SessionState::as_str),
-            )),
-            ArgType::Flag(flag) if flag == "kind" => Some(super::word_suggestions(
-                &SessionKind::ALL.map(SessionKind::as_str),
-            )),
+            ArgType::Flag(flag) if flag == "state" => {
+                Some(super::word_suggestions(SessionState::NAMES))
+            }
+            ArgType::Flag(flag) if flag == "kind" => {
+                Some(super::word_suggestions(SessionKind::NAMES))
+            }
             ArgType::Flag(flag) if flag == "task" => complete_with(engine, super::task_suggestions),
             _ => None,
         }
     }
 }
 
-/// Open the Home and check the filters that name things (a Task, a
-/// directory), so an error can point at the flag that named them.
-fn prepare(home: &lf::Home, filter: &ListFilter) -> Result<(Lf, ListFilter), (Culprit, lf::Error)> {
-    let lf = Lf::open(home).map_err(|error| (Culprit::Head, error))?;
-    if let Some(task) = &filter.task {
-        lf::work::find_task(lf.store(), task).map_err(|error| (Culprit::Task, error))?;
-    }
-    if let Some(dir) = &filter.cwd {
-        lf::work::canonical_dir(dir, "directory").map_err(|error| (Culprit::Cwd, error))?;
-    }
-    Ok((lf, filter.clone()))
-}
-
-/// Collect a page: the records, then the cursor the thread sends last
-/// (empty when this is the last page).
-fn paged(records: mpsc::Receiver<Value>, head: Span) -> Result<Value, LabeledError> {
-    let mut entries: Vec<Value> = records.into_iter().collect();
-    let next = match entries.pop() {
-        Some(Value::String { val, .. }) if val.is_empty() => Value::nothing(head),
-        Some(value @ Value::String { .. }) => value,
-        Some(Value::Error { error, .. }) => return Err(shell(*error)),
-        other => {
-            return Err(LabeledError::new(format!(
-                "the listing ended without its cursor: {other:?}"
-            )));
-        }
-    };
-    let mut page = Record::with_capacity(2);
-    page.push("entries", Value::list(entries, head));
-    page.push("next", next);
-    Ok(Value::record(page, head))
-}
-
 fn conflicting(flag: &str, other: &str, span: Span) -> LabeledError {
-    error_at(
-        lf::Error::usage(format!(
-            "the argument '{flag}' cannot be used with '{other}'"
-        )),
-        span,
-    )
-}
-
-fn parse_state(state: &str) -> lf::Result<SessionState> {
-    SessionState::parse(state).ok_or_else(|| {
-        let names = SessionState::ALL.map(SessionState::as_str).join(", ");
-        lf::Error::usage(format!(
-            "invalid value {} for '--state': possible values: {names}",
-            lf::ids::quote(state)
-        ))
-    })
-}
-
-fn parse_kind(kind: &str) -> lf::Result<SessionKind> {
-    SessionKind::parse(kind).ok_or_else(|| {
-        let names = SessionKind::ALL.map(SessionKind::as_str).join(", ");
-        lf::Error::usage(format!(
-            "invalid value {} for '--kind': possible values: {names}",
-            lf::ids::quote(kind)
-        ))
-    })
+    LabeledError::new(format!(
+        "the argument '{flag}' cannot be used with '{other}'"
+    ))
+    .with_label("not valid here", span)
+    .with_code("lf::usage")
 }
 
 #[cfg(test)]

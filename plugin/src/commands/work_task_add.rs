@@ -1,8 +1,9 @@
 //! `lf work task add`: register a Task, one identified piece of work,
 //! usually with a worktree.
 
-use super::{complete_with, error_at, error_at_flag, open, shell, user_path, wave_suggestions};
+use super::{complete_with, open, shell, shown, user_path, wave_suggestions};
 use crate::LfPlugin;
+use lf::Arg;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
 };
@@ -71,39 +72,21 @@ that Task (the innermost worktree wins)."
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let identifier: Spanned<String> = call.req(0).map_err(shell)?;
-        let title: Spanned<String> = call.get_flag("title").map_err(shell)?.ok_or_else(|| {
+        let title: String = call.get_flag("title").map_err(shell)?.ok_or_else(|| {
             LabeledError::new("--title is required").with_label("needs --title", head)
         })?;
-        let worktree: Option<Spanned<String>> = call.get_flag("worktree").map_err(shell)?;
-        let wave: Option<Spanned<String>> = call.get_flag("wave").map_err(shell)?;
-        let lf = open(engine, head)?;
-        // Check what names something first, so its error points at it.
-        lf::session::text::title(&title.item)
-            .map_err(|error| error_at_flag(engine, error, title.span))?;
-        let worktree_path = match &worktree {
-            Some(dir) => {
-                let path = user_path(engine, dir)?;
-                lf::work::canonical_dir(&path, "worktree")
-                    .map_err(|error| error_at_flag(engine, error, dir.span))?;
-                Some(path)
-            }
-            None => None,
-        };
-        if let Some(wave) = &wave {
-            lf::work::find_wave(lf.store(), &wave.item)
-                .map_err(|error| error_at_flag(engine, error, wave.span))?;
-        }
-        let task = lf::work::add_task(
-            lf.store(),
-            lf::work::NewTask {
-                identifier: &identifier.item,
-                title: &title.item,
-                worktree: worktree_path.as_deref(),
-                wave: wave.as_ref().map(|wave| wave.item.as_str()),
-            },
-        )
-        .map_err(|error| error_at(error, identifier.span))?;
-        Ok(crate::value::task(task, head))
+        let worktree = call
+            .get_flag::<Spanned<String>>("worktree")
+            .map_err(shell)?
+            .map(|dir| user_path(engine, &dir));
+        let wave: Option<String> = call.get_flag("wave").map_err(shell)?;
+        let task = open(engine, head)?.add_task(lf::work::NewTask {
+            identifier: &identifier.item,
+            title: &title,
+            worktree: worktree.as_deref(),
+            wave: wave.as_deref(),
+        });
+        shown(engine, call, &[(Arg::Identifier, identifier.span)], task)
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

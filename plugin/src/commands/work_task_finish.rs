@@ -1,7 +1,8 @@
 //! `lf work task finish`: mark a Task finished.
 
-use super::{complete_with, error_at, open, shell, task_suggestions};
+use super::{complete_with, open, shell, shown, task_suggestions};
 use crate::LfPlugin;
+use lf::Arg;
 use nu_plugin::{
     DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
 };
@@ -46,12 +47,9 @@ impl SimplePluginCommand for WorkTaskFinish {
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
         let task: Spanned<String> = call.req(0).map_err(shell)?;
-        let lf = open(engine, head)?;
-        let task = lf::work::finish_task(lf.store(), &task.item)
-            .map_err(|error| error_at(error, task.span))?;
-        Ok(crate::value::task(task, head))
+        let finished = open(engine, call.head)?.finish_task(&task.item);
+        shown(engine, call, &[(Arg::Task, task.span)], finished)
     }
 
     #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]

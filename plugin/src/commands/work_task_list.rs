@@ -1,6 +1,6 @@
 //! `lf work task list`: the registered Tasks.
 
-use super::{error_at, open};
+use super::{open, shown};
 use crate::LfPlugin;
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{Category, Example, LabeledError, Signature, Type, Value};
@@ -41,16 +41,7 @@ impl SimplePluginCommand for WorkTaskList {
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
-        let lf = open(engine, head)?;
-        let tasks = lf::work::tasks(lf.store()).map_err(|error| error_at(error, head))?;
-        Ok(Value::list(
-            tasks
-                .into_iter()
-                .map(|task| crate::value::task(task, head))
-                .collect(),
-            head,
-        ))
+        shown(engine, call, &[], open(engine, call.head)?.tasks())
     }
 }
 

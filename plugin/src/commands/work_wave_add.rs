@@ -1,8 +1,9 @@
 //! `lf work wave add`: register a wave, a named stream of work in a
 //! repository.
 
-use super::{error_at, error_at_flag, open, shell, user_path};
+use super::{open, shell, shown, user_path};
 use crate::LfPlugin;
+use lf::Arg;
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
@@ -56,13 +57,8 @@ impl SimplePluginCommand for WorkWaveAdd {
         let repo: Spanned<String> = call.get_flag("repo").map_err(shell)?.ok_or_else(|| {
             LabeledError::new("--repo is required").with_label("needs --repo", head)
         })?;
-        let path = user_path(engine, &repo)?;
-        let lf = open(engine, head)?;
-        lf::work::canonical_dir(&path, "repository")
-            .map_err(|error| error_at_flag(engine, error, repo.span))?;
-        let wave = lf::work::add_wave(lf.store(), &name.item, &path)
-            .map_err(|error| error_at(error, name.span))?;
-        Ok(crate::value::wave(wave, head))
+        let wave = open(engine, head)?.add_wave(&name.item, &user_path(engine, &repo));
+        shown(engine, call, &[(Arg::Name, name.span)], wave)
     }
 }
 

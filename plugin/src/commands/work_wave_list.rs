@@ -1,6 +1,6 @@
 //! `lf work wave list`: the registered waves.
 
-use super::{error_at, open};
+use super::{open, shown};
 use crate::LfPlugin;
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{Category, Example, LabeledError, Signature, Type, Value};
@@ -39,16 +39,7 @@ impl SimplePluginCommand for WorkWaveList {
         call: &EvaluatedCall,
         _input: &Value,
     ) -> Result<Value, LabeledError> {
-        let head = call.head;
-        let lf = open(engine, head)?;
-        let waves = lf::work::waves(lf.store()).map_err(|error| error_at(error, head))?;
-        Ok(Value::list(
-            waves
-                .into_iter()
-                .map(|wave| crate::value::wave(wave, head))
-                .collect(),
-            head,
-        ))
+        shown(engine, call, &[], open(engine, call.head)?.waves())
     }
 }
 

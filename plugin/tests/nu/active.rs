@@ -4,7 +4,8 @@
 //! prints.
 
 use super::{Env, caught};
-use lf::active::{ActiveSnapshot, Discovery, ProcessState};
+use lf::clock::Timestamp;
+use lf::live::{Discovery, LiveSnapshot, ProcessState};
 use lf::wire::WorkRef;
 use serde::Deserialize;
 use std::process::{Child, Command, Stdio};
@@ -29,7 +30,7 @@ struct Process {
     ppid: u32,
     provider: String,
     command: Vec<String>,
-    started_at: String,
+    started_at: Timestamp,
     state: ProcessState,
 }
 
@@ -47,16 +48,14 @@ struct Session {
 struct Snapshot {
     discovery: Discovery,
     home: String,
-    observed_at: String,
+    observed_at: Timestamp,
     task: Option<String>,
     sessions: Vec<Session>,
     gaps: Vec<String>,
 }
 
-fn micros(rfc3339: &str) -> i64 {
-    chrono::DateTime::parse_from_rfc3339(rfc3339)
-        .unwrap_or_else(|error| panic!("{rfc3339:?} is not RFC 3339: {error}"))
-        .timestamp_micros()
+fn micros(at: &Timestamp) -> i64 {
+    at.micros()
 }
 
 #[test]
@@ -102,12 +101,12 @@ fn lf_active_shows_a_live_client_with_typed_columns() {
     let started = micros(&process.started_at);
     assert!(
         (started - before).abs() < 5_000_000,
-        "started_at {} vs {before}",
+        "started_at {:?} vs {before}",
         process.started_at
     );
 
     // The same snapshot as lf-session-active's, times compared as instants.
-    let binary: ActiveSnapshot = env.binary_in(&env.work(), "lf-session-active", &[]).json();
+    let binary: LiveSnapshot = env.binary_in(&env.work(), "lf-session-active", &[]).json();
     assert_eq!(binary.sessions.len(), 1);
     assert_eq!(binary.sessions[0].id, session.id);
     let listed = &binary.sessions[0].processes[0];
@@ -145,16 +144,15 @@ fn lf_active_shows_a_live_client_with_typed_columns() {
 
     // Filtered to a Task the session is not bound to: nothing, and `task`
     // is the Task's id.
-    let task = lf::work::add_task(
-        env.lf().store(),
-        lf::work::NewTask {
+    let task = env
+        .lf()
+        .add_task(lf::work::NewTask {
             identifier: "LOO-7",
             title: "Another task",
             worktree: None,
             wave: None,
-        },
-    )
-    .unwrap();
+        })
+        .unwrap();
     let filtered: Snapshot = env.nu("lf active --task LOO-7 | to json -r").json();
     assert_eq!(filtered.task.as_deref(), Some(task.id.as_str()));
     assert!(filtered.sessions.is_empty(), "{filtered:?}");

@@ -25,26 +25,21 @@ fn register(env: &Env) -> Work {
     let repo = env.mkdir("repo");
     let worktree = env.mkdir("repo-loo-1");
     let lf = env.lf();
-    lf::work::add_wave(lf.store(), "product", &repo).unwrap();
-    let task = lf::work::add_task(
-        lf.store(),
-        lf::work::NewTask {
+    lf.add_wave("product", &repo).unwrap();
+    let task = lf
+        .add_task(lf::work::NewTask {
             identifier: "LOO-1",
             title: "The first task",
             worktree: Some(&worktree),
             wave: Some("product"),
-        },
-    )
-    .unwrap();
-    lf::work::add_task(
-        lf.store(),
-        lf::work::NewTask {
-            identifier: "LOO-2",
-            title: "A task without a worktree",
-            worktree: None,
-            wave: None,
-        },
-    )
+        })
+        .unwrap();
+    lf.add_task(lf::work::NewTask {
+        identifier: "LOO-2",
+        title: "A task without a worktree",
+        worktree: None,
+        wave: None,
+    })
     .unwrap();
     Work {
         repo,
@@ -59,7 +54,7 @@ fn register(env: &Env) -> Work {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct HandoffRow {
-    session_id: String,
+    id: String,
     parent_kind: HandoffParentKind,
     parent_id: String,
     wave_id: Option<String>,
@@ -143,10 +138,10 @@ fn lf_handoffs_shows_age_as_a_duration_and_times_as_datetimes() {
     let rows: Vec<HandoffRow> = env.nu("lf handoffs | to json -r").json();
     let listed: Vec<HandoffListRow> = env.binary_in(&env.work(), "lf-handoff", &["list"]).json();
     assert_eq!(
-        rows.iter().map(|row| &row.session_id).collect::<Vec<_>>(),
-        listed.iter().map(|row| &row.session_id).collect::<Vec<_>>()
+        rows.iter().map(|row| &row.id).collect::<Vec<_>>(),
+        listed.iter().map(|row| &row.id).collect::<Vec<_>>()
     );
-    assert_eq!(rows[0].session_id, deploy, "newest first");
+    assert_eq!(rows[0].id, deploy, "newest first");
     for (row, listed) in rows.iter().zip(&listed) {
         assert_eq!(row.parent_kind, listed.parent_kind);
         assert_eq!(row.parent_id, listed.parent_id);
@@ -156,8 +151,8 @@ fn lf_handoffs_shows_age_as_a_duration_and_times_as_datetimes() {
         assert_eq!(row.provider, listed.provider);
         let age = Duration::from_nanos(u64::try_from(row.age).unwrap());
         assert!(
-            age.as_secs().abs_diff(listed.age_secs) <= 2,
-            "{age:?} vs {}s",
+            age.as_secs().abs_diff(listed.age_secs.0) <= 2,
+            "{age:?} vs {:?}",
             listed.age_secs
         );
         assert!(chrono::DateTime::parse_from_rfc3339(&row.created_at).is_ok());
@@ -170,7 +165,7 @@ fn lf_handoffs_shows_age_as_a_duration_and_times_as_datetimes() {
 
     // Durations and datetimes compare as such.
     let recent: Vec<String> = env
-        .nu("lf handoffs --active | where age < 1hr and created_at > ((date now) - 1hr) | get session_id | to json -r")
+        .nu("lf handoffs --active | where age < 1hr and created_at > ((date now) - 1hr) | get id | to json -r")
         .json();
     assert_eq!(recent, [login.handoff.id]);
 }
@@ -295,6 +290,7 @@ fn lf_flow_wait_returns_the_feedback_once_the_review_is_completed() {
     std::thread::sleep(Duration::from_millis(500));
     let lf = env.lf();
     lf.store()
+        .unwrap()
         .mark_ready(
             &id,
             &env.run_of(&id),
@@ -448,5 +444,12 @@ fn lf_handoff_open_points_at_what_is_wrong() {
     );
     assert_eq!(error.code.as_deref(), Some("lf::usage"), "{error:?}");
     assert_eq!(error.labels[0].source, "[]");
-    assert!(env.lf().store().handoffs(false).unwrap().is_empty());
+    assert!(
+        env.lf()
+            .store()
+            .unwrap()
+            .handoffs(false)
+            .unwrap()
+            .is_empty()
+    );
 }

@@ -7,8 +7,19 @@ use crate::wire::{WorkRef, required};
 use serde::{Deserialize, Serialize};
 
 /// Whether the snapshot could look at all.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Discovery {
     /// `/proc` and the database were read: `sessions` and `gaps` are complete.
     Ready,
@@ -17,9 +28,22 @@ pub enum Discovery {
     Unavailable,
 }
 
+crate::names::named!("discovery", Discovery);
+
 /// What the scheduler says a process is doing (field 3 of `/proc/<pid>/stat`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum ProcessState {
     /// Running or runnable (`R`): working right now.
     Running,
@@ -27,6 +51,8 @@ pub enum ProcessState {
     /// child, the network or the disk.
     Waiting,
 }
+
+crate::names::named!("process state", ProcessState);
 
 impl ProcessState {
     /// The state of a live (not zombie) process from its scheduler letter.
@@ -53,13 +79,13 @@ pub struct LiveProcess {
     pub command: Vec<String>,
     /// When it started (RFC 3339, UTC; boot time plus its start ticks, so
     /// accurate to about a second).
-    pub started_at: String,
+    pub started_at: crate::clock::Timestamp,
     pub state: ProcessState,
 }
 
 /// A Session with the live processes exact evidence attributes to it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActiveSession {
+pub struct LiveSession {
     pub id: String,
     pub title: String,
     /// `{"task": id}`, `{"wave": id}` or null, as in a SessionRecord.
@@ -71,17 +97,17 @@ pub struct ActiveSession {
 
 /// The live-process snapshot of one Home.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActiveSnapshot {
+pub struct LiveSnapshot {
     pub discovery: Discovery,
     /// The Home observed.
     pub home: String,
     /// When `/proc` was read (RFC 3339, UTC).
-    pub observed_at: String,
+    pub observed_at: crate::clock::Timestamp,
     /// The Task id the Sessions were filtered to (`--task`), else null.
     #[serde(deserialize_with = "required")]
     pub task: Option<String>,
     /// Newest first.
-    pub sessions: Vec<ActiveSession>,
+    pub sessions: Vec<LiveSession>,
     /// Every process lf could not attribute to exactly one Session, and
     /// every stale receipt, in words; sorted.
     pub gaps: Vec<String>,

@@ -23,34 +23,10 @@
 //! whose pid now names a process that started at another time is stale
 //! (the pid was reused) and is reported as a gap.
 
-use super::procfs::ProcessTable;
 use crate::error::Result;
-use crate::liveness::ProcessIdentity;
+use crate::liveness::table::ProcessTable;
+use crate::store::Evidence;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-
-/// One recorded claim on a process.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Claim {
-    pub process: ProcessIdentity,
-    pub session: String,
-    /// The provider of the Run the record belongs to.
-    pub provider: String,
-}
-
-/// Everything the database says about which process belongs to whom.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Evidence {
-    /// Open client receipts.
-    pub clients: Vec<Claim>,
-    /// Launchers of Runs that have not ended.
-    pub launchers: Vec<Claim>,
-}
-
-impl Evidence {
-    pub fn is_empty(&self) -> bool {
-        self.clients.is_empty() && self.launchers.is_empty()
-    }
-}
 
 /// A process attributed to exactly one Session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -216,7 +192,9 @@ mod tests {
     //! `tests/active.rs` runs the same scenarios with real processes.
 
     use super::*;
-    use crate::active::procfs::Proc;
+    use crate::liveness::ProcessIdentity;
+    use crate::liveness::table::Proc;
+    use crate::store::Claim;
 
     const BOOT: &str = "boot";
 

@@ -11,34 +11,31 @@
 //! no live evidence skips the walk.
 
 mod attribute;
-mod evidence;
-mod procfs;
 mod wire;
 
-pub use wire::{ActiveSession, ActiveSnapshot, Discovery, LiveProcess, ProcessState};
+pub use wire::{Discovery, LiveProcess, LiveSession, LiveSnapshot, ProcessState};
 
-use crate::clock::{now_micros, rfc3339};
+use crate::clock::{Timestamp, now_micros};
 use crate::error::{Error, Result};
 use crate::home::Home;
-use crate::ids::quote;
+use crate::liveness::table::{ProcessTable, StartClock};
+use crate::store::ReadOnly;
 use crate::wire::WorkRef;
-use evidence::Database;
-use procfs::{ProcessTable, StartClock};
 
 /// Observe a Home: its Sessions with live processes (only those bound to
 /// `task`, a Task id or identifier, when given). A database or `/proc`
 /// that cannot be read makes an `unavailable` snapshot that says why; only
 /// an unknown Task is an error.
-pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
-    let mut snapshot = ActiveSnapshot {
+pub fn observe(home: &Home, task: Option<&str>) -> Result<LiveSnapshot> {
+    let mut snapshot = LiveSnapshot {
         discovery: Discovery::Ready,
         home: home.root().display().to_string(),
-        observed_at: rfc3339(now_micros()),
+        observed_at: Timestamp(now_micros()),
         task: None,
         sessions: Vec::new(),
         gaps: Vec::new(),
     };
-    let database = match Database::open(home) {
+    let database = match ReadOnly::open(home) {
         Ok(database) => database,
         Err(error) => return Ok(unavailable(snapshot, error)),
     };
@@ -50,12 +47,7 @@ pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
             },
             None => None,
         };
-        snapshot.task = Some(found.ok_or_else(|| {
-            Error::not_found(format!(
-                "Task {} is not registered; see lf-work task list",
-                quote(selector)
-            ))
-        })?);
+        snapshot.task = Some(found.ok_or_else(|| Error::TaskNotFound(selector.to_owned(), false))?);
     }
     let Some(database) = database else {
         return Ok(snapshot);
@@ -66,21 +58,29 @@ pub fn observe(home: &Home, task: Option<&str>) -> Result<ActiveSnapshot> {
     }
 }
 
-fn unavailable(mut snapshot: ActiveSnapshot, error: Error) -> ActiveSnapshot {
+impl crate::Lf {
+    /// The live-process snapshot of this Home; see [`observe`]. It opens
+    /// the database read-only, so looking never creates or changes one.
+    pub fn active(&self, task: Option<&str>) -> Result<LiveSnapshot> {
+        observe(self.home(), task)
+    }
+}
+
+fn unavailable(mut snapshot: LiveSnapshot, error: Error) -> LiveSnapshot {
     snapshot.discovery = Discovery::Unavailable;
     snapshot.sessions.clear();
-    snapshot.gaps = vec![error.message];
+    snapshot.gaps = vec![error.one_line()];
     snapshot
 }
 
-fn look(database: &Database, snapshot: &mut ActiveSnapshot) -> Result<()> {
+fn look(database: &ReadOnly, snapshot: &mut LiveSnapshot) -> Result<()> {
     let boot = crate::liveness::boot_id()?;
     let evidence = database.evidence(&boot)?;
     if evidence.is_empty() {
         return Ok(());
     }
     let table = ProcessTable::read()?;
-    snapshot.observed_at = rfc3339(now_micros());
+    snapshot.observed_at = Timestamp(now_micros());
     let attribution = attribute::attribute(&boot, &table, &evidence, |pid, starttime| {
         database.is_retired(&boot, pid, starttime)
     })?;
@@ -116,8 +116,8 @@ fn look(database: &Database, snapshot: &mut ActiveSnapshot) -> Result<()> {
                     pid: process.pid,
                     ppid: live.ppid,
                     provider: process.provider,
-                    command: procfs::command(process.pid),
-                    started_at: rfc3339(clock.micros(live.starttime)),
+                    command: crate::liveness::table::command(process.pid),
+                    started_at: Timestamp(clock.micros(live.starttime)),
                     state: ProcessState::from_scheduler(live.state),
                 })
             })
@@ -129,7 +129,7 @@ fn look(database: &Database, snapshot: &mut ActiveSnapshot) -> Result<()> {
         };
         sessions.push((
             facts.created_at,
-            ActiveSession {
+            LiveSession {
                 id,
                 title: facts.title,
                 work,

@@ -1,4 +1,5 @@
-//! The database side of the snapshot: read-only, and one read transaction
+//! The database side of the live-process snapshot (`live`): read-only, and
+//! one read transaction
 //! for everything it asks. Observing must change nothing — no migration,
 //! no checkpoint, no file created — so this opens the database itself with
 //! `SQLITE_OPEN_READ_ONLY` instead of through `Store::open`.
@@ -8,11 +9,10 @@
 //! before it starts the provider, so that everything beneath it can be
 //! attributed by containment.
 
-use super::attribute::{Claim, Evidence};
+use super::{Store, schema};
 use crate::error::{Error, Result};
 use crate::home::Home;
 use crate::liveness::ProcessIdentity;
-use crate::store::{Store, describe_sqlite_error, schema};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,10 +32,34 @@ impl Store {
             ],
         )?;
         if changed == 0 {
-            return Err(Error::not_found(format!("Run {run} was not found")));
+            return Err(Error::RunNotFound(run.to_string()));
         }
         tx.commit()?;
         Ok(())
+    }
+}
+
+/// One recorded claim on a process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Claim {
+    pub process: ProcessIdentity,
+    pub session: String,
+    /// The provider of the Run the record belongs to.
+    pub provider: String,
+}
+
+/// Everything the database says about which process belongs to whom.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Evidence {
+    /// Open client receipts.
+    pub clients: Vec<Claim>,
+    /// Launchers of Runs that have not ended.
+    pub launchers: Vec<Claim>,
+}
+
+impl Evidence {
+    pub fn is_empty(&self) -> bool {
+        self.clients.is_empty() && self.launchers.is_empty()
     }
 }
 
@@ -49,14 +73,14 @@ pub(crate) struct SessionFacts {
 }
 
 /// A read-only view of a Home's database.
-pub(crate) struct Database {
+pub(crate) struct ReadOnly {
     conn: Connection,
     path: PathBuf,
     /// Whether Runs record their launcher (schema with launcher columns).
     launchers: bool,
 }
 
-impl Database {
+impl ReadOnly {
     /// Open the database of a Home for reading; `None` when there is none
     /// yet (nothing was ever recorded, so nothing can be live).
     pub fn open(home: &Home) -> Result<Option<Self>> {
@@ -64,7 +88,7 @@ impl Database {
         if !path.try_exists().unwrap_or(false) {
             return Ok(None);
         }
-        let fail = |error: rusqlite::Error| read_error(&path, &error);
+        let fail = |error: rusqlite::Error| read_error(&path, error);
         let conn = Connection::open_with_flags(
             &path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -81,12 +105,11 @@ impl Database {
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(fail)?;
         if version > schema::version() {
-            return Err(Error::operational(format!(
-                "the database {} has schema version {version}, newer than this lf understands ({}); \
-                 it was written by a newer lf: upgrade lf",
-                path.display(),
-                schema::version()
-            )));
+            return Err(Error::NewerSchema {
+                path: path.clone(),
+                found: version,
+                supported: schema::version(),
+            });
         }
         if version == 0 {
             return Ok(None);
@@ -101,7 +124,7 @@ impl Database {
             )
             .map_err(fail)?
             > 0;
-        Ok(Some(Database {
+        Ok(Some(ReadOnly {
             conn,
             path,
             launchers,
@@ -109,7 +132,7 @@ impl Database {
     }
 
     fn fail(&self, error: rusqlite::Error) -> Error {
-        read_error(&self.path, &error)
+        read_error(&self.path, error)
     }
 
     /// The id of a Task given by id or identifier.
@@ -197,10 +220,9 @@ impl Database {
     }
 }
 
-fn read_error(path: &std::path::Path, error: &rusqlite::Error) -> Error {
-    Error::operational(format!(
-        "cannot read the database {}: {}; it was left as it is",
-        path.display(),
-        describe_sqlite_error(error)
-    ))
+fn read_error(path: &std::path::Path, source: rusqlite::Error) -> Error {
+    Error::DatabaseUnreadable {
+        path: path.to_path_buf(),
+        source,
+    }
 }

@@ -1,7 +1,11 @@
-//! Whether a recorded Client still runs. A Client is recorded as
-//! `(boot_id, pid, starttime)`: the pid alone can be reused by an unrelated
-//! process after the agent exits, and the boot id changes on reboot, so a
-//! receipt counts as alive only while all three still match `/proc`.
+//! Whether a recorded Client still runs, and everything else lf reads from
+//! `/proc` (this module is the only place that does). A Client is recorded
+//! as `(boot_id, pid, starttime)`: the pid alone can be reused by an
+//! unrelated process after the agent exits, and the boot id changes on
+//! reboot, so a receipt counts as alive only while all three still match
+//! `/proc`. `table` reads every process at once for the live snapshot.
+
+pub mod table;
 
 use crate::error::{Error, Result};
 use std::time::{Duration, Instant};
@@ -15,14 +19,21 @@ pub struct ProcessIdentity {
     pub starttime: u64,
 }
 
+/// The terminal this process reads from (`/proc/self/fd/0`), if a tty.
+pub fn own_terminal() -> Option<String> {
+    std::fs::read_link("/proc/self/fd/0")
+        .ok()
+        .map(|path| path.display().to_string())
+        .filter(|path| path.starts_with("/dev/pts/") || path.starts_with("/dev/tty"))
+}
+
 /// This boot's id (`/proc/sys/kernel/random/boot_id`).
 pub fn boot_id() -> Result<String> {
     std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
         .map(|text| text.trim().to_owned())
-        .map_err(|error| {
-            Error::operational(format!(
-                "cannot read /proc/sys/kernel/random/boot_id: {error}; lf needs Linux's /proc"
-            ))
+        .map_err(|source| Error::Proc {
+            what: "/proc/sys/kernel/random/boot_id",
+            source,
         })
 }
 
@@ -58,11 +69,7 @@ pub fn read_stat(pid: u32) -> Option<ProcStat> {
 impl ProcessIdentity {
     /// The identity of a running process on this boot.
     pub fn of(pid: u32) -> Result<Self> {
-        let stat = read_stat(pid).ok_or_else(|| {
-            Error::not_found(format!(
-                "process {pid} is not running (no /proc/{pid}/stat)"
-            ))
-        })?;
+        let stat = read_stat(pid).ok_or(Error::ProcessNotFound(pid))?;
         Ok(ProcessIdentity {
             boot_id: boot_id()?,
             pid,

@@ -9,7 +9,19 @@ use crate::wire::{
 };
 
 /// How a Run's provider process ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum RunOutcome {
     /// It exited by itself (any exit code).
     Exited,
@@ -19,46 +31,28 @@ pub enum RunOutcome {
     Failed,
 }
 
-impl RunOutcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunOutcome::Exited => "exited",
-            RunOutcome::Interrupted => "interrupted",
-            RunOutcome::Failed => "failed",
-        }
-    }
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "exited" => Some(RunOutcome::Exited),
-            "interrupted" => Some(RunOutcome::Interrupted),
-            "failed" => Some(RunOutcome::Failed),
-            _ => None,
-        }
-    }
-}
+crate::names::named!("Run outcome", RunOutcome);
 
 /// The latest turn of a conversation, from the provider's hooks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Turn {
     Started,
     Completed,
 }
 
-impl Turn {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Turn::Started => "started",
-            Turn::Completed => "completed",
-        }
-    }
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "started" => Some(Turn::Started),
-            "completed" => Some(Turn::Completed),
-            _ => None,
-        }
-    }
-}
+crate::names::named!("turn", Turn);
 
 /// What the rules need to know of one Session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,16 +168,18 @@ pub fn require_action(
     kind: SessionKind,
     state: SessionState,
     action: ActionKind,
-) -> Result<(), String> {
+) -> crate::Result<()> {
     match actions(kind, state)
         .into_iter()
         .find(|item| item.kind == action)
     {
-        None => Err("This action does not apply to this Session".to_owned()),
+        None => Err(crate::Error::Unavailable(
+            "This action does not apply to this Session".into(),
+        )),
         Some(SessionAction {
             unavailable_reason: Some(reason),
             ..
-        }) => Err(reason.into_owned()),
+        }) => Err(crate::Error::Unavailable(reason)),
         Some(_) => Ok(()),
     }
 }
@@ -518,7 +514,8 @@ mod tests {
                 SessionKind::Conversation,
                 SessionState::Active,
                 ActionKind::Open
-            ),
+            )
+            .map_err(|error| error.to_string()),
             Err(ACTIVE_ELSEWHERE.to_owned())
         );
         assert_eq!(
@@ -526,7 +523,8 @@ mod tests {
                 SessionKind::Flow,
                 SessionState::Waiting,
                 ActionKind::Complete
-            ),
+            )
+            .map_err(|error| error.to_string()),
             Err(NOT_READY.to_owned())
         );
         assert_eq!(
@@ -534,7 +532,8 @@ mod tests {
                 SessionKind::Conversation,
                 SessionState::Unknown,
                 ActionKind::MoveHere
-            ),
+            )
+            .map_err(|error| error.to_string()),
             Err("This action does not apply to this Session".to_owned())
         );
         assert_eq!(
@@ -542,7 +541,8 @@ mod tests {
                 SessionKind::Conversation,
                 SessionState::Active,
                 ActionKind::Complete
-            ),
+            )
+            .map_err(|error| error.to_string()),
             Ok(())
         );
     }

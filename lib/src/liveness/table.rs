@@ -36,10 +36,9 @@ impl ProcessTable {
     /// Read `/proc` once. A process that exits during the walk is simply
     /// missing; only an unreadable `/proc` itself is an error.
     pub fn read() -> Result<Self> {
-        let entries = std::fs::read_dir("/proc").map_err(|error| {
-            Error::operational(format!(
-                "cannot list /proc: {error}; lf needs Linux's /proc"
-            ))
+        let entries = std::fs::read_dir("/proc").map_err(|source| Error::Proc {
+            what: "the list of processes in /proc",
+            source,
         })?;
         let mut procs = HashMap::with_capacity(1024);
         let mut path = String::with_capacity(32);
@@ -147,10 +146,11 @@ pub(crate) struct StartClock {
 
 impl StartClock {
     pub fn read() -> Result<Self> {
-        let text = std::fs::read_to_string("/proc/stat")
-            .map_err(|error| Error::operational(format!("cannot read /proc/stat: {error}")))?;
-        let boot_seconds =
-            parse_btime(&text).ok_or_else(|| Error::operational("/proc/stat has no btime line"))?;
+        let text = std::fs::read_to_string("/proc/stat").map_err(|source| Error::Proc {
+            what: "/proc/stat",
+            source,
+        })?;
+        let boot_seconds = parse_btime(&text).ok_or(Error::NoBootTime)?;
         let ticks = rustix::param::clock_ticks_per_second();
         Ok(StartClock {
             boot_seconds,

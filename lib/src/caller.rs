@@ -1,0 +1,160 @@
+//! Who is asking. An operation that depends on the person's shell — where
+//! they are, which tmux server and pane they are in, which Session's agent
+//! they are — reads it from a [`Caller`], never from this process: the
+//! Nushell plugin is a long-lived process whose environment and current
+//! directory are not the user's. A binary builds its Caller from its own
+//! process with [`Caller::from_process`], the one place in the library that
+//! reads `std::env` or the current directory; the plugin builds it from the
+//! engine with [`Caller::new`].
+
+use crate::error::{Error, Result};
+use crate::home::Home;
+use crate::tmux::Tmux;
+use std::path::{Path, PathBuf};
+
+/// The environment variables lf reads, and nothing else.
+pub const VARIABLES: &[&str] = &[
+    // Where the Home is (see `home`).
+    crate::home::HOME_ENV,
+    "XDG_STATE_HOME",
+    "HOME",
+    // Where the agent CLIs are installed.
+    "PATH",
+    // Which tmux server and pane the person is in.
+    "TMUX",
+    "TMUX_PANE",
+    crate::tmux::SOCKET_ENV,
+    // Which Session and Run an agent belongs to (set by lf-serve).
+    "LF_SESSION_ID",
+    "LF_RUN_ID",
+    // Where Claude Code keeps its state (a trust dialog is read from it).
+    "CLAUDE_CONFIG_DIR",
+    // How the binaries print errors: `json` for one JSON object.
+    "LF_ERROR_FORMAT",
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct Caller {
+    cwd: Option<PathBuf>,
+    vars: Vec<(&'static str, String)>,
+}
+
+impl Caller {
+    /// The caller is this process: its environment and current directory.
+    pub fn from_process() -> Self {
+        Caller::new(std::env::current_dir().ok(), |name| {
+            std::env::var(name).ok()
+        })
+    }
+
+    /// A caller described from outside: its current directory (if known)
+    /// and a lookup of its environment. Empty values count as unset.
+    pub fn new(cwd: Option<PathBuf>, lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let vars = VARIABLES
+            .iter()
+            .filter_map(|&name| Some((name, lookup(name).filter(|value| !value.is_empty())?)))
+            .collect();
+        Caller { cwd, vars }
+    }
+
+    /// One of [`VARIABLES`], if set and not empty.
+    pub fn var(&self, name: &str) -> Option<&str> {
+        self.vars
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// This caller with a variable set (or, with `None`, unset).
+    pub fn with_var(mut self, name: &'static str, value: Option<String>) -> Self {
+        self.vars.retain(|(known, _)| *known != name);
+        if let Some(value) = value.filter(|value| !value.is_empty()) {
+            self.vars.push((name, value));
+        }
+        self
+    }
+
+    /// The caller's current directory, if it has a usable one.
+    pub fn cwd(&self) -> Result<&Path> {
+        self.cwd.as_deref().ok_or(Error::NoCurrentDir)
+    }
+
+    /// A path the caller typed, taken from its current directory.
+    pub fn path(&self, typed: &Path) -> Result<PathBuf> {
+        if typed.is_absolute() {
+            return Ok(typed.to_path_buf());
+        }
+        Ok(self.cwd()?.join(typed))
+    }
+
+    /// The Home this caller names (`$LF_HOME`, else the XDG state folder).
+    pub fn home(&self) -> Result<Home> {
+        let root = Home::root_from(|name| self.var(name))?;
+        Ok(Home::at(self.path(&root)?))
+    }
+
+    /// The tmux server this caller uses: `$LF_TMUX_SOCKET`, else the default.
+    pub fn tmux(&self) -> Tmux {
+        let server = match self.var(crate::tmux::SOCKET_ENV) {
+            Some(socket) => Tmux::with_socket(socket),
+            None => Tmux::default(),
+        };
+        server.with_client(self.var("TMUX").map(str::to_owned))
+    }
+
+    /// Whether the caller runs inside tmux (so "go there" is a switch).
+    pub fn in_tmux(&self) -> bool {
+        self.var("TMUX").is_some()
+    }
+
+    /// The caller's tmux pane (`%N`), if it is in one.
+    pub fn tmux_pane(&self) -> Option<&str> {
+        self.var("TMUX_PANE").filter(|pane| {
+            pane.len() > 1 && pane.starts_with('%') && pane[1..].bytes().all(|b| b.is_ascii_digit())
+        })
+    }
+
+    /// An executable of this name on the caller's `PATH`.
+    pub fn program(&self, name: &str) -> Option<PathBuf> {
+        use std::os::unix::fs::PermissionsExt;
+        self.var("PATH")?
+            .split(':')
+            .filter(|dir| !dir.is_empty())
+            .map(|dir| Path::new(dir).join(name))
+            .find(|path| {
+                path.metadata()
+                    .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_caller_knows_only_its_own_variables_and_directory() {
+        let caller = Caller::new(Some("/work/repo".into()), |name| match name {
+            "LF_TMUX_SOCKET" => Some("private".into()),
+            "TMUX_PANE" => Some("%12".into()),
+            "LF_RUN_ID" => Some(String::new()),
+            "SECRET" => Some("never read".into()),
+            _ => None,
+        });
+        assert_eq!(caller.tmux().base_argv(), ["tmux", "-L", "private"]);
+        assert_eq!(caller.tmux_pane(), Some("%12"));
+        assert_eq!(caller.var("LF_RUN_ID"), None, "empty is unset");
+        assert_eq!(caller.var("SECRET"), None, "not one of lf's variables");
+        assert!(!caller.in_tmux());
+        assert_eq!(
+            caller.path(Path::new("sub")).unwrap(),
+            Path::new("/work/repo/sub")
+        );
+        assert!(matches!(
+            Caller::new(None, |_| None).cwd(),
+            Err(Error::NoCurrentDir)
+        ));
+        let bad_pane = caller.with_var("TMUX_PANE", Some("%1; rm".into()));
+        assert_eq!(bad_pane.tmux_pane(), None);
+    }
+}

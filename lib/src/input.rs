@@ -1,0 +1,338 @@
+//! Every check of untrusted text in one place: what people, agents and hook
+//! payloads hand us (titles, summaries, prompts, names, model names, native
+//! ids, argvs) is trimmed, bounded and refused when it holds what could
+//! rewrite a terminal or be misread by a shell or a flag parser — before it
+//! is stored or passed on. Ids have their strict formats in `ids`; messages
+//! show untrusted text through `error::quote`.
+
+use crate::error::{Arg, Error, Result, What};
+
+/// Prose: trimmed, not empty, at most `max` characters, and free of
+/// control characters (newlines and tabs allowed where `lines` says).
+#[derive(Debug, Clone, Copy)]
+pub struct Prose {
+    pub arg: Arg,
+    pub what: What,
+    pub max: usize,
+    pub lines: bool,
+}
+
+pub const TITLE: Prose = Prose {
+    arg: Arg::Title,
+    what: "title",
+    max: 200,
+    lines: false,
+};
+pub const READY_SUMMARY: Prose = Prose {
+    arg: Arg::Summary,
+    what: "ready summary",
+    max: 20_000,
+    lines: true,
+};
+pub const HANDOFF_REASON: Prose = Prose {
+    arg: Arg::Reason,
+    what: "handoff reason",
+    max: 2_000,
+    lines: true,
+};
+pub const HANDED_BACK_SUMMARY: Prose = Prose {
+    what: "handed-back summary",
+    ..READY_SUMMARY
+};
+pub const COMPLETION_SUMMARY: Prose = Prose {
+    what: "completion summary",
+    ..READY_SUMMARY
+};
+pub const FAILURE_REASON: Prose = Prose {
+    arg: Arg::Reason,
+    what: "failure reason",
+    ..READY_SUMMARY
+};
+
+impl Prose {
+    pub fn check(self, text: &str) -> Result<String> {
+        let Prose {
+            arg,
+            what,
+            max,
+            lines,
+        } = self;
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Err(Error::EmptyText { arg, what });
+        }
+        let count = trimmed.chars().count();
+        if count > max {
+            return Err(Error::TextTooLong {
+                arg,
+                what,
+                max,
+                count,
+            });
+        }
+        let allowed = |c: char| lines && (c == '\n' || c == '\t');
+        if let Some(found) = trimmed.chars().find(|&c| c.is_control() && !allowed(c)) {
+            return Err(Error::ControlCharacter { arg, what, found });
+        }
+        Ok(trimmed.to_owned())
+    }
+}
+
+pub fn title(text: &str) -> Result<String> {
+    TITLE.check(text)
+}
+
+pub fn summary(text: &str) -> Result<String> {
+    READY_SUMMARY.check(text)
+}
+
+/// A first prompt: passed to the agent as it is, but bounded and NUL-free
+/// (an argv cannot hold a NUL).
+pub fn prompt(prompt: String) -> Result<String> {
+    const MAX: usize = 100_000;
+    let (arg, what) = (Arg::Prompt, "prompt");
+    if prompt.contains('\0') {
+        return Err(Error::NulByte { arg, what });
+    }
+    let count = prompt.chars().count();
+    if count > MAX {
+        return Err(Error::TextTooLong {
+            arg,
+            what,
+            max: MAX,
+            count,
+        });
+    }
+    Ok(prompt)
+}
+
+/// A token: a short name, not prose, made of letters, digits and a few
+/// punctuation characters that no shell or flag parser misreads.
+#[derive(Debug, Clone, Copy)]
+pub struct Token {
+    pub arg: Arg,
+    pub what: What,
+    /// Trim surrounding spaces first (a name typed by a person).
+    trim: bool,
+    /// Besides letters and digits; non-ASCII letters only with `unicode`.
+    punctuation: &'static str,
+    unicode: bool,
+    /// Characters at most (and at least one).
+    max: usize,
+    /// A leading `-` would read as a flag where the token is passed on.
+    no_leading_dash: bool,
+    /// Any printable character but spaces (a provider's own id).
+    opaque: bool,
+    allowed: &'static str,
+}
+
+const NAME: Token = Token {
+    arg: Arg::Name,
+    what: "name",
+    trim: true,
+    punctuation: "-_./ ",
+    unicode: true,
+    max: 100,
+    no_leading_dash: false,
+    opaque: false,
+    allowed: "1 to 100 letters, digits, spaces and - _ . /",
+};
+pub const WAVE_NAME: Token = Token {
+    what: "Wave name",
+    ..NAME
+};
+pub const TASK_IDENTIFIER: Token = Token {
+    arg: Arg::Identifier,
+    what: "Task identifier",
+    ..NAME
+};
+const POSITION: Token = Token {
+    arg: Arg::Flow,
+    what: "flow name",
+    trim: false,
+    punctuation: "-_.:/",
+    unicode: false,
+    max: 100,
+    no_leading_dash: false,
+    opaque: false,
+    allowed: "up to 100 letters, digits and - _ . : /",
+};
+pub const FLOW_NAME: Token = POSITION;
+pub const STEP: Token = Token {
+    arg: Arg::Step,
+    what: "step",
+    ..POSITION
+};
+pub const INVOCATION: Token = Token {
+    arg: Arg::Invocation,
+    what: "invocation id",
+    ..POSITION
+};
+pub const MODEL: Token = Token {
+    arg: Arg::Model,
+    what: "model name",
+    trim: false,
+    punctuation: ".-_:/@[]",
+    unicode: false,
+    max: 100,
+    no_leading_dash: true,
+    opaque: false,
+    allowed: "up to 100 letters, digits and . - _ : / @ [ ], not starting with -",
+};
+pub const PROVIDER_SESSION_ID: Token = Token {
+    arg: Arg::ProviderSessionId,
+    what: "provider session id",
+    trim: false,
+    punctuation: "",
+    unicode: true,
+    max: 200,
+    no_leading_dash: false,
+    opaque: true,
+    allowed: "1 to 200 characters without spaces or control characters",
+};
+
+impl Token {
+    pub fn check(self, text: &str) -> Result<String> {
+        let text = if self.trim { text.trim() } else { text };
+        let letter = |c: char| {
+            if self.opaque {
+                !c.is_control() && !c.is_whitespace()
+            } else if self.unicode {
+                c.is_alphanumeric() || self.punctuation.contains(c)
+            } else {
+                c.is_ascii_alphanumeric() || self.punctuation.contains(c)
+            }
+        };
+        let ok = !text.is_empty()
+            && text.chars().count() <= self.max
+            && !(self.no_leading_dash && text.starts_with('-'))
+            && text.chars().all(letter);
+        if ok {
+            Ok(text.to_owned())
+        } else {
+            Err(Error::BadToken {
+                arg: self.arg,
+                what: self.what,
+                text: text.to_owned(),
+                allowed: self.allowed,
+            })
+        }
+    }
+}
+
+/// The argv of a `command` Session or a handoff's attach command: at most
+/// 1,000 items, none holding a NUL (which no argv can carry).
+pub fn argv(argv: &[String]) -> Result<()> {
+    const MAX: usize = 1_000;
+    if argv.len() > MAX || argv.iter().any(|arg| arg.contains('\0')) {
+        return Err(Error::BadCommand {
+            problem: "the command's argv is too long (at most 1000 items) or contains a NUL byte",
+        });
+    }
+    Ok(())
+}
+
+/// A number of seconds a person typed, as a duration of at most `max`.
+pub fn seconds(arg: Arg, value: f64, max: u64) -> Result<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|duration| duration.as_secs_f64() <= max as f64)
+        .ok_or(Error::BadSeconds { arg, max })
+}
+
+/// A generated title from a prompt: its first line, shortened, with
+/// control characters dropped. `None` when nothing printable is left.
+pub fn title_from_prompt(prompt: &str) -> Option<String> {
+    let line: String = prompt
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())?
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    let line = line.trim();
+    if line.is_empty() {
+        return None;
+    }
+    let limit = 80;
+    Some(if line.chars().count() > limit {
+        let cut: String = line.chars().take(limit - 1).collect();
+        format!("{}…", cut.trim_end())
+    } else {
+        line.to_owned()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn titles_are_trimmed_bounded_and_printable() {
+        assert_eq!(title("  Fix the parser \n").unwrap(), "Fix the parser");
+        assert_eq!(title(&"é".repeat(200)).unwrap().chars().count(), 200);
+        assert!(title(&"é".repeat(201)).is_err());
+        assert!(title(&"x".repeat(10_000)).is_err());
+        assert!(title("   ").is_err());
+        assert!(title("a\u{1b}[2Jb").is_err());
+        assert!(title("two\nlines").is_err());
+        let error = title("\u{7}").unwrap_err();
+        assert_eq!(
+            (error.kind(), error.arg()),
+            (ErrorKind::Usage, Some(Arg::Title))
+        );
+    }
+
+    #[test]
+    fn summaries_keep_lines_but_refuse_escapes() {
+        assert_eq!(summary(" done\n\tnext ").unwrap(), "done\n\tnext");
+        assert!(matches!(
+            summary("  ").unwrap_err(),
+            Error::EmptyText {
+                arg: Arg::Summary,
+                ..
+            }
+        ));
+        assert!(summary("a\u{1b}b").is_err());
+        assert!(summary(&"x".repeat(READY_SUMMARY.max + 1)).is_err());
+        assert_eq!(FAILURE_REASON.check(" gone ").unwrap(), "gone");
+    }
+
+    #[test]
+    fn tokens_refuse_what_a_shell_or_a_flag_parser_would_misread() {
+        assert_eq!(
+            MODEL.check("claude-opus-4[1m]").unwrap(),
+            "claude-opus-4[1m]"
+        );
+        for bad in ["", "-x", "a b", "a;b", "é"] {
+            assert!(MODEL.check(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(WAVE_NAME.check(" product ").unwrap(), "product");
+        assert_eq!(TASK_IDENTIFIER.check("Tâche 1").unwrap(), "Tâche 1");
+        assert!(STEP.check("review code").is_err());
+        assert_eq!(STEP.check("review-code").unwrap(), "review-code");
+        assert!(PROVIDER_SESSION_ID.check("a b").is_err());
+        assert_eq!(PROVIDER_SESSION_ID.check("019a-é").unwrap(), "019a-é");
+        let error = INVOCATION.check("x y").unwrap_err();
+        assert_eq!(error.arg(), Some(Arg::Invocation));
+        assert_eq!(
+            error.to_string(),
+            "\"x y\" is not a valid invocation id: use up to 100 letters, digits and - _ . : /"
+        );
+    }
+
+    #[test]
+    fn prompts_are_bounded_and_give_short_generated_titles() {
+        assert!(prompt("a\0b".into()).is_err());
+        assert!(prompt("x".repeat(100_001)).is_err());
+        assert_eq!(
+            title_from_prompt("\n  Fix the bug\nmore").as_deref(),
+            Some("Fix the bug")
+        );
+        assert_eq!(title_from_prompt("\u{1b}"), None);
+        assert_eq!(title_from_prompt(""), None);
+        let long = title_from_prompt(&"word ".repeat(50)).unwrap();
+        assert!(long.chars().count() <= 80 && long.ends_with('…'));
+    }
+}

@@ -1,0 +1,73 @@
+//! Enums as text. Each variant's name is derived once, by strum, from its
+//! identifier in snake_case; the wire (serde), the store (SQL) and the
+//! command lines (clap, the plugin's completions) all use that one name.
+//! Text read back that names no variant is an error saying which type and
+//! which text, never a silent default.
+
+/// Give an enum deriving `strum::{IntoStaticStr, EnumString, VariantArray,
+/// VariantNames}` (with `#[strum(serialize_all = "snake_case")]`) its text
+/// everywhere: `as_str`, `ALL`, `NAMES`, `parse` (a usage error listing the
+/// choices, about the argument `$arg` when a person types it), serde, and
+/// rusqlite.
+macro_rules! named {
+    ($what:literal, $ty:ty) => {
+        $crate::names::named!($what, $ty, None);
+    };
+    ($what:literal, $ty:ty, $arg:expr) => {
+        impl $ty {
+            /// What a person calls this type, in error messages.
+            pub const WHAT: &'static str = $what;
+            pub const ALL: &'static [Self] = <Self as strum::VariantArray>::VARIANTS;
+            pub const NAMES: &'static [&'static str] = <Self as strum::VariantNames>::VARIANTS;
+
+            pub fn as_str(self) -> &'static str {
+                self.into()
+            }
+
+            /// The variant a person or a program named.
+            pub fn parse(text: &str) -> $crate::error::Result<Self> {
+                text.parse().map_err(|_| $crate::error::Error::UnknownName {
+                    arg: $arg,
+                    what: $what,
+                    text: text.to_owned(),
+                    choices: Self::NAMES,
+                })
+            }
+        }
+
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                text.parse()
+                    .map_err(|_| serde::de::Error::unknown_variant(&text, Self::NAMES))
+            }
+        }
+
+        impl rusqlite::ToSql for $ty {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                Ok(self.as_str().into())
+            }
+        }
+
+        impl rusqlite::types::FromSql for $ty {
+            fn column_result(
+                value: rusqlite::types::ValueRef<'_>,
+            ) -> rusqlite::types::FromSqlResult<Self> {
+                let text = value.as_str()?;
+                text.parse().map_err(|_| {
+                    rusqlite::types::FromSqlError::Other(
+                        format!("the database holds {text:?}, which is no {}", $what).into(),
+                    )
+                })
+            }
+        }
+    };
+}
+
+pub(crate) use named;

@@ -1,0 +1,144 @@
+//! The exact words a person reads. Elsewhere tests assert error kinds,
+//! exit codes and the argument an error is about; here each sentence that
+//! matters is pinned as printed, so a rewording is a visible decision.
+
+use crate::util::Env;
+use serde::Deserialize;
+
+/// `lf-x: message`, without the program prefix (see `Ran::fails`).
+fn said(env: &Env, program: &str, args: &[&str], code: i32) -> String {
+    env.run(program, args).fails(code)
+}
+
+#[test]
+fn errors_say_what_happened_to_what_and_what_to_do() {
+    let env = Env::new();
+    let missing = "0123456789abcdef0123456789abcdef";
+    let cases: Vec<(&str, Vec<&str>, i32, String)> = vec![
+        (
+            "lf-session-complete",
+            vec!["nothex"],
+            2,
+            "\"nothex\" is not a Session id (32 lowercase hexadecimal characters) or a Run id \
+             (run- and 26 base32 characters)"
+                .into(),
+        ),
+        (
+            "lf-session-complete",
+            vec![missing],
+            3,
+            format!("Session {missing} was not found"),
+        ),
+        (
+            "lf-session-new",
+            vec!["--no-launch", "--title", "   "],
+            2,
+            "a title cannot be empty".into(),
+        ),
+        (
+            "lf-session-new",
+            vec!["--no-launch", "--title", "a\u{1b}b"],
+            2,
+            "a title cannot contain control characters (found '\\u{1b}')".into(),
+        ),
+        (
+            "lf-session-new",
+            vec!["--no-launch", "--model=--evil"],
+            2,
+            "\"--evil\" is not a valid model name: use up to 100 letters, digits and . - _ : / @ [ ], \
+             not starting with -"
+                .into(),
+        ),
+        (
+            "lf-session-new",
+            vec!["--no-launch", "--task", "LOO-404"],
+            3,
+            "Task \"LOO-404\" is not registered; see lf-work task list, or register it with \
+             lf-work task add"
+                .into(),
+        ),
+        (
+            "lf-session-new",
+            vec!["--no-launch", "--provider", "command"],
+            2,
+            "the command provider needs the command to run after --, e.g. lf-session-new \
+             --provider command -- htop"
+                .into(),
+        ),
+        (
+            "lf-session-list",
+            vec!["--after", "42.x"],
+            2,
+            "\"42.x\" is not a page cursor: pass the \"next\" value of a previous page".into(),
+        ),
+        (
+            "lf-session-ready",
+            vec!["done"],
+            2,
+            "LF_SESSION_ID is not set: this is run by an agent inside a session that lf launched"
+                .into(),
+        ),
+        (
+            "lf-session-complete",
+            vec![missing, "--grace", "9999"],
+            2,
+            "invalid value '9999' for '--grace <SECONDS>': --grace takes a number of seconds \
+             from 0 to 3600\n\nFor more information, try '--help'."
+                .into(),
+        ),
+    ];
+    for (program, args, code, expected) in cases {
+        assert_eq!(
+            said(&env, program, &args, code),
+            expected,
+            "{program} {args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_lower_level_cause_follows_the_message() {
+    let env = Env::new();
+    let missing = env.work().join("gone");
+    let message = said(
+        &env,
+        "lf-session-new",
+        &["--no-launch", "--cwd", missing.to_str().unwrap()],
+        2,
+    );
+    assert_eq!(
+        message,
+        format!(
+            "the working directory {:?} cannot be used\nCaused by: No such file or directory (os error 2)",
+            missing.display().to_string()
+        )
+    );
+}
+
+#[test]
+fn programs_get_the_message_and_its_causes_as_json() {
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct JsonError {
+        program: String,
+        kind: lf::ErrorKind,
+        code: i32,
+        message: String,
+        causes: Vec<String>,
+    }
+    let env = Env::new();
+    let mut command = env.command("lf-session-new");
+    command
+        .env("LF_ERROR_FORMAT", "json")
+        .args(["--no-launch", "--cwd", "/nonexistent/lf"]);
+    let ran = env.run_command(command);
+    assert_eq!(ran.code, Some(2), "{}", ran.stderr);
+    let error: JsonError = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    assert_eq!(error.program, "lf-session-new");
+    assert_eq!((error.kind, error.code), (lf::ErrorKind::Usage, 2));
+    assert_eq!(
+        error.message,
+        "the working directory \"/nonexistent/lf\" cannot be used: No such file or directory (os error 2)"
+    );
+    assert_eq!(error.causes, ["No such file or directory (os error 2)"]);
+}
