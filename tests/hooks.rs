@@ -294,3 +294,82 @@ fn a_hook_prints_nothing_whatever_its_argv() {
     let help = env.run("lf-hook", &["--help"]);
     assert!(help.ok().stdout.contains("Examples:"), "{}", help.stdout);
 }
+
+/// Codex's own hooks (JSON on stdin): the thread its first SessionStart
+/// names is the conversation; a turn of any other thread (the title
+/// thread's notification, say) is not counted; `/new` and `/clear` move the
+/// Run to the thread the person has now.
+#[test]
+fn codex_hooks_count_only_the_conversations_thread() {
+    let env = Env::new();
+    let record = env.new_session(&["--provider", "codex", "--title", "codex hooks"]);
+    let run = env.current_run(&record.id);
+    const THREAD: &str = "01a2315a-05c6-74e0-ad45-23f4feeebf7f";
+    const TITLE: &str = "01a2315a-501c-7b30-9641-07b4023f55d5";
+    const NEW: &str = "01a2315e-83e4-7301-9cf6-caaba80728e4";
+    let hook = |payload: String| {
+        let mut command = env.command("lf-hook");
+        command
+            .arg("codex")
+            .env("LF_RUN_ID", &run)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!((output.status.code(), output.stdout.len()), (Some(0), 0));
+    };
+    let event = |thread: &str, event: &str, extra: &str| {
+        format!(
+            r#"{{"session_id":"{thread}","transcript_path":"/h/.codex/sessions/rollout-2026-12-01T11-25-13-{thread}.jsonl","cwd":"/w","hook_event_name":"{event}","model":"gpt"{extra}}}"#
+        )
+    };
+    let native = || -> (Option<String>, Option<String>) {
+        env.db()
+            .query_row(
+                "SELECT native_id, transcript_path FROM runs WHERE id = ?1",
+                [&run],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap()
+    };
+    hook(event(THREAD, "SessionStart", r#","source":"startup""#));
+    hook(event(THREAD, "UserPromptSubmit", r#","prompt":"hi""#));
+    assert_eq!(native().0.as_deref(), Some(THREAD));
+    assert!(native().1.unwrap().ends_with(&format!("{THREAD}.jsonl")));
+    // The title thread finishes first: not the conversation.
+    let title = format!(
+        r#"{{"type":"agent-turn-complete","thread-id":"{TITLE}","turn-id":"1","cwd":"/w","input-messages":["Generate a concise, single-line task title"],"last-assistant-message":"A title"}}"#
+    );
+    call_hook(&env, "codex", Some(&run), title.as_bytes()).ok();
+    hook(event(TITLE, "Stop", ""));
+    assert_eq!(env.show(&record.id).attention, None, "the turn still runs");
+    assert_eq!(native().0.as_deref(), Some(THREAD));
+    hook(event(THREAD, "PermissionRequest", r#","tool_name":"Bash""#));
+    assert_eq!(
+        env.show(&record.id).attention,
+        Some(lf::wire::Attention::Approve)
+    );
+    hook(event(THREAD, "PostToolUse", r#","tool_name":"Bash""#));
+    assert_eq!(env.show(&record.id).attention, None);
+    hook(event(THREAD, "Stop", r#","stop_hook_active":false"#));
+    assert_eq!(
+        env.show(&record.id).attention,
+        Some(lf::wire::Attention::Reply)
+    );
+    // `/new`: the agent's next thread is the conversation now.
+    hook(event(NEW, "SessionStart", r#","source":"startup""#));
+    hook(event(NEW, "UserPromptSubmit", r#","prompt":"again""#));
+    assert_eq!(env.show(&record.id).attention, None);
+    let (moved, transcript) = native();
+    assert_eq!(moved.as_deref(), Some(NEW));
+    assert!(transcript.unwrap().ends_with(&format!("{NEW}.jsonl")));
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap();
+    assert_eq!(log.matches("not counted").count(), 2, "{log}");
+}

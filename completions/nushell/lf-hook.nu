@@ -5,7 +5,7 @@ module completions {
     --help(-h)                # Print help (see more with '--help')
     --version(-V)             # Print version
     provider: string          # Which provider is calling: claude or codex
-    ...payload: string        # The payload arguments (Codex passes its JSON as the last one)
+    ...payload: string        # The payload arguments (Codex's `notify` passes its JSON as the last one)
   ]
 
 }

@@ -50,8 +50,11 @@ pub fn receive(
     let now = now_micros();
     let mut note = None;
     // The conversation the Run has now: the one it moved to (`/clear`), or
-    // the one lf chose for it.
-    let expected = row.native_id.as_deref().or(row.chosen_native_id.as_deref());
+    // the one lf chose for it; updated as this call adopts or moves it.
+    let mut conversation = row
+        .native_id
+        .clone()
+        .or_else(|| row.chosen_native_id.clone());
     let mismatch = |native: &str, expected: &str| {
         format!(
             "{} reported native id {} but Run {run} has {expected}; not adopted",
@@ -59,8 +62,10 @@ pub fn receive(
             quote(native)
         )
     };
-    let mut adopt = |native: &str| -> Result<bool> {
-        match expected {
+    // Whether `native` is (now) the Run's conversation: adopted once, a
+    // different one is refused.
+    let mut adopt = |native: &str, conversation: &mut Option<String>| -> Result<bool> {
+        match conversation.as_deref() {
             // Already adopted: nothing to write.
             _ if row.native_id.as_deref() == Some(native) => Ok(true),
             Some(expected) if expected != native => {
@@ -73,47 +78,70 @@ pub fn receive(
                     note = Some(mismatch(native, stored.as_deref().unwrap_or_default()));
                     return Ok(false);
                 }
+                *conversation = Some(native.to_owned());
                 Ok(true)
             }
         }
     };
-    if let Some(path) = &hook.transcript {
-        let path = path.display().to_string();
-        if row.transcript_path.as_deref() != Some(path.as_str()) {
-            store.record_transcript(run.as_str(), &path)?;
+    // Only the Run's own conversation's turns count (Codex's title thread,
+    // and any other, are not the conversation).
+    let counts = match &hook.event {
+        HookEvent::TurnStarted {
+            native_id: Some(native),
         }
-    }
+        | HookEvent::TurnCompleted {
+            native_id: Some(native),
+        } => adopt(native, &mut conversation)?,
+        _ => true,
+    };
     match hook.event {
-        // `/clear` (and a compaction that changed the id) continues this
-        // Run's agent in a new native conversation: the Run moves with it.
+        // `/clear`, Codex's `/new` (and a compaction that changed the id)
+        // continue this Run's agent in a new native conversation: the Run
+        // moves with it.
         HookEvent::SessionStarted { native_id, source }
-            if matches!(source, SessionSource::Clear | SessionSource::Compact)
-                && expected.is_some_and(|expected| expected != native_id) =>
+            if matches!(
+                source,
+                SessionSource::Clear | SessionSource::Compact | SessionSource::New
+            ) && conversation
+                .as_deref()
+                .is_some_and(|expected| expected != native_id) =>
         {
             store.move_native_id(run.as_str(), &native_id)?;
             store.confirm_start(run.as_str(), now)?;
+            conversation = Some(native_id);
         }
         HookEvent::SessionStarted { native_id, .. } => {
-            if adopt(&native_id)? {
+            if adopt(&native_id, &mut conversation)? {
                 store.confirm_start(run.as_str(), now)?;
             }
         }
-        HookEvent::TurnStarted { native_id } => {
-            if let Some(native_id) = native_id {
-                adopt(&native_id)?;
-            }
-            store.record_turn(run.as_str(), Turn::Started, now)?;
+        HookEvent::TurnStarted { native_id } | HookEvent::TurnCompleted { native_id }
+            if !counts =>
+        {
+            note = Some(format!(
+                "{} reported a turn of {} but Run {run}'s conversation is {}; not counted",
+                provider.as_str(),
+                quote(native_id.as_deref().unwrap_or_default()),
+                conversation.as_deref().unwrap_or("not known yet")
+            ));
         }
-        HookEvent::TurnCompleted { native_id } => {
-            if let Some(native_id) = native_id {
-                adopt(&native_id)?;
-            }
-            store.record_turn(run.as_str(), Turn::Completed, now)?;
-        }
+        HookEvent::TurnStarted { .. } => store.record_turn(run.as_str(), Turn::Started, now)?,
+        HookEvent::TurnCompleted { .. } => store.record_turn(run.as_str(), Turn::Completed, now)?,
         HookEvent::PermissionPrompt => store.record_permission_prompt(run.as_str(), now)?,
         HookEvent::ToolFinished => store.record_tool_finished(run.as_str(), now)?,
         HookEvent::SessionEnded => store.record_session_end(run.as_str(), now)?,
         HookEvent::Ignored(_) => {}
+    }
+    // The transcript of the Run's own conversation only.
+    if let Some(path) = &hook.transcript
+        && hook
+            .native_id
+            .is_none_or(|native| conversation.as_deref() == Some(native.as_str()))
+    {
+        let path = path.display().to_string();
+        if row.transcript_path.as_deref() != Some(path.as_str()) {
+            store.record_transcript(run.as_str(), &path)?;
+        }
     }
     Ok(note)
 }

@@ -202,6 +202,31 @@ impl Server {
         found(&self.requests()).unwrap()
     }
 
+    /// Whether a conversation request whose latest prompt contains `text`
+    /// has been answered in full, now (not waiting).
+    pub fn answered_prompt(&self, text: &str) -> bool {
+        self.requests().iter().any(|request| {
+            request.conversation && request.answered.is_some() && request.prompt.contains(text)
+        })
+    }
+
+    /// Wait until a request that `matches` was answered in full (any
+    /// request, not only the conversation's), and return it.
+    pub fn wait_answered_where(
+        &self,
+        what: &str,
+        seconds: u64,
+        matches: impl Fn(&Request) -> bool,
+    ) -> Request {
+        let found = |all: &[Request]| {
+            all.iter()
+                .find(|request| request.answered.is_some() && matches(request))
+                .cloned()
+        };
+        self.wait(what, seconds, |all| found(all).is_some());
+        found(&self.requests()).unwrap()
+    }
+
     /// Wait until `count` conversation requests arrived (answered or not).
     pub fn wait_received(&self, count: usize, seconds: u64) -> Vec<Request> {
         self.wait(&format!("{count} model requests"), seconds, |all| {

@@ -2,7 +2,8 @@
 //! streamed as SSE (`response.created`, `response.output_item.added`,
 //! `response.output_text.delta`, `response.output_item.done`,
 //! `response.completed`). Codex's title thread (its input asks for "a
-//! concise, single-line task title") is not the conversation.
+//! concise, single-line task title") is not the conversation: it is
+//! answered at once, as a real model answers it before the real turn.
 
 use super::{Reply, Server, Shared, decide, event, respond, stall, start_stream};
 use serde_json::{Value, json};
@@ -20,13 +21,7 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
     match (request.method.as_str(), path) {
         ("POST", "/v1/responses") => {
             let body = &request.body;
-            let title = body.to_string().contains("single-line task title");
-            let reply = if title {
-                // Codex's title thread also calls `notify`, with its own
-                // thread id; lf adopting that id when it comes first is a
-                // known Codex defect (docs/decisions.md) that the happy
-                // path keeps out of its way: the title comes second.
-                std::thread::sleep(std::time::Duration::from_secs(2));
+            let reply = if is_title(body) {
                 Reply::Text("Fake task title".to_owned())
             } else {
                 let (text, tool_result) = latest_input(body);
@@ -44,6 +39,11 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
                 .to_string(),
         ),
     }
+}
+
+/// Whether a request is Codex's title thread asking for a title.
+pub fn is_title(body: &Value) -> bool {
+    body.to_string().contains("single-line task title")
 }
 
 /// The text of the latest user message, and whether the latest input item

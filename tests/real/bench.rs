@@ -10,9 +10,11 @@
 //!   `lf-session-list` says `reply`, against until the answer is on the
 //!   direct CLI's screen.
 //!
-//! - **attention** (Claude): from its permission dialog on screen until
-//!   `approve`, from the answer (Enter) until `approve` is gone, and from
-//!   Esc on a running turn until `reply`.
+//! - **attention** (both CLIs, only in bench/launch.sh): from the
+//!   permission dialog on screen until `approve`, from the answer (Enter)
+//!   until `approve` is gone, from Esc on a running turn until `reply`,
+//!   and from `lf-session-open` of the killed agent until it returns (a
+//!   resume lf has confirmed: Claude's SessionStart, Codex's settle).
 //!
 //! Prints one JSON line per measurement and a summary of medians.
 
@@ -22,11 +24,13 @@ use std::time::{Duration, Instant};
 
 struct Cli {
     provider: &'static str,
-    /// The arguments of the direct start. Codex gets one `-c` override as
-    /// lf's launch does (`-c notify=…`): with none, it starts a background
+    /// The arguments of the direct start. Codex gets a `-c` override as
+    /// lf's launch does (`-c hooks…`): with none, it starts a background
     /// app-server daemon that outlives the TUI (and the test).
     direct: &'static [&'static str],
     ready: &'static str,
+    /// The CLI's permission dialog.
+    dialog: &'static str,
     start: fn() -> Server,
     env: fn(&Server, &[&str]) -> Env,
 }
@@ -36,6 +40,7 @@ const CLIS: [Cli; 2] = [
         provider: "claude",
         direct: &[],
         ready: "for shortcuts",
+        dialog: "Do you want to proceed?",
         start: anthropic::start,
         env: claude_env,
     },
@@ -43,6 +48,7 @@ const CLIS: [Cli; 2] = [
         provider: "codex",
         direct: &["-c", "check_for_update_on_startup=false"],
         ready: "for shortcuts",
+        dialog: "Would you like to run the following command?",
         start: responses::start,
         env: codex_env,
     },
@@ -137,44 +143,70 @@ fn direct(cli: &Cli, round: usize) -> (f64, f64) {
     (start, millis(seen.max(answered) - answered))
 }
 
-/// Claude's attention latencies through lf: (dialog → approve, answer →
-/// cleared, Esc → reply) in ms.
-fn claude_attention(round: usize) -> (f64, f64, f64) {
-    let model = anthropic::start();
-    let env = claude_env(&model, &["repo"]);
+/// Press `key` until `text` leaves the screen; when the press it left on
+/// was made. A key that reaches a TUI as a prompt opens can be lost (seen
+/// with Codex under load), so a press that changed nothing is repeated.
+fn press_until_gone(env: &Env, pane: &str, key: &str, text: &str) -> Instant {
+    (0..10)
+        .find_map(|_| {
+            let pressed = Instant::now();
+            keys(env, pane, &[key]);
+            while pressed.elapsed() < Duration::from_secs(2) {
+                if !screen_has(env, pane, text) {
+                    return Some(pressed);
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            None
+        })
+        .unwrap_or_else(|| panic!("{text:?} stays on screen after {key}"))
+}
+
+/// A CLI's attention latencies through lf: (dialog → approve, answer →
+/// cleared, Esc → reply, open of the killed agent → resumed) in ms.
+fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
+    let model = (cli.start)();
+    let env = (cli.env)(&model, &["repo"]);
     let cwd = env.mkdir("repo");
-    let record = new_session(&env, "claude", &cwd, None);
+    let record = new_session(&env, cli.provider, &cwd, None);
     let pane = pane(&record);
-    until("the prompt", || screen_has(&env, &pane, "for shortcuts"));
+    until("the prompt", || screen_has(&env, &pane, cli.ready));
     say(
         &env,
         &pane,
         &format!("[run: touch file-{round}] Make a file"),
     );
-    let dialog = until("the dialog", || {
-        screen_has(&env, &pane, "Do you want to proceed?")
-    });
+    let dialog = until("the dialog", || screen_has(&env, &pane, cli.dialog));
     let approve = until("approve", || {
         env.show(&record.id).attention == Some(Attention::Approve)
     });
-    let answered = Instant::now();
-    keys(&env, &pane, &["Enter"]);
+    let answered = press_until_gone(&env, &pane, "Enter", cli.dialog);
     let cleared = until("approve cleared", || {
         env.show(&record.id).attention != Some(Attention::Approve)
     });
     until("the reply", || {
         env.show(&record.id).attention == Some(Attention::Reply)
     });
+    until("the prompt again", || screen_has(&env, &pane, cli.ready));
     say(&env, &pane, "[slow: 60] Think");
     until("the turn running", || {
         screen_has(&env, &pane, "esc to interrupt")
     });
     until("working", || env.show(&record.id).attention.is_none());
-    let escaped = Instant::now();
-    keys(&env, &pane, &["Escape"]);
+    let escaped = press_until_gone(&env, &pane, "Escape", "esc to interrupt");
     let replied = until("reply after Esc", || {
         env.show(&record.id).attention == Some(Attention::Reply)
     });
+    // The agent's own history holds the exchange before it is killed
+    // (`.claude` or `.codex` in the sealed HOME).
+    let history = env.dir.path().join(format!(".{}", cli.provider));
+    wait_history(&history, &["[slow: 60] Think"], 30);
+    env.tmux(&["kill-pane", "-t", &pane]);
+    until("no live agent", || !env.show(&record.id).alive);
+    let opening = Instant::now();
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
+    let resumed = Instant::now();
+    assert!(opened.alive, "{opened:#?}");
     let signed = |later: Instant, earlier: Instant| match later.checked_duration_since(earlier) {
         Some(duration) => millis(duration),
         None => -millis(earlier - later),
@@ -183,6 +215,7 @@ fn claude_attention(round: usize) -> (f64, f64, f64) {
         signed(approve, dialog),
         millis(cleared - answered),
         millis(replied - escaped),
+        millis(resumed - opening),
     )
 }
 
@@ -224,20 +257,22 @@ fn bench_real_cli_launch_and_reply() {
     if benchmark.is_none() {
         return;
     }
-    let (mut approve, mut cleared, mut replied) = (Vec::new(), Vec::new(), Vec::new());
-    for round in 0..rounds {
-        let (a, c, r) = claude_attention(round);
+    for cli in &CLIS {
+        let mut measured: [Vec<f64>; 4] = Default::default();
+        for round in 0..rounds {
+            let (a, c, r, o) = attention(cli, round);
+            println!(
+                r#"{{"cli":"{}","round":{round},"dialog_to_approve_ms":{a:.1},"answer_to_cleared_ms":{c:.1},"esc_to_reply_ms":{r:.1},"open_to_resumed_ms":{o:.1}}}"#,
+                cli.provider
+            );
+            for (values, value) in measured.iter_mut().zip([a, c, r, o]) {
+                values.push(value);
+            }
+        }
+        let [approve, cleared, replied, opened] = measured.map(|mut values| median(&mut values));
         println!(
-            r#"{{"cli":"claude","round":{round},"dialog_to_approve_ms":{a:.1},"answer_to_cleared_ms":{c:.1},"esc_to_reply_ms":{r:.1}}}"#
+            "  {:6} attention: dialog → approve {approve:.1}, answer → cleared {cleared:.1}, Esc → reply {replied:.1}; open → resumed {opened:.1}",
+            cli.provider
         );
-        approve.push(a);
-        cleared.push(c);
-        replied.push(r);
     }
-    println!(
-        "  claude attention: dialog → approve {:.1}, answer → cleared {:.1}, Esc → reply {:.1}",
-        median(&mut approve),
-        median(&mut cleared),
-        median(&mut replied)
-    );
 }

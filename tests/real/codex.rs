@@ -1,13 +1,19 @@
-//! The real Codex CLI through lf: the happy path (new → active → reply,
-//! a killed pane, resume). What Codex shows wrong is another issue's; see
-//! docs/decisions.md.
+//! The real Codex CLI through lf: every transition a person sees, and a
+//! test per defect of the Codex issue the real CLI showed (the title
+//! thread adopted, a turn start never heard, approvals invisible, an agent
+//! never told about lf-session-ready, a resume that dies reported as a
+//! success), for a conversation, a flow review and a primary Session.
 
 use super::*;
 use crate::model::{Request, Server, responses};
 
 /// Codex's prompt box is ready for input.
 const READY: &str = "for shortcuts";
+/// Codex's approval prompt for a command.
+const DIALOG: &str = "Would you like to run the following command?";
 
+/// A trusted repository with Codex started in it by `lf-session-new`, its
+/// prompt on screen.
 fn started() -> (Server, Env, SessionRecord, String) {
     let model = responses::start();
     let env = codex_env(&model, &["repo"]);
@@ -30,11 +36,126 @@ fn thread(request: &Request) -> String {
         .to_owned()
 }
 
+/// Codex's title request for the conversation's first prompt, once
+/// answered.
+fn title_answered(model: &Server, prompt: &str) -> Request {
+    model.wait_answered_where("the title request", 30, |request| {
+        responses::is_title(&request.body) && request.body.to_string().contains(prompt)
+    })
+}
+
+/// Poll lf's record while the real turn of `prompt` stalls in the model:
+/// until the model answered it, the Session never reads `reply`. The
+/// record is read before the model is asked, so a `reply` that the real
+/// answer caused is never mistaken for an early one.
+fn no_reply_until_answered(env: &Env, model: &Server, id: &str, prompt: &str) {
+    loop {
+        let record = env.show(id);
+        let answered = model.answered_prompt(prompt);
+        assert!(
+            record.attention != Some(Attention::Reply) || answered,
+            "reply before the real turn was answered: {record:#?}"
+        );
+        assert_eq!(record.state, SessionState::Active, "{record:#?}");
+        if answered {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Wait until Codex's own history holds `texts` (it writes its rollout
+/// behind the screen), before a test kills the agent.
+fn wait_rollout(env: &Env, texts: &[&str]) {
+    wait_history(&env.dir.path().join(".codex/sessions"), texts, 30);
+}
+
+/// `lf-session-ready` as lf's instructions name it to Codex: its absolute
+/// path (Codex runs commands in a login shell, whose PATH is the
+/// profile's, here without lf's binaries).
+fn ready_command() -> String {
+    format!("'{}'", crate::util::bin("lf-session-ready").display())
+}
+
+/// Answer Codex's approval prompt with `key`, pressing it again while the
+/// prompt stays on screen (a key that reaches the overlay as it opens can
+/// be lost).
+fn answer(env: &Env, pane: &str, key: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        keys(env, pane, &[key]);
+        let pressed = std::time::Instant::now();
+        while pressed.elapsed() < std::time::Duration::from_secs(2) {
+            if !screen(env, pane).contains(DIALOG) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the approval prompt stays after {key}:\n{}",
+            screen(env, pane)
+        );
+    }
+}
+
+/// What a pane shows now.
+fn screen(env: &Env, pane: &str) -> String {
+    env.tmux(&["capture-pane", "-p", "-t", pane])
+}
+
+/// Run the real `codex` (not through lf) in the test's sealed environment.
+fn codex_cli(env: &Env, args: &[&str]) {
+    let output = std::process::Command::new(env.agents.join("codex"))
+        .env_clear()
+        .env("PATH", env.path())
+        .env("HOME", env.dir.path())
+        .envs(env.vars.iter().map(|(key, value)| (key, value)))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("codex runs");
+    assert!(
+        output.status.success(),
+        "codex {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Kill the Session's pane, then open it again (detached); the new pane
+/// with Codex's prompt on screen.
+fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
+    env.tmux(&["kill-pane", "-t", pane]);
+    let killed = wait_record(env, id, "interrupted", 20, |record| {
+        record.state == SessionState::Interrupted
+    });
+    assert!(!killed.alive);
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
+    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
+    let pane = crate::real::pane(&opened);
+    wait_screen(env, &pane, READY, 60);
+    pane
+}
+
+/// Defect 1: the title thread answers first; lf hears only the
+/// conversation's thread, reads `reply` only when its turn completed, and
+/// a resume brings back that thread with its history.
 #[test]
-fn codex_new_active_then_reply_when_the_turn_completes() {
+fn codex_the_title_thread_is_not_the_conversation_and_the_resume_carries_its_history() {
     let (model, env, record, pane) = started();
-    say(&env, &pane, "Hello codex");
-    model.wait_prompt("Hello codex", 30);
+    say(&env, &pane, "[slow: 4] Remember the word puffin");
+    let title = title_answered(&model, "puffin");
+    no_reply_until_answered(&env, &model, &record.id, "puffin");
+    let first = model.wait_prompt("puffin", 30);
+    assert!(
+        title.answered.unwrap() < first.answered.unwrap(),
+        "the title thread finished before the real turn"
+    );
+    assert_ne!(
+        thread(&title),
+        thread(&first),
+        "the title is its own thread"
+    );
     let replied = wait_for_state(
         &env,
         &record.id,
@@ -43,17 +164,20 @@ fn codex_new_active_then_reply_when_the_turn_completes() {
         30,
     );
     assert!(replied.alive);
-}
-
-#[test]
-fn codex_a_killed_pane_is_interrupted_and_resumes_the_same_thread() {
-    let (model, env, record, pane) = started();
-    say(&env, &pane, "Remember the word puffin");
-    let first = thread(&model.wait_prompt("puffin", 30));
-    wait_history(
-        &env.dir.path().join(".codex/sessions"),
-        &["puffin", &first, "Answer"],
-        30,
+    wait_rollout(&env, &["puffin", &thread(&first), "task_complete"]);
+    let pane = kill_and_reopen(&env, &record.id, &pane);
+    // ("?" on its own is Codex's shortcut key: keep it out of prompts.)
+    say(&env, &pane, "Which word was it");
+    let resumed = model.wait_prompt("Which word was it", 30);
+    assert_eq!(
+        thread(&resumed),
+        thread(&first),
+        "the conversation's thread"
+    );
+    assert!(
+        resumed.body["input"].to_string().contains("puffin"),
+        "history resumed: {:#}",
+        resumed.body["input"]
     );
     wait_for_state(
         &env,
@@ -62,22 +186,303 @@ fn codex_a_killed_pane_is_interrupted_and_resumes_the_same_thread() {
         Some(Attention::Reply),
         30,
     );
-    env.tmux(&["kill-pane", "-t", &pane]);
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default();
+    assert!(log.is_empty(), "lf-hook refused or noted payloads:\n{log}");
+}
+
+/// Defect 2: a turn start is heard; a second turn needs nothing from the
+/// person while it runs; Esc interrupting it (no hook fires) reads `reply`;
+/// killing the agent itself then reads `interrupted`.
+#[test]
+fn codex_a_running_turn_needs_no_attention_and_esc_reads_reply() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Hello codex");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    model.wait_prompt("Hello codex", 5);
+    say(&env, &pane, "[slow: 120] Think for a long time");
+    model.wait_received(2, 30);
+    wait_screen(&env, &pane, "esc to interrupt", 10);
+    let working = wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    assert!(working.alive);
+    keys(&env, &pane, &["Escape"]);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        10,
+    );
+    let pid = env.agent_pid(&record.id);
+    crate::util::kill(pid, crate::util::Signal::KILL);
     let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
         record.state == SessionState::Interrupted
     });
     assert!(!killed.alive);
     assert_eq!(killed.attention, None, "nothing is there to reply to");
+}
+
+/// Defect 3: Codex's approval prompt reads `approve` (its PermissionRequest
+/// hook) and approving clears it as the tool ran (PostToolUse), while the
+/// agent goes on working.
+#[test]
+fn codex_an_approval_prompt_reads_approve_until_answered() {
+    let (_model, env, record, pane) = started();
+    say(
+        &env,
+        &pane,
+        "[run: touch approved.txt] [then-slow: 120] Make a file",
+    );
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    answer(&env, &pane, "Enter");
+    wait_file(&env.mkdir("repo").join("approved.txt"), 20);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+}
+
+/// Refusing the approval (Esc) fires no hook; Codex writes the aborted
+/// turn to its rollout, which lf-serve reads: the agent waits for the
+/// person.
+#[test]
+fn codex_a_refused_approval_clears_approve_and_asks_for_a_reply() {
+    let (_model, env, record, pane) = started();
+    say(&env, &pane, "[run: touch refused.txt] Make a file");
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    answer(&env, &pane, "Escape");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        10,
+    );
+    assert!(!env.mkdir("repo").join("refused.txt").exists());
+}
+
+/// Defect 4: the agent is told, for this launch, to run lf-session-ready,
+/// and doing so (Codex asks the person first: it writes outside the
+/// workspace) makes the Session ready for review; the person's next
+/// prompt supersedes that readiness.
+#[test]
+fn codex_marks_itself_ready_as_instructed() {
+    let (model, env, record, pane) = started();
+    // The model runs what lf told it to run.
+    let ready = ready_command();
+    say(
+        &env,
+        &pane,
+        &format!("[run: {ready} 'Parser fixed; see tests/parser.rs'] Finish"),
+    );
+    let asked = model.wait_received(1, 30).remove(0);
+    let told = asked.body.to_string();
+    assert!(
+        told.contains("run `lf-session-ready") && told.contains(&ready),
+        "the launch carries lf's instructions: {:#}",
+        asked.body
+    );
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    answer(&env, &pane, "Enter");
+    let ready = wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Ready,
+        Some(Attention::Review),
+        30,
+    );
+    assert_eq!(
+        ready.ready_summary.as_deref(),
+        Some("Parser fixed; see tests/parser.rs")
+    );
+    assert!(ready.alive, "a ready Session still shows its live agent");
+    model.wait_answered(2, 30);
+    wait_screen(&env, &pane, READY, 30);
+    say(&env, &pane, "[slow: 120] One more thing");
+    wait_record(&env, &record.id, "a reply in progress", 20, |record| {
+        record.attention.is_none() && record.state == SessionState::Active
+    });
+}
+
+/// A resume of a thread Codex no longer has (the person deleted it) exits
+/// at once: the open fails with Codex's own message, and the next open
+/// starts a new conversation instead of repeating it.
+#[test]
+fn codex_a_resume_that_dies_at_once_fails_with_codexs_message_and_is_not_repeated() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Hello");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let native = thread(&model.wait_prompt("Hello", 5));
+    wait_rollout(&env, &["Hello", &native, "task_complete"]);
+    env.tmux(&["kill-pane", "-t", &pane]);
+    wait_record(&env, &record.id, "no live agent", 20, |record| {
+        !record.alive
+    });
+    codex_cli(&env, &["delete", "--force", &native]);
+    let failed = env.run("lf-session-open", &["--detach", &record.id]);
+    let message = failed.fails(1);
+    assert!(message.contains(&native), "{message}");
+    assert!(message.contains("No saved session found"), "{message}");
+    assert!(
+        message.contains("the next open starts a new conversation"),
+        "{message}"
+    );
     let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
-    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
+    assert_eq!(opened.state, SessionState::Active);
     let pane = crate::real::pane(&opened);
     wait_screen(&env, &pane, READY, 60);
-    // ("?" on its own is Codex's shortcut key: keep it out of prompts.)
-    say(&env, &pane, "Which word was it");
-    let resumed = model.wait_prompt("Which word was it", 30);
-    assert_eq!(thread(&resumed), first, "the same thread resumed");
+    say(&env, &pane, "Start again");
+    assert_ne!(thread(&model.wait_prompt("Start again", 30)), native);
+}
+
+/// The same for a flow review run by Codex: launched with its
+/// instructions, its own thread adopted (the title thread answers first),
+/// ready after the agent runs lf-session-ready, and its feedback returned.
+#[test]
+fn codex_a_flow_review_marks_itself_ready_and_resumes_its_own_thread() {
+    let model = responses::start();
+    let env = codex_env(&model, &["loo-291"]);
+    let worktree = env.mkdir("loo-291");
+    env.run(
+        "lf-work",
+        &[
+            "task",
+            "add",
+            "LOO-291",
+            "--title",
+            "Parser",
+            "--worktree",
+            worktree.to_str().unwrap(),
+        ],
+    )
+    .ok();
+    let record: SessionRecord = env
+        .run(
+            "lf-flow",
+            &[
+                "review",
+                "--task",
+                "LOO-291",
+                "--invocation",
+                "inv-1",
+                "--flow",
+                "feature",
+                "--node",
+                "2",
+                "--step",
+                "review-design",
+                "--provider",
+                "codex",
+                "--prompt",
+                "[slow: 3] Review the parser: remember the word kestrel",
+            ],
+        )
+        .json();
+    assert_eq!(record.state, SessionState::Active, "{record:#?}");
+    assert_eq!(record.attention, Some(Attention::Review));
+    let pane = pane(&record);
+    let title = title_answered(&model, "kestrel");
+    let first = model.wait_prompt("kestrel", 30);
+    assert!(title.answered.unwrap() < first.answered.unwrap());
     assert!(
-        resumed.body["input"].to_string().contains("puffin"),
-        "history resumed"
+        first.body.to_string().contains("run `lf-session-ready"),
+        "the review's instructions reach Codex"
     );
+    wait_rollout(&env, &["kestrel", &thread(&first), "task_complete"]);
+    wait_screen(&env, &pane, READY, 30);
+    let pane = kill_and_reopen(&env, &record.id, &pane);
+    say(
+        &env,
+        &pane,
+        &format!("[run: {} 'Design agreed'] Done", ready_command()),
+    );
+    let resumed = model.wait_prompt("Design agreed", 30);
+    assert_eq!(thread(&resumed), thread(&first), "the review's own thread");
+    assert!(resumed.body["input"].to_string().contains("kestrel"));
+    wait_screen(&env, &pane, DIALOG, 30);
+    answer(&env, &pane, "Enter");
+    let ready = wait_record(&env, &record.id, "ready", 30, |record| {
+        record.state == SessionState::Ready
+    });
+    assert_eq!(ready.attention, Some(Attention::Review));
+    assert_eq!(ready.ready_summary.as_deref(), Some("Design agreed"));
+    let closed: SessionRecord = env.run("lf-session-complete", &[&record.id]).json();
+    assert_eq!(closed.state, SessionState::Closed);
+    let feedback: lf::flow::ReviewFeedback = env
+        .run("lf-flow", &["wait", &record.id, "--timeout", "10"])
+        .json();
+    assert_eq!(feedback.feedback.as_deref(), Some("Design agreed"));
+}
+
+/// The same for a primary Session run by Codex: told it is the primary
+/// conversation (not to run lf-session-ready), its own thread adopted,
+/// and resumed with its history after a kill.
+#[test]
+fn codex_a_primary_session_hears_its_own_thread_and_resumes_it() {
+    let model = responses::start();
+    let env = codex_env(&model, &["app"]);
+    let repo = env.mkdir("app");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let mut ensure = env.command("lf-primary");
+    ensure
+        .args(["ensure", "--provider", "codex"])
+        .current_dir(&repo);
+    let record: SessionRecord = env.run_command(ensure).json();
+    assert_eq!(record.state, SessionState::Active, "{record:#?}");
+    assert!(record.primary_scope.is_some());
+    let pane = pane(&record);
+    wait_screen(&env, &pane, READY, 60);
+    say(&env, &pane, "[slow: 3] Remember the word heron");
+    let title = title_answered(&model, "heron");
+    no_reply_until_answered(&env, &model, &record.id, "heron");
+    let first = model.wait_prompt("heron", 30);
+    assert!(title.answered.unwrap() < first.answered.unwrap());
+    let body = first.body.to_string();
+    assert!(
+        body.contains("do not run lf-session-ready"),
+        "a primary Session's instructions: {body}"
+    );
+    assert!(!body.contains("run `lf-session-ready"), "{body}");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    wait_rollout(&env, &["heron", &thread(&first), "task_complete"]);
+    let pane = kill_and_reopen(&env, &record.id, &pane);
+    say(&env, &pane, "Which bird was it");
+    let resumed = model.wait_prompt("Which bird was it", 30);
+    assert_eq!(thread(&resumed), thread(&first));
+    assert!(resumed.body["input"].to_string().contains("heron"));
 }

@@ -93,13 +93,17 @@ pub fn claude_env(model: &Server, trusted: &[&str]) -> Env {
 }
 
 /// An environment for the real Codex against a fake Responses server, with
-/// `trusted` folders (made under the work folder) trusted in its config.
+/// `trusted` folders (made under the work folder) trusted in its config,
+/// approvals asked on request, and no paste-burst detection (text that
+/// tmux types at once would otherwise be a paste, and an Enter right after
+/// it a new line instead of a submission).
 pub fn codex_env(model: &Server, trusted: &[&str]) -> Env {
     let mut env = real_env();
     let home = env.dir.path().join(".codex");
     std::fs::create_dir_all(&home).unwrap();
     let mut config = format!(
-        "model = \"gpt-fake\"\nmodel_provider = \"local\"\ncheck_for_update_on_startup = false\n\n\
+        "model = \"gpt-fake\"\nmodel_provider = \"local\"\ncheck_for_update_on_startup = false\n\
+         approval_policy = \"on-request\"\ndisable_paste_burst = true\n\n\
          [model_providers.local]\nname = \"local\"\nbase_url = \"{}/v1\"\nwire_api = \"responses\"\n\
          env_key = \"LF_TEST_MODEL_KEY\"\n",
         model.url()

@@ -4,8 +4,9 @@ use std::io::Read;
 
 /// Receive a provider's hook (called by the agent, not by people).
 ///
-/// Claude Code sends its hook JSON on stdin; Codex sends its notification
-/// JSON as the last argument. The Run is $LF_RUN_ID. lf-hook records turns,
+/// Claude Code and Codex send their hook JSON on stdin (an agent that an
+/// earlier lf launched with Codex's `notify` passes its JSON as the last
+/// argument). The Run is $LF_RUN_ID. lf-hook records turns,
 /// permission prompts and the native session id, prints nothing and always
 /// exits 0 (a hook's output and exit code change the agent's behaviour);
 /// problems are appended to $LF_HOME/hook.log.
@@ -15,13 +16,13 @@ use std::io::Read;
     after_help = "\
 Examples:
   echo '{\"hook_event_name\":\"Stop\",\"session_id\":\"…\"}' | lf-hook claude
-  lf-hook codex '{\"type\":\"agent-turn-complete\",\"thread-id\":\"…\"}'"
+  echo '{\"hook_event_name\":\"Stop\",\"session_id\":\"…\"}' | lf-hook codex"
 )]
 pub struct Cli {
     /// Which provider is calling: claude or codex.
     #[arg(value_name = "PROVIDER")]
     provider: String,
-    /// The payload arguments (Codex passes its JSON as the last one).
+    /// The payload arguments (Codex's `notify` passes its JSON as the last one).
     #[arg(
         value_name = "PAYLOAD",
         trailing_var_arg = true,
@@ -76,12 +77,8 @@ pub fn main() -> ! {
 
 fn receive(cli: &Cli, lf: &lf::Lf) -> Result<(), String> {
     let provider = Provider::parse(&cli.provider).map_err(|error| error.one_line())?;
-    let payload = match provider {
-        Provider::Codex => cli
-            .payload
-            .last()
-            .map(|arg| arg.as_bytes().to_vec())
-            .ok_or("codex called lf-hook without a payload argument")?,
+    let payload = match (provider, cli.payload.last()) {
+        (Provider::Codex, Some(arg)) => arg.as_bytes().to_vec(),
         _ => {
             let mut buffer = Vec::new();
             std::io::stdin()

@@ -160,7 +160,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
         text("transcript_path").and_then(|path| transcript_path(path, native_id.as_deref()));
     let event = match event {
         "SessionStart" => HookEvent::SessionStarted {
-            native_id: native_id.ok_or("SessionStart has no session_id")?,
+            native_id: native_id.clone().ok_or("SessionStart has no session_id")?,
             source: match text("source") {
                 Some("clear") => SessionSource::Clear,
                 Some("compact") => SessionSource::Compact,
@@ -168,8 +168,12 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
                 _ => SessionSource::Startup,
             },
         },
-        "UserPromptSubmit" => HookEvent::TurnStarted { native_id },
-        "Stop" => HookEvent::TurnCompleted { native_id },
+        "UserPromptSubmit" => HookEvent::TurnStarted {
+            native_id: native_id.clone(),
+        },
+        "Stop" => HookEvent::TurnCompleted {
+            native_id: native_id.clone(),
+        },
         "PermissionRequest" => HookEvent::PermissionPrompt,
         "PostToolUse" | "PostToolUseFailure" => HookEvent::ToolFinished,
         "Notification" => match text("notification_type") {
@@ -185,7 +189,11 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
         "SessionEnd" => HookEvent::SessionEnded,
         other => HookEvent::Ignored(crate::error::quote(other)),
     };
-    Ok(super::Hook { event, transcript })
+    Ok(super::Hook {
+        event,
+        transcript,
+        native_id,
+    })
 }
 
 /// A transcript path from a payload: absolute, a `<uuid>.jsonl` file named

@@ -1,22 +1,74 @@
-//! Codex CLI: lf's notifier is injected with `-c notify=[…]` for this launch
-//! only. No flag presets the thread id, so lf learns it from the first
-//! notification; a resume is `codex resume <thread-id>`.
+//! Codex CLI: lf's hooks are injected into Codex's own hook engine with
+//! `-c` overrides for this launch only, and trusted for this launch only
+//! (`-c hooks.state=…` carrying the hash Codex itself would record when a
+//! person trusts them), so no dialog asks and the user's `~/.codex` is
+//! never written. The instructions about `lf-session-ready` go in the same
+//! way (`-c developer_instructions=…`).
+//!
+//! What the real Codex 0.171 does (docs/decisions.md): a thread exists only
+//! from its first turn, whose `SessionStart` names it (`session_id`, the id
+//! `codex resume` takes); the thread that generates a title fires no
+//! lifecycle hook at all, so the conversation's thread is the one the
+//! hooks name. A turn that ends without `Stop` (Esc, refusing an approval,
+//! a failed model request) is written to the thread's rollout file at once
+//! (`transcript_path` in every payload), where `lf-serve` reads it with
+//! [`transcript_turn_ended`].
 
-use super::{HookEvent, Launch, Mode, native_token};
+use super::{Hook, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use serde_json::Value;
+use std::path::PathBuf;
+
+/// The hook events lf listens to, as Codex names them in its config and in
+/// the key of a hook's trust.
+const EVENTS: [(&str, &str); 5] = [
+    ("SessionStart", "session_start"),
+    ("UserPromptSubmit", "user_prompt_submit"),
+    ("PermissionRequest", "permission_request"),
+    ("PostToolUse", "post_tool_use"),
+    ("Stop", "stop"),
+];
+
+/// Seconds Codex gives one lf-hook call (it waits for each hook before it
+/// goes on). More than the store's busy timeout, so a busy database still
+/// gets its write; far less than Codex's default of ten minutes.
+const HOOK_TIMEOUT: u64 = 20;
+
+/// The config layer `-c` overrides form; a hook's trust is keyed by it.
+const SESSION_FLAGS: &str = "/<session-flags>/config.toml";
 
 pub(super) fn argv(launch: &Launch<'_>) -> Vec<String> {
     let mut argv = vec!["codex".to_owned()];
     if let Mode::Resume { native_id } = launch.mode {
         argv.extend(["resume".to_owned(), native_id.to_owned()]);
     }
-    // A TOML array of basic strings; JSON string escapes are valid TOML.
-    let notify = format!(
-        "notify=[{},{}]",
-        Value::from(launch.hook_program.display().to_string()),
-        Value::from("codex")
-    );
-    argv.extend(["-c".to_owned(), notify]);
+    let command = hook_command(launch.hook_program);
+    let mut trust = Vec::new();
+    for (event, label) in EVENTS {
+        // TOML inline tables; JSON string escapes are valid TOML.
+        argv.extend([
+            "-c".to_owned(),
+            format!(
+                "hooks.{event}=[{{hooks=[{{type=\"command\",command={},timeout={HOOK_TIMEOUT}}}]}}]",
+                Value::from(command.as_str())
+            ),
+        ]);
+        trust.push(format!(
+            "{}={{trusted_hash={}}}",
+            Value::from(format!("{SESSION_FLAGS}:{label}:0:0")),
+            Value::from(trusted_hash(label, &command, HOOK_TIMEOUT))
+        ));
+    }
+    argv.extend([
+        "-c".to_owned(),
+        format!("hooks.state={{{}}}", trust.join(",")),
+    ]);
+    argv.extend([
+        "-c".to_owned(),
+        format!(
+            "developer_instructions={}",
+            Value::from(developer_instructions(launch))
+        ),
+    ]);
     if let Some(model) = launch.model {
         argv.extend(["--model".to_owned(), model.to_owned()]);
     }
@@ -30,23 +82,166 @@ pub(super) fn argv(launch: &Launch<'_>) -> Vec<String> {
     argv
 }
 
-/// Codex's notification (one JSON argument) to what it means.
-pub(super) fn parse_notify(payload: &[u8]) -> Result<HookEvent, String> {
+/// lf's instructions, and where `lf-session-ready` is: Codex runs commands
+/// in a login shell, whose PATH is the profile's (on Debian `/etc/profile`
+/// resets it), not lf's. It writes lf's database, outside the workspace,
+/// which Codex's sandbox does not let it write: asking for that at once
+/// saves a failed try, and a `prefix_rule` of the program alone lets the
+/// person's "don't ask again" allow it for good (Codex writes that rule).
+fn developer_instructions(launch: &Launch<'_>) -> String {
+    let mut text = instructions(launch.primary).to_owned();
+    if !launch.primary {
+        let ready = launch
+            .hook_program
+            .with_file_name("lf-session-ready")
+            .display()
+            .to_string();
+        text.push_str(&format!(
+            " Run it as `{} \"<summary>\"` (your shell's PATH may not have it). It writes lf's \
+             state outside the workspace: run it with sandbox_permissions \"require_escalated\" \
+             and prefix_rule [{}].",
+            shell_quote(&ready),
+            Value::from(ready.as_str())
+        ));
+    }
+    text
+}
+
+/// Codex runs a hook command with `$SHELL -lc`: the path is quoted.
+fn hook_command(hook_program: &std::path::Path) -> String {
+    format!("{} codex", shell_quote(&hook_program.display().to_string()))
+}
+
+/// The hash Codex records when a person trusts a command hook: sha256 of
+/// the canonical JSON (keys sorted, no spaces) of the hook's normalised
+/// identity — its event, and one handler with its command, timeout,
+/// `async` and type (no matcher, no status message: lf gives none).
+fn trusted_hash(label: &str, command: &str, timeout: u64) -> String {
+    use sha2::Digest;
+    // Written in sorted key order by hand: serde_json's map order depends
+    // on a feature another crate of the workspace may turn on.
+    let identity = format!(
+        r#"{{"event_name":{},"hooks":[{{"async":false,"command":{},"timeout":{timeout},"type":"command"}}]}}"#,
+        Value::from(label),
+        Value::from(command)
+    );
+    let digest = sha2::Sha256::digest(identity.as_bytes());
+    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+/// A Codex payload to what it means: a hook's JSON (on stdin), or the
+/// `notify` JSON (the last argument) of an agent an earlier lf launched.
+pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
     let value: Value =
         serde_json::from_slice(payload).map_err(|error| format!("payload is not JSON: {error}"))?;
     let object = value.as_object().ok_or("payload is not a JSON object")?;
-    match object.get("type").and_then(Value::as_str) {
+    let text = |key: &str| object.get(key).and_then(Value::as_str);
+    if object.contains_key("type") {
+        return parse_notify(object);
+    }
+    let event = text("hook_event_name").ok_or("payload has no hook_event_name")?;
+    let native_id = match text("session_id") {
+        Some(id) if is_uuid(id) => Some(id.to_ascii_lowercase()),
+        Some(id) => {
+            return Err(format!(
+                "session_id {} is not a Codex thread id",
+                crate::error::quote(id)
+            ));
+        }
+        None => None,
+    };
+    let transcript =
+        text("transcript_path").and_then(|path| rollout_path(path, native_id.as_deref()));
+    let event = match event {
+        "SessionStart" => HookEvent::SessionStarted {
+            native_id: native_id.clone().ok_or("SessionStart has no session_id")?,
+            source: match text("source") {
+                Some("resume") => SessionSource::Resume,
+                Some("clear") => SessionSource::Clear,
+                Some("compact") => SessionSource::Compact,
+                // A launch's first thread, and `/new`: a thread this agent
+                // started fresh.
+                _ => SessionSource::New,
+            },
+        },
+        "UserPromptSubmit" => HookEvent::TurnStarted {
+            native_id: native_id.clone(),
+        },
+        "Stop" => HookEvent::TurnCompleted {
+            native_id: native_id.clone(),
+        },
+        "PermissionRequest" => HookEvent::PermissionPrompt,
+        "PostToolUse" => HookEvent::ToolFinished,
+        other => HookEvent::Ignored(crate::error::quote(other)),
+    };
+    Ok(Hook {
+        event,
+        transcript,
+        native_id,
+    })
+}
+
+/// `notify`'s `agent-turn-complete`. Every thread notifies, the title
+/// thread too: its id counts only if it is the Run's conversation.
+fn parse_notify(object: &serde_json::Map<String, Value>) -> Result<Hook, String> {
+    let event = match object.get("type").and_then(Value::as_str) {
         Some("agent-turn-complete") => {
             let thread = object
                 .get("thread-id")
                 .and_then(Value::as_str)
                 .ok_or("agent-turn-complete has no thread-id")?;
-            Ok(HookEvent::TurnCompleted {
-                native_id: Some(native_token(thread)?),
-            })
+            HookEvent::TurnCompleted {
+                native_id: Some(super::native_token(thread)?),
+            }
         }
-        Some(other) => Ok(HookEvent::Ignored(crate::error::quote(other))),
-        None => Err("payload has no type".to_owned()),
+        Some(other) => HookEvent::Ignored(crate::error::quote(other)),
+        None => return Err("payload has no type".to_owned()),
+    };
+    let native_id = match &event {
+        HookEvent::TurnCompleted { native_id } => native_id.clone(),
+        _ => None,
+    };
+    Ok(Hook {
+        event,
+        transcript: None,
+        native_id,
+    })
+}
+
+/// A rollout path from a payload: absolute, no `..`, a
+/// `rollout-…-<thread id>.jsonl` file of the payload's own thread.
+fn rollout_path(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
+    let path = PathBuf::from(path);
+    if !path.is_absolute() || path.components().any(|part| part.as_os_str() == "..") {
+        return None;
+    }
+    let name = path.file_name()?.to_str()?;
+    let stem = name.strip_prefix("rollout-")?.strip_suffix(".jsonl")?;
+    let thread = stem.get(stem.len().checked_sub(36)?..)?;
+    let ours = is_uuid(thread) && native_id.is_some_and(|id| thread.eq_ignore_ascii_case(id));
+    ours.then_some(path)
+}
+
+/// Whether one rollout line records a turn that ended without a `Stop`
+/// hook: `turn_aborted` (Esc during a turn, or refusing an approval) or a
+/// `task_complete` carrying an error (the model request failed). Either
+/// way the agent waits for the person.
+pub(super) fn transcript_turn_ended(line: &str) -> bool {
+    if !line.contains("turn_aborted") && !line.contains("task_complete") {
+        return false;
+    }
+    let Ok(entry) = serde_json::from_str::<Value>(line) else {
+        return false;
+    };
+    if entry["type"] != "event_msg" {
+        return false;
+    }
+    let payload = &entry["payload"];
+    match payload["type"].as_str() {
+        Some("turn_aborted") => true,
+        Some("task_complete") => !payload["error"].is_null(),
+        _ => false,
     }
 }
 
@@ -55,50 +250,197 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    #[test]
-    fn notify_is_injected_for_this_launch_and_resume_names_the_thread() {
-        let launch = |mode| Launch {
+    const THREAD: &str = "01a2315a-05c6-74e0-ad45-23f4feeebf7f";
+
+    fn launch(mode: Mode<'_>) -> Launch<'_> {
+        Launch {
             mode,
             model: Some("gpt-5.1-codex"),
             command: &[],
-            hook_program: Path::new("/opt/lf/lf-hook"),
+            hook_program: Path::new("/opt/lf bin/lf-hook"),
             run_dir: Path::new("/nonexistent"),
             primary: false,
-        };
+        }
+    }
+
+    #[test]
+    fn hooks_are_injected_and_trusted_for_this_launch_and_resume_names_the_thread() {
+        let argv = argv(&launch(Mode::New {
+            chosen_native_id: None,
+            prompt: Some("go"),
+        }));
+        assert_eq!(argv[0], "codex");
+        assert_eq!(&argv[argv.len() - 3..], ["--model", "gpt-5.1-codex", "go"]);
+        let overrides: Vec<&str> = argv
+            .windows(2)
+            .filter(|pair| pair[0] == "-c")
+            .map(|pair| pair[1].as_str())
+            .collect();
         assert_eq!(
-            argv(&launch(Mode::New {
-                chosen_native_id: None,
-                prompt: Some("go")
-            })),
-            [
-                "codex",
-                "-c",
-                r#"notify=["/opt/lf/lf-hook","codex"]"#,
-                "--model",
-                "gpt-5.1-codex",
-                "go"
-            ]
+            overrides[0],
+            r#"hooks.SessionStart=[{hooks=[{type="command",command="'/opt/lf bin/lf-hook' codex",timeout=20}]}]"#
         );
+        assert_eq!(overrides.len(), EVENTS.len() + 2);
+        let state = overrides[EVENTS.len()];
+        for (_, label) in EVENTS {
+            let key =
+                format!(r#""/<session-flags>/config.toml:{label}:0:0"={{trusted_hash="sha256:"#);
+            assert!(state.contains(&key), "{state}");
+        }
+        assert!(!overrides.iter().any(|value| value.starts_with("notify")));
+        let told = overrides[EVENTS.len() + 1];
+        assert!(told.starts_with("developer_instructions="), "{told}");
+        assert!(told.contains("run `lf-session-ready"), "{told}");
+        assert!(told.contains("'/opt/lf bin/lf-session-ready'"), "{told}");
+        assert!(
+            told.contains(r#"prefix_rule [\"/opt/lf bin/lf-session-ready\"]"#),
+            "{told}"
+        );
+        let primary = super::argv(&Launch {
+            primary: true,
+            ..launch(Mode::Resume { native_id: THREAD })
+        });
+        let told = primary
+            .iter()
+            .find(|arg| arg.starts_with("developer_instructions="))
+            .unwrap();
+        assert!(told.contains("do not run lf-session-ready"), "{told}");
+        assert!(!told.contains("lf bin/lf-session-ready"), "{told}");
+        let resume = super::argv(&launch(Mode::Resume { native_id: THREAD }));
+        assert_eq!(resume[..3], ["codex", "resume", THREAD]);
         assert_eq!(
-            argv(&launch(Mode::Resume { native_id: "t-1" }))[..3],
-            ["codex", "resume", "t-1"]
+            resume.last().unwrap(),
+            "gpt-5.1-codex",
+            "a resume sends no prompt"
         );
     }
 
     #[test]
-    fn turn_completions_carry_the_thread_id() {
-        let payload = br#"{"type":"agent-turn-complete","thread-id":"019a7f","turn-id":"1","cwd":"/w","input-messages":["hi"],"last-assistant-message":"ok"}"#;
+    fn trust_hashes_are_the_ones_codex_records() {
+        // Recorded by the real Codex 0.171.0 into its config.toml when a
+        // person chose "Trust all and continue" for these -c hooks.
         assert_eq!(
-            parse_notify(payload),
-            Ok(HookEvent::TurnCompleted {
-                native_id: Some("019a7f".to_owned())
-            })
+            trusted_hash("stop", "/tmp/probe/hook.sh stop", 600),
+            "sha256:05c32b7db6985b5e35e5a6292666e59864b492a6bdab9f38954dc9bdce8b34ae"
         );
-        assert!(parse_notify(br#"{"type":"agent-turn-complete","thread-id":"../../x"}"#).is_err());
-        assert!(parse_notify(b"not json").is_err());
+        assert_eq!(
+            trusted_hash("permission_request", "/tmp/probe/hook.sh perm", 600),
+            "sha256:40e86e82ae6d12701ed14056013a03c6d9cb618db48177a05c14b4eb60a75140"
+        );
+    }
+
+    #[test]
+    fn hook_payloads_map_to_events_of_their_thread() {
+        let rollout =
+            format!("/h/.codex/sessions/2026/12/01/rollout-2026-12-01T11-25-13-{THREAD}.jsonl");
+        let parse = |event: &str, extra: &str| {
+            parse_hook(
+                format!(
+                    r#"{{"session_id":"{THREAD}","transcript_path":"{rollout}","cwd":"/w","hook_event_name":"{event}","model":"m"{extra}}}"#
+                )
+                .as_bytes(),
+            )
+            .unwrap()
+        };
+        let start = parse("SessionStart", r#","source":"startup""#);
+        assert_eq!(
+            start.event,
+            HookEvent::SessionStarted {
+                native_id: THREAD.to_owned(),
+                source: SessionSource::New
+            }
+        );
+        assert_eq!(start.transcript, Some(PathBuf::from(&rollout)));
+        assert_eq!(start.native_id.as_deref(), Some(THREAD));
+        assert_eq!(
+            parse("SessionStart", r#","source":"resume""#).event,
+            HookEvent::SessionStarted {
+                native_id: THREAD.to_owned(),
+                source: SessionSource::Resume
+            }
+        );
+        assert_eq!(
+            parse("UserPromptSubmit", r#","turn_id":"t","prompt":"hi""#).event,
+            HookEvent::TurnStarted {
+                native_id: Some(THREAD.to_owned())
+            }
+        );
+        assert_eq!(
+            parse("Stop", r#","stop_hook_active":false"#).event,
+            HookEvent::TurnCompleted {
+                native_id: Some(THREAD.to_owned())
+            }
+        );
+        assert_eq!(
+            parse("PermissionRequest", "").event,
+            HookEvent::PermissionPrompt
+        );
+        assert_eq!(parse("PostToolUse", "").event, HookEvent::ToolFinished);
         assert!(matches!(
-            parse_notify(br#"{"type":"other"}"#),
+            parse("PreToolUse", "").event,
+            HookEvent::Ignored(_)
+        ));
+        for bad in [
+            "",
+            "[]",
+            r#"{"session_id":"x"}"#,
+            r#"{"hook_event_name":"Stop","session_id":"../../x"}"#,
+            r#"{"hook_event_name":"SessionStart"}"#,
+        ] {
+            assert!(parse_hook(bad.as_bytes()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_rollout_path_must_be_the_payloads_own_thread() {
+        let ok = format!("/h/sessions/rollout-2026-12-01T11-25-13-{THREAD}.jsonl");
+        assert_eq!(rollout_path(&ok, Some(THREAD)), Some(PathBuf::from(&ok)));
+        for bad in [
+            format!("sessions/rollout-x-{THREAD}.jsonl"),
+            format!("/h/../etc/rollout-x-{THREAD}.jsonl"),
+            format!("/h/sessions/{THREAD}.jsonl"),
+            format!("/h/sessions/rollout-x-{THREAD}.txt"),
+            "/h/sessions/rollout-x-01a2315a-05c6-74e0-ad45-000000000000.jsonl".to_owned(),
+        ] {
+            assert_eq!(rollout_path(&bad, Some(THREAD)), None, "{bad}");
+        }
+        assert_eq!(rollout_path(&ok, None), None);
+    }
+
+    #[test]
+    fn notifications_of_an_earlier_launch_still_carry_their_thread() {
+        let payload = br#"{"type":"agent-turn-complete","thread-id":"019a7f","turn-id":"1","cwd":"/w","input-messages":["hi"],"last-assistant-message":"ok"}"#;
+        let hook = parse_hook(payload).unwrap();
+        assert_eq!(
+            hook.event,
+            HookEvent::TurnCompleted {
+                native_id: Some("019a7f".to_owned())
+            }
+        );
+        assert_eq!(hook.native_id.as_deref(), Some("019a7f"));
+        assert!(parse_hook(br#"{"type":"agent-turn-complete","thread-id":"../../x"}"#).is_err());
+        assert!(parse_hook(b"not json").is_err());
+        assert!(matches!(
+            parse_hook(br#"{"type":"other"}"#).map(|hook| hook.event),
             Ok(HookEvent::Ignored(_))
         ));
+    }
+
+    #[test]
+    fn turns_that_end_without_stop_are_read_from_the_rollout() {
+        for line in [
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"turn_aborted","turn_id":"x","reason":"interrupted"}}"#,
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","turn_id":"x","last_agent_message":null,"error":{"message":"bad request"}}}"#,
+        ] {
+            assert!(transcript_turn_ended(line), "{line}");
+        }
+        for line in [
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","turn_id":"x","last_agent_message":"ok"}}"#,
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"turn_aborted"}]}}"#,
+            "not json turn_aborted",
+            r#"{"type":"event_msg","payload":{"type":"task_started"}}"#,
+        ] {
+            assert!(!transcript_turn_ended(line), "{line}");
+        }
     }
 }

@@ -50,15 +50,29 @@ impl Provider {
         self == Provider::Claude
     }
 
-    /// Parse a hook payload of this provider: Claude's JSON on stdin, or
-    /// Codex's JSON as the last argument.
+    /// How long a resume of this provider must keep running before lf takes
+    /// it as resumed, for a provider that confirms nothing at start: Codex
+    /// names its thread only with the first turn, and a resume of a thread
+    /// it does not have exits within a fraction of a second (~0.15 s
+    /// measured with 0.171).
+    pub fn resume_settle(self) -> Option<std::time::Duration> {
+        (self == Provider::Codex).then_some(std::time::Duration::from_secs(2))
+    }
+
+    /// Whether lf-serve passes the agent's stderr through itself, keeping
+    /// its end for a failed launch's diagnostic (the CLI's own message):
+    /// Codex says why a resume failed only there.
+    pub fn captures_stderr(self) -> bool {
+        self == Provider::Codex
+    }
+
+    /// Parse a hook payload of this provider: Claude's or Codex's hook JSON
+    /// on stdin, or the `notify` JSON an agent launched by an earlier lf
+    /// passes Codex's as the last argument.
     pub fn parse_hook(self, payload: &[u8]) -> std::result::Result<Hook, String> {
         match self {
             Provider::Claude => claude::parse_hook(payload),
-            Provider::Codex => codex::parse_notify(payload).map(|event| Hook {
-                event,
-                transcript: None,
-            }),
+            Provider::Codex => codex::parse_hook(payload),
             Provider::Command => Err("the command provider has no hooks".to_owned()),
         }
     }
@@ -77,10 +91,15 @@ impl Provider {
         }
     }
 
-    /// Whether a line of this provider's transcript records that the
-    /// person interrupted the turn (no hook says so).
+    /// Whether a line of this provider's transcript records that a turn
+    /// ended and no hook said so: the person interrupted it (Esc, refusing
+    /// a permission), or (Codex) it failed on an error.
     pub fn transcript_interrupt(self, line: &str) -> bool {
-        self == Provider::Claude && claude::transcript_interrupt(line)
+        match self {
+            Provider::Claude => claude::transcript_interrupt(line),
+            Provider::Codex => codex::transcript_turn_ended(line),
+            Provider::Command => false,
+        }
     }
 
     /// The program this provider launches, for a launch's argv.
@@ -171,12 +190,14 @@ pub struct Launch<'a> {
     pub primary: bool,
 }
 
-/// One hook call: what happened, and where the provider keeps its
-/// transcript (Claude names it in every payload).
+/// One hook call: what happened, the conversation it speaks for, and where
+/// the provider keeps its transcript (both name it in every payload).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hook {
     pub event: HookEvent,
     pub transcript: Option<PathBuf>,
+    /// The payload's native conversation id, when it has one.
+    pub native_id: Option<String>,
 }
 
 /// Why a provider (re)started a conversation.
@@ -188,6 +209,9 @@ pub enum SessionSource {
     Clear,
     /// `/compact`.
     Compact,
+    /// A conversation the agent started fresh: Codex's first thread of a
+    /// launch, and its `/new` (Codex says `startup` for both).
+    New,
 }
 
 /// What a provider's hook says happened.

@@ -44,14 +44,17 @@ fn catch_hangup() {
 }
 
 /// Follows an agent's transcript for what fires no hook (a refused
-/// permission, Esc interrupting a turn). The launch's first transcript is
-/// read from where it was when first seen (what was there is history); a
-/// transcript the agent moved to later (`/clear`) from its start.
+/// permission, Esc interrupting a turn, a Codex turn that failed). A
+/// resume's first transcript is read from where it was when first seen
+/// (what was there is history); a new conversation's, and one the agent
+/// moved to later (`/clear`), from its start.
 #[derive(Debug, Default)]
 struct TranscriptWatch {
     path: Option<String>,
     offset: u64,
     partial: Vec<u8>,
+    /// This launch resumed a conversation: its transcript holds history.
+    resumed: bool,
 }
 
 impl TranscriptWatch {
@@ -65,7 +68,11 @@ impl TranscriptWatch {
             // The launch's first transcript holds the history of a resumed
             // conversation: skip it. A later one is a new conversation
             // (`/clear`): all of it is news.
-            self.offset = if self.path.is_none() { len } else { 0 };
+            self.offset = if self.path.is_none() && self.resumed {
+                len
+            } else {
+                0
+            };
             self.path = Some(path.to_owned());
             self.partial.clear();
         }
@@ -96,6 +103,84 @@ impl TranscriptWatch {
             .lines()
             .any(|line| provider.transcript_interrupt(line))
     }
+}
+
+/// How long a failed launch waits for the rest of its agent's stderr.
+const STDERR_DRAIN: Duration = Duration::from_millis(500);
+
+/// The agent's stderr passed through to this terminal, its end kept for a
+/// failed launch's diagnostic (what the CLI itself said).
+struct StderrTail {
+    kept: Arc<std::sync::Mutex<Vec<u8>>>,
+    done: std::sync::mpsc::Receiver<()>,
+}
+
+impl StderrTail {
+    /// The most kept of the agent's stderr.
+    const KEEP: usize = 8 << 10;
+
+    fn follow(mut from: std::process::ChildStderr) -> Self {
+        use std::io::{Read, Write};
+        let kept = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (finished, done) = std::sync::mpsc::channel();
+        let tail = Arc::clone(&kept);
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(read) = from.read(&mut buffer) {
+                if read == 0 {
+                    break;
+                }
+                let mut terminal = std::io::stderr().lock();
+                let _ = terminal.write_all(&buffer[..read]);
+                let _ = terminal.flush();
+                if let Ok(mut kept) = tail.lock() {
+                    kept.extend_from_slice(&buffer[..read]);
+                    let excess = kept.len().saturating_sub(Self::KEEP);
+                    kept.drain(..excess);
+                }
+            }
+            let _ = finished.send(());
+        });
+        StderrTail { kept, done }
+    }
+
+    /// The last line the agent wrote, without terminal controls, once its
+    /// stderr closed (or `wait` passed: a process it left may hold it).
+    fn last_line(self, wait: Duration) -> Option<String> {
+        let _ = self.done.recv_timeout(wait);
+        let kept = self.kept.lock().ok()?;
+        let text = String::from_utf8_lossy(&kept);
+        let line = text
+            .lines()
+            .map(plain_text)
+            .rfind(|line| !line.is_empty())?;
+        Some(line.chars().take(500).collect())
+    }
+}
+
+/// A line of terminal output as text: escape sequences and control
+/// characters removed.
+fn plain_text(line: &str) -> String {
+    let mut text = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            match chars.next() {
+                // CSI: parameters up to a final byte (@ to ~).
+                Some('[') => while chars.next().is_some_and(|c| !('@'..='~').contains(&c)) {},
+                // OSC: up to BEL (or ST, whose ESC \ ends it here too).
+                Some(']') => while chars.next().is_some_and(|c| c != '\u{7}' && c != '\u{1b}') {},
+                // A character set designation names one more character.
+                Some('(' | ')' | '*' | '+') => {
+                    chars.next();
+                }
+                _ => {}
+            }
+        } else if !c.is_control() {
+            text.push(c);
+        }
+    }
+    text.trim().to_owned()
 }
 
 /// What `lf-session-open` may do to a Session that is live elsewhere.
@@ -195,7 +280,7 @@ impl Lf {
         }
         tmux.new_session(&name, std::path::Path::new(&row.cwd), &environment, &serve)?;
         drop(lock);
-        self.wait_started(&run.id, &tmux, &name)?;
+        self.wait_started(&run.id, run.native_id.is_some(), &tmux, &name)?;
         Ok(Destination::Tmux(name))
     }
 
@@ -269,9 +354,13 @@ impl Lf {
     /// launch) or waits for a person at a start-up dialog, or say why not:
     /// an agent that dies at once — a resume of a conversation it does not
     /// know included — is not reported as started.
-    fn wait_started(&self, run: &str, tmux: &Tmux, name: &str) -> Result<()> {
+    fn wait_started(&self, run: &str, resuming: bool, tmux: &Tmux, name: &str) -> Result<()> {
         let deadline = Instant::now() + START_TIMEOUT;
-        let confirms = Provider::parse(&self.run(run)?.provider)?.confirms_native_id_at_start();
+        let provider = Provider::parse(&self.run(run)?.provider)?;
+        // A resume of a provider that confirms nothing at start is confirmed
+        // by lf-serve once it has kept running (`resume_settle`).
+        let confirms = provider.confirms_native_id_at_start()
+            || (resuming && provider.resume_settle().is_some());
         loop {
             let row = self.run(run)?;
             if let Some(diagnostic) = &row.diagnostic {
@@ -384,19 +473,23 @@ impl Lf {
         // (Claude's is ~250 MB) would delay every start by half a second.
         let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
         catch_hangup();
-        let spawned = Command::new(&argv[0])
+        let mut command = Command::new(&argv[0]);
+        command
             .args(&argv[1..])
             .current_dir(&row.cwd)
             .env("LF_HOME", self.home().root())
             .env("LF_SESSION_ID", id.as_str())
-            .env("LF_RUN_ID", run_id.as_str())
-            .spawn();
-        let mut child = match spawned {
+            .env("LF_RUN_ID", run_id.as_str());
+        if provider.captures_stderr() {
+            command.stderr(std::process::Stdio::piped());
+        }
+        let mut child = match command.spawn() {
             Ok(child) => child,
             Err(error) => {
                 return Err(self.fail(&run.id, format!("could not start {}: {error}", launch())));
             }
         };
+        let stderr = child.stderr.take().map(StderrTail::follow);
         let process = ProcessIdentity::of(child.id())?;
         self.store()?.record_client(
             &ClientReceipt {
@@ -408,7 +501,10 @@ impl Lf {
             now_micros(),
         )?;
         let resuming = run.native_id.clone();
-        let needs_confirm = provider.confirms_native_id_at_start();
+        // Codex confirms nothing at start: a resume that keeps running this
+        // long found its thread (lf-serve confirms it; a hook may first).
+        let settle = resuming.as_ref().and(provider.resume_settle());
+        let needs_confirm = provider.confirms_native_id_at_start() || settle.is_some();
         // A dialog at start that only a person can answer (Claude's
         // workspace trust) fires no hook until it is answered: known from
         // the provider's own state at once, else assumed after a grace.
@@ -421,7 +517,10 @@ impl Lf {
         let mut lock = needs_confirm.then_some(lock);
         let mut confirmed = !needs_confirm;
         let mut waiting = false;
-        let mut watch = TranscriptWatch::default();
+        let mut watch = TranscriptWatch {
+            resumed: resuming.is_some(),
+            ..TranscriptWatch::default()
+        };
         let mut hangup: Option<Instant> = None;
         let started = Instant::now();
         let status = loop {
@@ -456,6 +555,10 @@ impl Lf {
                 if current.confirmed {
                     confirmed = true;
                     lock = None;
+                } else if settle.is_some_and(|settle| started.elapsed() >= settle) {
+                    self.store()?.confirm_start(&run.id, now_micros())?;
+                    confirmed = true;
+                    lock = None;
                 } else if !waiting && (predicted || started.elapsed() >= START_GRACE) {
                     self.store()?
                         .record_waits_for_person(&run.id, now_micros())?;
@@ -475,11 +578,16 @@ impl Lf {
         // The agent may have confirmed since the last look.
         confirmed = confirmed || self.run(&run.id)?.confirmed;
         if !confirmed {
+            // The CLI's own last word, when lf kept it.
+            let said = stderr
+                .and_then(|tail| tail.last_line(STDERR_DRAIN))
+                .map(|line| format!("; {} said: {line}", provider.as_str()))
+                .unwrap_or_default();
             let diagnostic = match &resuming {
                 Some(native) if hangup.is_none() => {
                     self.store()?.mark_resume_failed(&run.id)?;
                     format!(
-                        "{}: the resume of {} conversation {native} exited with {status} before {} confirmed it; \
+                        "{}: the resume of {} conversation {native} exited with {status} before {} confirmed it{said}; \
                          the next open starts a new conversation",
                         launch(),
                         provider.as_str(),
@@ -487,7 +595,7 @@ impl Lf {
                     )
                 }
                 _ => format!(
-                    "{}: exited with {status} before becoming resumable",
+                    "{}: exited with {status} before becoming resumable{said}",
                     launch()
                 ),
             };
@@ -575,6 +683,17 @@ fn outcome_of(status: &std::process::ExitStatus) -> RunOutcome {
 mod tests {
     use super::*;
     use std::os::unix::process::ExitStatusExt;
+
+    #[test]
+    fn terminal_output_becomes_plain_text() {
+        assert_eq!(
+            plain_text("\u{1b}[1;31mERROR:\u{1b}[0m No saved session found\r"),
+            "ERROR: No saved session found"
+        );
+        assert_eq!(plain_text("\u{1b}(Bok\u{7}"), "ok");
+        assert_eq!(plain_text("\u{1b}]0;title\u{7}done"), "done");
+        assert_eq!(plain_text("   "), "");
+    }
 
     #[test]
     fn signals_and_their_exit_codes_are_interrupts() {
