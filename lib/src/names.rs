@@ -4,16 +4,32 @@
 //! Text read back that names no variant is an error saying which type and
 //! which text, never a silent default.
 
-/// Give an enum deriving `strum::{IntoStaticStr, EnumString, VariantArray,
-/// VariantNames}` (with `#[strum(serialize_all = "snake_case")]`) its text
-/// everywhere: `as_str`, `ALL`, `NAMES`, `parse` (a usage error listing the
-/// choices, about the argument `$arg` when a person types it), serde, and
-/// rusqlite.
+/// Define an enum whose variants have text: the enum (with strum's
+/// derives, names in snake_case) and its `as_str`, `ALL`, `NAMES`, `parse`
+/// (a usage error listing the choices, about the argument `$arg` when a
+/// person types it), serde, and rusqlite.
+///
+/// ```ignore
+/// named! {
+///     "Session kind", Some(Arg::Kind);
+///     /// A Session's kind.
+///     pub enum SessionKind { Conversation, Flow }
+/// }
+/// ```
 macro_rules! named {
-    ($what:literal, $ty:ty) => {
-        $crate::names::named!($what, $ty, None);
-    };
-    ($what:literal, $ty:ty, $arg:expr) => {
+    (
+        $what:literal $(, $arg:expr)?;
+        $(#[$meta:meta])*
+        pub enum $ty:ident { $($(#[$variant_meta:meta])* $variant:ident),* $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash,
+            strum::IntoStaticStr, strum::EnumString, strum::VariantArray, strum::VariantNames,
+        )]
+        #[strum(serialize_all = "snake_case")]
+        pub enum $ty { $($(#[$variant_meta])* $variant),* }
+
         impl $ty {
             /// What a person calls this type, in error messages.
             pub const WHAT: &'static str = $what;
@@ -27,7 +43,7 @@ macro_rules! named {
             /// The variant a person or a program named.
             pub fn parse(text: &str) -> $crate::error::Result<Self> {
                 text.parse().map_err(|_| $crate::error::Error::UnknownName {
-                    arg: $arg,
+                    arg: $crate::names::named!(@arg $($arg)?),
                     what: $what,
                     text: text.to_owned(),
                     choices: Self::NAMES,
@@ -68,6 +84,8 @@ macro_rules! named {
             }
         }
     };
+    (@arg) => { None };
+    (@arg $arg:expr) => { $arg };
 }
 
 pub(crate) use named;

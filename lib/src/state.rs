@@ -8,51 +8,27 @@ use crate::wire::{
     ActionKind, Attention, FlowMembership, FlowOccurrence, SessionAction, SessionKind, SessionState,
 };
 
-/// How a Run's provider process ended.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum RunOutcome {
-    /// It exited by itself (any exit code).
-    Exited,
-    /// It ended by a signal or an interrupt.
-    Interrupted,
-    /// It could not start, or never became resumable.
-    Failed,
+crate::names::named! {
+    "Run outcome";
+    /// How a Run's provider process ended.
+    pub enum RunOutcome {
+        /// It exited by itself (any exit code).
+        Exited,
+        /// It ended by a signal or an interrupt.
+        Interrupted,
+        /// It could not start, or never became resumable.
+        Failed,
+    }
 }
 
-crate::names::named!("Run outcome", RunOutcome);
-
-/// The latest turn of a conversation, from the provider's hooks.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum Turn {
-    Started,
-    Completed,
+crate::names::named! {
+    "turn";
+    /// The latest turn of a conversation, from the provider's hooks.
+    pub enum Turn {
+        Started,
+        Completed,
+    }
 }
-
-crate::names::named!("turn", Turn);
 
 /// What the rules need to know of one Session.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,124 +8,64 @@ use crate::clock::{Seconds, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum SessionKind {
-    /// A conversation between a person and an agent.
-    Conversation,
-    /// A review step of an orchestrated flow.
-    Flow,
+crate::names::named! {
+    "Session kind", Some(crate::Arg::Kind);
+    pub enum SessionKind {
+        /// A conversation between a person and an agent.
+        Conversation,
+        /// A review step of an orchestrated flow.
+        Flow,
+    }
 }
 
-crate::names::named!("Session kind", SessionKind, Some(crate::Arg::Kind));
-
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum TitleSource {
-    /// Named by a person; never replaced by a generated title.
-    Human,
-    /// Suggested by lf or the agent.
-    Generated,
+crate::names::named! {
+    "title source";
+    pub enum TitleSource {
+        /// Named by a person; never replaced by a generated title.
+        Human,
+        /// Suggested by lf or the agent.
+        Generated,
+    }
 }
 
-crate::names::named!("title source", TitleSource);
-
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum SessionState {
-    /// A conversation with no live client and nothing else known.
-    Unknown,
-    /// A flow review waiting for its person.
-    Waiting,
-    /// A live client shows the session.
-    Active,
-    /// The agent marked its work ready for review.
-    Ready,
-    /// Completed.
-    Closed,
-    /// The last launch ended by a signal or an interrupt.
-    Interrupted,
+crate::names::named! {
+    "Session state", Some(crate::Arg::State);
+    pub enum SessionState {
+        /// A conversation with no live client and nothing else known.
+        Unknown,
+        /// A flow review waiting for its person.
+        Waiting,
+        /// A live client shows the session.
+        Active,
+        /// The agent marked its work ready for review.
+        Ready,
+        /// Completed.
+        Closed,
+        /// The last launch ended by a signal or an interrupt.
+        Interrupted,
+    }
 }
 
-crate::names::named!("Session state", SessionState, Some(crate::Arg::State));
-
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum Attention {
-    /// Ready for review, or the pending review of its flow.
-    Review,
-    /// The agent is blocked on a permission prompt.
-    Approve,
-    /// The agent finished a turn and waits for the person.
-    Reply,
+crate::names::named! {
+    "attention";
+    pub enum Attention {
+        /// Ready for review, or the pending review of its flow.
+        Review,
+        /// The agent is blocked on a permission prompt.
+        Approve,
+        /// The agent finished a turn and waits for the person.
+        Reply,
+    }
 }
 
-crate::names::named!("attention", Attention);
-
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum ActionKind {
-    Open,
-    MoveHere,
-    Complete,
+crate::names::named! {
+    "action";
+    pub enum ActionKind {
+        Open,
+        MoveHere,
+        Complete,
+    }
 }
-
-crate::names::named!("action", ActionKind);
 
 /// Something a person may do with a Session now, or why not. The texts
 /// are the contract's fixed strings, borrowed rather than copied per row.
@@ -146,32 +86,20 @@ pub enum WorkRef {
     Wave(String),
 }
 
-/// Where a flow occurrence sits relative to its flow's current position.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum FlowOccurrence {
-    /// Membership is known but the occurrence cannot be placed.
-    Unknown,
-    /// The invocation's current position.
-    Current,
-    /// An earlier position of an invocation that is still running.
-    Earlier,
-    /// An invocation that finished or was replaced.
-    Past,
+crate::names::named! {
+    "flow occurrence";
+    /// Where a flow occurrence sits relative to its flow's current position.
+    pub enum FlowOccurrence {
+        /// Membership is known but the occurrence cannot be placed.
+        Unknown,
+        /// The invocation's current position.
+        Current,
+        /// An earlier position of an invocation that is still running.
+        Earlier,
+        /// An invocation that finished or was replaced.
+        Past,
+    }
 }
-
-crate::names::named!("flow occurrence", FlowOccurrence);
 
 /// Whether a Session is an occurrence of a flow step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -295,56 +223,32 @@ pub struct TaskRecord {
     pub finished_at: Option<Timestamp>,
 }
 
-/// What an interactive handoff hands back to: a Task or a Wave.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum HandoffParentKind {
-    Task,
-    Wave,
+crate::names::named! {
+    "handoff parent kind";
+    /// What an interactive handoff hands back to: a Task or a Wave.
+    pub enum HandoffParentKind {
+        Task,
+        Wave,
+    }
 }
 
-crate::names::named!("handoff parent kind", HandoffParentKind);
-
-/// Where an interactive handoff stands. The last three are terminal: the
-/// first of them recorded is the handoff's outcome for good.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum HandoffStatus {
-    /// Opened; no person has attached yet.
-    Waiting,
-    /// A person attached to the terminal.
-    Attached,
-    /// The person gave the work back to the agent, with a summary.
-    HandedBack,
-    /// The person finished the work, with a summary.
-    Completed,
-    /// The handoff failed, with a reason.
-    Failed,
+crate::names::named! {
+    "handoff status";
+    /// Where an interactive handoff stands. The last three are terminal: the
+    /// first of them recorded is the handoff's outcome for good.
+    pub enum HandoffStatus {
+        /// Opened; no person has attached yet.
+        Waiting,
+        /// A person attached to the terminal.
+        Attached,
+        /// The person gave the work back to the agent, with a summary.
+        HandedBack,
+        /// The person finished the work, with a summary.
+        Completed,
+        /// The handoff failed, with a reason.
+        Failed,
+    }
 }
-
-crate::names::named!("handoff status", HandoffStatus);
 
 impl HandoffStatus {
     /// Whether the handoff still waits for its outcome.

@@ -6,53 +6,29 @@
 use crate::wire::{WorkRef, required};
 use serde::{Deserialize, Serialize};
 
-/// Whether the snapshot could look at all.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum Discovery {
-    /// `/proc` and the database were read: `sessions` and `gaps` are complete.
-    Ready,
-    /// `/proc` or the database could not be read; `gaps` says why and
-    /// `sessions` is empty. Nothing is known, which is not "nothing runs".
-    Unavailable,
+crate::names::named! {
+    "discovery";
+    /// Whether the snapshot could look at all.
+    pub enum Discovery {
+        /// `/proc` and the database were read: `sessions` and `gaps` are complete.
+        Ready,
+        /// `/proc` or the database could not be read; `gaps` says why and
+        /// `sessions` is empty. Nothing is known, which is not "nothing runs".
+        Unavailable,
+    }
 }
 
-crate::names::named!("discovery", Discovery);
-
-/// What the scheduler says a process is doing (field 3 of `/proc/<pid>/stat`).
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum ProcessState {
-    /// Running or runnable (`R`): working right now.
-    Running,
-    /// Any sleep or stop (`S`, `D`, `T`, `I`, …): waiting for input, a
-    /// child, the network or the disk.
-    Waiting,
+crate::names::named! {
+    "process state";
+    /// What the scheduler says a process is doing (field 3 of `/proc/<pid>/stat`).
+    pub enum ProcessState {
+        /// Running or runnable (`R`): working right now.
+        Running,
+        /// Any sleep or stop (`S`, `D`, `T`, `I`, …): waiting for input, a
+        /// child, the network or the disk.
+        Waiting,
+    }
 }
-
-crate::names::named!("process state", ProcessState);
 
 impl ProcessState {
     /// The state of a live (not zombie) process from its scheduler letter.

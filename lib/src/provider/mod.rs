@@ -10,29 +10,17 @@ use crate::caller::Caller;
 use crate::error::{Arg, Error, Result};
 use std::path::{Path, PathBuf};
 
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    strum::VariantArray,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "snake_case")]
-pub enum Provider {
-    /// Claude Code.
-    Claude,
-    /// OpenAI Codex CLI.
-    Codex,
-    /// Any interactive command, given as an argv.
-    Command,
+crate::names::named! {
+    "provider", Some(crate::Arg::Provider);
+    pub enum Provider {
+        /// Claude Code.
+        Claude,
+        /// OpenAI Codex CLI.
+        Codex,
+        /// Any interactive command, given as an argv.
+        Command,
+    }
 }
-
-crate::names::named!("provider", Provider, Some(crate::Arg::Provider));
 
 impl Provider {
     /// The native id lf presets for a new conversation, for a provider
