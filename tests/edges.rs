@@ -2,7 +2,7 @@ use crate::util::*;
 use std::io::Read;
 use std::process::Stdio;
 
-const BINARIES: [&str; 15] = [
+const BINARIES: [&str; 16] = [
     "lf-session-list",
     "lf-session-new",
     "lf-session-ready",
@@ -17,6 +17,7 @@ const BINARIES: [&str; 15] = [
     "lf-flow",
     "lf-handoff",
     "lf-serve",
+    "lf-install-shell",
     // lf-hook answers --help and --version, but any other input exits 0
     // silently (a hook must never disturb the agent): see tests/hooks.rs.
     "lf-hook",

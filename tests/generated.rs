@@ -12,7 +12,7 @@
 //! commands that no longer exist (any file under `completions/<shell>/`,
 //! and `man/*.1`).
 
-use clap_complete::Shell;
+use lf_bins::generated::{self, Generated, Target};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -44,64 +44,33 @@ fn assert_not_bare_lf(name: &str) {
     );
 }
 
-/// Man pages for a command and, recursively, its visible subcommands
-/// (`lf-work-wave-add.1`), as `clap_mangen::generate_to` names them. Every
-/// page names the installed binary and its version as its source.
-fn man_pages(command: clap::Command, files: &mut BTreeMap<PathBuf, Vec<u8>>) {
-    fn render(command: &clap::Command, source: &str, files: &mut BTreeMap<PathBuf, Vec<u8>>) {
-        for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
-            render(sub, source, files);
-        }
-        let man = clap_mangen::Man::new(command.clone()).source(source);
-        let name = man.get_filename();
-        assert_not_bare_lf(&name);
-        let mut page = Vec::new();
-        man.render(&mut page).expect("render a man page");
-        files.insert(Path::new("man").join(name), page);
-    }
-    let source = format!(
-        "{} {}",
-        command.get_name(),
-        command.get_version().unwrap_or_default()
-    );
-    let mut command = command.disable_help_subcommand(true);
-    command.build();
-    render(&command, source.trim_end(), files);
-}
-
-/// Every generated file, by its path relative to the workspace root.
+/// Every generated file, by its path relative to the workspace root (the
+/// same rendering `lf-install-shell` installs, named as the repository
+/// keeps it).
 fn render_all() -> BTreeMap<PathBuf, Vec<u8>> {
     let mut files = BTreeMap::new();
-    for command in lf_bins::commands() {
-        let name = command.get_name().to_owned();
+    for Generated {
+        target,
+        name,
+        content,
+    } in generated::render_all()
+    {
         assert_not_bare_lf(&name);
-        for (shell, path) in [
-            (Shell::Bash, format!("completions/bash/{name}.bash")),
-            (Shell::Zsh, format!("completions/zsh/_{name}")),
-            (Shell::Fish, format!("completions/fish/{name}.fish")),
-        ] {
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut command.clone(), &name, &mut script);
-            files.insert(PathBuf::from(path), script);
-        }
-        let mut script = Vec::new();
-        clap_complete::generate(
-            clap_complete_nushell::Nushell,
-            &mut command.clone(),
-            &name,
-            &mut script,
-        );
-        for line in String::from_utf8_lossy(&script).lines() {
-            if let Some(rest) = line.trim_start().strip_prefix("export extern \"") {
-                let extern_name = rest.split('"').next().unwrap_or_default();
-                assert_not_bare_lf(extern_name);
+        let path = match target {
+            Target::Bash => format!("completions/bash/{name}.bash"),
+            Target::Zsh => format!("completions/zsh/_{name}"),
+            Target::Fish => format!("completions/fish/{name}.fish"),
+            Target::Nushell => {
+                for line in String::from_utf8_lossy(&content).lines() {
+                    if let Some(rest) = line.trim_start().strip_prefix("export extern \"") {
+                        assert_not_bare_lf(rest.split('"').next().unwrap_or_default());
+                    }
+                }
+                format!("completions/nushell/{name}.nu")
             }
-        }
-        files.insert(
-            PathBuf::from(format!("completions/nushell/{name}.nu")),
-            script,
-        );
-        man_pages(command, &mut files);
+            Target::Man => format!("man/{name}.1"),
+        };
+        files.insert(PathBuf::from(path), content);
     }
     files
 }

@@ -26,6 +26,7 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-flow" => env!("CARGO_BIN_EXE_lf-flow"),
         "lf-session-pick" => env!("CARGO_BIN_EXE_lf-session-pick"),
         "lf-handoff" => env!("CARGO_BIN_EXE_lf-handoff"),
+        "lf-install-shell" => env!("CARGO_BIN_EXE_lf-install-shell"),
         other => panic!("no binary named {other}"),
     };
     PathBuf::from(path)

@@ -10,6 +10,8 @@
 //! reader of stdout goes away (`lf-session-list | head`).
 
 pub mod cmd;
+pub mod generated;
+pub mod install;
 mod output;
 
 pub use output::{ArrayWriter, Output};

@@ -203,6 +203,10 @@ pub enum Error {
     NotATerminal { name: String, attach: String },
     #[error("lf-session-pick needs a terminal; use lf-session-list to choose in a script")]
     NoTerminal,
+    #[error(
+        "HOME is not set to an absolute path: lf-install-shell installs into your home folder; set HOME"
+    )]
+    NoUserHome,
     /// A command line the binaries' parser refused; clap wrote the message.
     #[error("{0}")]
     CommandLine(String),
@@ -538,7 +542,8 @@ impl Error {
             | NotATerminal { .. }
             | CommandLine(_)
             | BadSeconds { .. }
-            | NoTerminal => ErrorKind::Usage,
+            | NoTerminal
+            | NoUserHome => ErrorKind::Usage,
             SessionNotFound(_)
             | RunNotFound(_)
             | TaskNotFound(..)

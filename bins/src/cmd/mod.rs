@@ -3,6 +3,7 @@
 pub mod flow;
 pub mod handoff;
 pub mod hook;
+pub mod install_shell;
 pub mod primary;
 pub mod serve;
 pub mod session_active;
@@ -42,6 +43,7 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<primary::Cli>(),
         named::<flow::Cli>(),
         named::<handoff::Cli>(),
+        named::<install_shell::Cli>(),
     ]
 }
 

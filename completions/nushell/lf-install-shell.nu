@@ -1,0 +1,18 @@
+module completions {
+
+  def "nu-complete lf-install-shell shell" [] {
+    [ "bash" "zsh" "fish" "nushell" ]
+  }
+
+  # Install lf's shell completions and man pages for you (no root needed)
+  export extern lf-install-shell [
+    --shell: string@"nu-complete lf-install-shell shell" # Install for this shell only (repeatable); default: every one on PATH
+    --uninstall               # Remove lf's completions, man pages and .zshrc block (files of yours stay)
+    --json                    # Print what was done as JSON: {"changes": [{target, path, action}], "notes": [...]}
+    --help(-h)                # Print help (see more with '--help')
+    --version(-V)             # Print version
+  ]
+
+}
+
+export use completions *

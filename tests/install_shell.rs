@@ -1,0 +1,658 @@
+//! lf-install-shell, proved with the real shells: a sealed HOME (a temp
+//! folder, a cleared environment) gets the binaries where `cargo install`
+//! puts them (`~/.cargo/bin`), the installer runs from there, and then
+//! `man`, bash (through bash-completion's own loader), zsh (a real Tab in a
+//! tmux pane, through the user's `compinit`), fish (`complete -C`) and
+//! Nushell (its own start-up autoload) must each offer `--attention` for
+//! `lf-session-list --att`. A missing shell fails its test: scripts/test
+//! installs them all.
+
+use crate::util::*;
+use lf_bins::generated::Target;
+use lf_bins::install::{Action, MARK, Report};
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What bash-completion's users source from `~/.bashrc` (Debian's skel).
+const BASH_COMPLETION: &str = "/usr/share/bash-completion/bash_completion";
+
+/// A person's zsh set-up: the completion system on, and a prompt to wait for.
+const USER_ZSHRC: &str =
+    "# my own zsh settings\nautoload -Uz compinit && compinit\nPS1='ready> '\n";
+
+/// One user: a HOME of their own with lf installed in `~/.cargo/bin`.
+struct User {
+    /// The temp folder, and the private tmux server (killed when dropped).
+    env: Env,
+    home: PathBuf,
+    /// More environment for every command (XDG variables, ZDOTDIR).
+    vars: Vec<(String, String)>,
+}
+
+impl User {
+    fn new() -> Self {
+        let env = Env::new();
+        let home = env.dir.path().join("user");
+        let cargo_bin = home.join(".cargo/bin");
+        std::fs::create_dir_all(&cargo_bin).unwrap();
+        for name in ["lf-install-shell", "lf-session-list"] {
+            // As `cargo install` leaves them: real files in ~/.cargo/bin
+            // (the installer finds its folder from its own path; fish
+            // completes only commands that exist).
+            let target = cargo_bin.join(name);
+            if std::fs::hard_link(bin(name), &target).is_err() {
+                std::fs::copy(bin(name), &target).unwrap();
+            }
+        }
+        User {
+            env,
+            home,
+            vars: Vec::new(),
+        }
+    }
+
+    fn with(mut self, name: &str, value: impl AsRef<Path>) -> Self {
+        self.vars
+            .push((name.to_owned(), value.as_ref().display().to_string()));
+        self
+    }
+
+    fn bin(&self) -> PathBuf {
+        self.home.join(".cargo/bin")
+    }
+
+    /// The user's PATH: the cargo bin folder, Nushell's, the system.
+    fn path(&self) -> String {
+        format!(
+            "{}:{}:/usr/bin:/bin",
+            self.bin().display(),
+            nu().parent().unwrap().display()
+        )
+    }
+
+    /// A program run as this user, with nothing else in its environment.
+    fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(program);
+        command
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", self.path())
+            .envs(self.vars.iter().map(|(key, value)| (key, value)))
+            .current_dir(&self.home)
+            .stdin(Stdio::null());
+        command
+    }
+
+    fn run(&self, command: Command) -> Ran {
+        self.env.run_command(command)
+    }
+
+    /// Run the installed lf-install-shell with `--json`; decode its report.
+    fn install(&self, args: &[&str]) -> (Report, Ran) {
+        let mut command = self.command(self.bin().join("lf-install-shell"));
+        command.arg("--json").args(args);
+        let ran = self.run(command);
+        (ran.json(), ran)
+    }
+
+    fn read(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.home.join(relative)).unwrap_or_else(|error| {
+            panic!("read {relative}: {error}");
+        })
+    }
+
+    fn write(&self, relative: &str, text: &str) -> PathBuf {
+        let path = self.home.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// `man -w lf-session-list`: the file man would show, found as man-db
+    /// finds it for this user (MANPATH unset), and the page as text.
+    fn man(&self) -> (PathBuf, String) {
+        let mut command = self.command("man");
+        command.args(["-w", "lf-session-list"]);
+        let ran = self.run(command);
+        ran.ok();
+        let mut command = self.command("man");
+        command
+            .args(["-P", "cat", "lf-session-list"])
+            .env("MANWIDTH", "200");
+        let page = self.run(command);
+        page.ok();
+        (PathBuf::from(ran.stdout.trim()), page.stdout)
+    }
+
+    /// What bash offers for `lf-session-list --att<TAB>`: bash-completion
+    /// loads the compspec as bash does on the first Tab (its `complete -D`
+    /// loader), then the completion function runs with bash's COMP_*
+    /// variables. The first line is the compspec, then one line per offer.
+    fn bash_offers(&self) -> (String, Vec<String>) {
+        assert!(
+            Path::new(BASH_COMPLETION).is_file(),
+            "{BASH_COMPLETION} is missing: run scripts/test, which installs bash-completion"
+        );
+        let script = format!(
+            r#"source {BASH_COMPLETION}
+_completion_loader lf-session-list
+spec=$(complete -p lf-session-list) || exit 3
+printf '%s\n' "$spec"
+function=${{spec##* -F }}; function=${{function%% *}}
+COMP_LINE='lf-session-list --att'; COMP_POINT=${{#COMP_LINE}}
+COMP_WORDS=(lf-session-list --att); COMP_CWORD=1; COMP_TYPE=9; COMP_KEY=9
+"$function" lf-session-list --att lf-session-list
+printf '%s\n' "${{COMPREPLY[@]}}"
+"#
+        );
+        let mut command = self.command("bash");
+        command.args(["--norc", "--noprofile", "-c", &script]);
+        let ran = self.run(command);
+        ran.ok();
+        let mut lines = ran.stdout.lines().map(str::to_owned);
+        let spec = lines.next().unwrap_or_default();
+        (spec, lines.collect())
+    }
+
+    /// What fish's own completion engine offers (`complete -C`), the
+    /// offered words without their descriptions.
+    fn fish_offers(&self) -> Vec<String> {
+        let mut command = self.command("fish");
+        command.args(["-c", "complete -C 'lf-session-list --att'"]);
+        let ran = self.run(command);
+        ran.ok();
+        ran.stdout
+            .lines()
+            .map(|line| line.split('\t').next().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    /// The flags Nushell knows for `lf-session-list` after its own
+    /// interactive start-up (config and vendor autoload: `nu -e`), read
+    /// from `scope commands` and saved as JSON.
+    fn nushell_flags(&self) -> Vec<String> {
+        let out = self.env.dir.path().join("nu-flags.json");
+        let script = format!(
+            "scope commands | where name == 'lf-session-list' | get signatures | each {{ values }} \
+             | flatten | flatten | where parameter_type in [switch named] | get parameter_name \
+             | to json -r | save -f '{}'; exit",
+            out.display()
+        );
+        let mut command = self.command("timeout");
+        command.arg("120").arg(nu()).args(["-e", &script]);
+        let ran = self.run(command);
+        ran.ok();
+        let text = std::fs::read_to_string(&out)
+            .unwrap_or_else(|error| panic!("nu saved no flags ({error}): {ran:?}"));
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// Press Tab after `lf-session-list --att` in an interactive zsh (in a
+    /// pane of the private tmux server, started as this user) and return
+    /// the screen once it shows `--attention`.
+    fn zsh_tab(&self) -> String {
+        let mut argv: Vec<String> = vec![
+            "/usr/bin/env".into(),
+            "-i".into(),
+            format!("HOME={}", self.home.display()),
+            format!("PATH={}", self.path()),
+            "TERM=screen".into(),
+        ];
+        argv.extend(
+            self.vars
+                .iter()
+                .map(|(key, value)| format!("{key}={value}")),
+        );
+        argv.extend(["zsh".into(), "-i".into()]);
+        let mut args: Vec<&str> = vec![
+            "new-session",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-x",
+            "150",
+            "-y",
+            "40",
+            "--",
+        ];
+        args.extend(argv.iter().map(String::as_str));
+        let pane = self.env.tmux(&args).trim().to_owned();
+        self.wait_for_screen(&pane, "the zsh prompt", "ready>");
+        self.env
+            .tmux(&["send-keys", "-t", &pane, "-l", "lf-session-list --att"]);
+        self.env.tmux(&["send-keys", "-t", &pane, "Tab"]);
+        self.wait_for_screen(&pane, "zsh to complete --attention", "--attention")
+    }
+
+    /// The pane's screen once it shows `text`; on a time-out, fail showing it.
+    fn wait_for_screen(&self, pane: &str, what: &str, text: &str) -> String {
+        let mut screen = String::new();
+        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            wait_for(what, 60, || {
+                screen = self.env.capture(pane);
+                screen.contains(text).then_some(())
+            })
+        }));
+        assert!(
+            found.is_ok(),
+            "timed out waiting for {what}; the screen:\n{screen}"
+        );
+        screen
+    }
+
+    /// Every file and folder under HOME: mode, size, modification time and
+    /// content, to compare before and after.
+    fn snapshot(&self) -> BTreeMap<PathBuf, (u32, i64, i64, Vec<u8>)> {
+        fn walk(dir: &Path, root: &Path, into: &mut BTreeMap<PathBuf, (u32, i64, i64, Vec<u8>)>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let meta = std::fs::symlink_metadata(&path).unwrap();
+                let content = if meta.is_file() {
+                    std::fs::read(&path).unwrap()
+                } else {
+                    Vec::new()
+                };
+                into.insert(
+                    path.strip_prefix(root).unwrap().to_owned(),
+                    (meta.mode(), meta.mtime(), meta.mtime_nsec(), content),
+                );
+                if meta.is_dir() {
+                    walk(&path, root, into);
+                }
+            }
+        }
+        let mut files = BTreeMap::new();
+        walk(&self.home, &self.home, &mut files);
+        files
+    }
+}
+
+/// The real `nu`: `$LF_TEST_NU`, else where scripts/test installs it.
+fn nu() -> PathBuf {
+    let installed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../.tools/nu/node_modules/@nushell/linux-x64/bin/nu");
+    let path = std::env::var_os("LF_TEST_NU")
+        .map(PathBuf::from)
+        .unwrap_or(installed);
+    assert!(
+        path.is_file(),
+        "nu is missing at {}: run scripts/test, which installs it into .tools/nu",
+        path.display()
+    );
+    path
+}
+
+fn paths_of(report: &Report, target: Target, action: Action) -> Vec<PathBuf> {
+    report
+        .changes
+        .iter()
+        .filter(|change| change.target == target && change.action == action)
+        .map(|change| change.path.clone())
+        .collect()
+}
+
+#[test]
+fn after_the_install_man_finds_the_page() {
+    let user = User::new();
+    let (report, _) = user.install(&[]);
+    let page = user.home.join(".cargo/share/man/man1/lf-session-list.1");
+    assert!(paths_of(&report, Target::Man, Action::Created).contains(&page));
+    let (found, text) = user.man();
+    assert_eq!(found, page);
+    assert!(
+        text.contains("--attention"),
+        "the page as man shows it:\n{text}"
+    );
+    // Every subcommand has its page too.
+    assert!(
+        user.home
+            .join(".cargo/share/man/man1/lf-work-wave-add.1")
+            .is_file()
+    );
+}
+
+#[test]
+fn after_the_install_bash_completes_attention() {
+    let user = User::new();
+    let (report, _) = user.install(&[]);
+    assert!(
+        paths_of(&report, Target::Bash, Action::Created).contains(
+            &user
+                .home
+                .join(".local/share/bash-completion/completions/lf-session-list")
+        )
+    );
+    let (spec, offers) = user.bash_offers();
+    assert!(spec.starts_with("complete "), "no compspec: {spec:?}");
+    assert!(spec.ends_with(" lf-session-list"), "{spec:?}");
+    assert_eq!(offers, ["--attention"], "compspec {spec:?}");
+}
+
+#[test]
+fn after_the_install_zsh_completes_attention_on_tab() {
+    let user = User::new();
+    user.write(".zshrc", USER_ZSHRC);
+    let (report, _) = user.install(&[]);
+    let zshrc = user.home.join(".zshrc");
+    assert!(paths_of(&report, Target::Zsh, Action::Updated).contains(&zshrc));
+    // lf's block is first (before the person's compinit), the rest is theirs.
+    let text = user.read(".zshrc");
+    let block = lf_bins::install::zshrc_block(&user.home.join(".local/share/zsh/site-functions"));
+    assert_eq!(text, format!("{block}{USER_ZSHRC}"));
+    let screen = user.zsh_tab();
+    assert!(
+        screen.contains("lf-session-list --attention"),
+        "the unique match was not inserted:\n{screen}"
+    );
+}
+
+#[test]
+fn after_the_install_fish_completes_attention() {
+    let user = User::new();
+    let (report, _) = user.install(&[]);
+    assert!(
+        paths_of(&report, Target::Fish, Action::Created).contains(
+            &user
+                .home
+                .join(".local/share/fish/vendor_completions.d/lf-session-list.fish")
+        )
+    );
+    assert_eq!(user.fish_offers(), ["--attention"]);
+}
+
+#[test]
+fn after_the_install_nushell_knows_the_flags_of_the_externs() {
+    let user = User::new();
+    let (report, _) = user.install(&[]);
+    assert!(
+        paths_of(&report, Target::Nushell, Action::Created).contains(
+            &user
+                .home
+                .join(".local/share/nushell/vendor/autoload/lf-session-list.nu")
+        )
+    );
+    let flags = user.nushell_flags();
+    assert!(
+        flags.iter().any(|flag| flag == "attention"),
+        "flags: {flags:?}"
+    );
+}
+
+#[test]
+fn installing_twice_changes_nothing() {
+    let user = User::new();
+    user.write(".zshrc", USER_ZSHRC);
+    let (first, _) = user.install(&[]);
+    assert!(
+        first
+            .changes
+            .iter()
+            .all(|change| change.action != Action::Unchanged)
+    );
+    let before = user.snapshot();
+    let (second, _) = user.install(&[]);
+    let after = user.snapshot();
+    assert_eq!(before, after, "the second install changed files");
+    assert_eq!(first.changes.len(), second.changes.len());
+    for change in &second.changes {
+        assert_eq!(change.action, Action::Unchanged, "{change:?}");
+    }
+}
+
+#[test]
+fn files_are_writable_by_their_owner_only_whatever_the_umask() {
+    let user = User::new();
+    let mut command = user.command("sh");
+    command
+        .args(["-c", "umask 000 && exec \"$0\" \"$@\""])
+        .arg(user.bin().join("lf-install-shell"))
+        .arg("--json");
+    let report: Report = user.run(command).json();
+    assert!(!report.changes.is_empty());
+    for (path, (mode, ..)) in user.snapshot() {
+        if path.starts_with(".cargo/bin") {
+            continue;
+        }
+        assert_eq!(
+            mode & 0o022,
+            0,
+            "{} has mode {:o}",
+            path.display(),
+            mode & 0o7777
+        );
+    }
+    let page = user.home.join(".cargo/share/man/man1/lf-session-list.1");
+    assert_eq!(std::fs::metadata(page).unwrap().mode() & 0o777, 0o644);
+}
+
+#[test]
+fn a_file_of_the_users_own_is_kept_and_said() {
+    let user = User::new();
+    let mine = "complete -W '--mine' lf-session-list\n";
+    let path = user.write(
+        ".local/share/bash-completion/completions/lf-session-list",
+        mine,
+    );
+    let (report, ran) = user.install(&[]);
+    assert_eq!(
+        paths_of(&report, Target::Bash, Action::Kept),
+        std::slice::from_ref(&path)
+    );
+    assert_eq!(
+        user.read(".local/share/bash-completion/completions/lf-session-list"),
+        mine
+    );
+    assert!(
+        ran.stderr.contains(&format!("kept {}", path.display())),
+        "stderr: {}",
+        ran.stderr
+    );
+    assert!(report.notes.iter().any(|note| note.contains("kept")));
+    // Everything else was installed.
+    assert!(
+        user.home
+            .join(".local/share/bash-completion/completions/lf-work")
+            .is_file()
+    );
+}
+
+#[test]
+fn xdg_folders_and_a_zdotdir_set_in_zshenv_are_honoured() {
+    let user = User::new();
+    let data = user.home.join("xdg-data");
+    let bash_dir = user.home.join("bash-completions-of-mine");
+    let user = user
+        .with("XDG_DATA_HOME", &data)
+        .with("BASH_COMPLETION_USER_DIR", &bash_dir);
+    // A common set-up: ~/.zshenv moves the rest of zsh's files.
+    user.write(".zshenv", "export ZDOTDIR=\"$HOME/.config/zsh\"\n");
+    user.write(".config/zsh/.zshrc", USER_ZSHRC);
+    let (report, _) = user.install(&[]);
+    let dirs: Vec<(Target, PathBuf)> = report
+        .changes
+        .iter()
+        .map(|change| (change.target, change.path.parent().unwrap().to_owned()))
+        .collect();
+    for expected in [
+        (Target::Bash, bash_dir.join("completions")),
+        (Target::Zsh, data.join("zsh/site-functions")),
+        (Target::Zsh, user.home.join(".config/zsh")),
+        (Target::Fish, data.join("fish/vendor_completions.d")),
+        (Target::Nushell, data.join("nushell/vendor/autoload")),
+    ] {
+        assert!(
+            dirs.contains(&expected),
+            "nothing in {expected:?}: {dirs:?}"
+        );
+    }
+    assert!(
+        !user.home.join(".zshrc").exists(),
+        "zsh never reads ~/.zshrc here"
+    );
+    assert!(!user.home.join(".local/share").exists());
+    let (_, offers) = user.bash_offers();
+    assert_eq!(offers, ["--attention"]);
+    assert_eq!(user.fish_offers(), ["--attention"]);
+    assert!(user.nushell_flags().iter().any(|flag| flag == "attention"));
+    user.zsh_tab();
+}
+
+#[test]
+fn uninstall_removes_lfs_files_and_block_and_nothing_else() {
+    let user = User::new();
+    user.write(".zshrc", USER_ZSHRC);
+    let mine = user.write(
+        ".local/share/fish/vendor_completions.d/lf-work.fish",
+        "# mine\n",
+    );
+    let (installed, _) = user.install(&[]);
+    let (removed, _) = user.install(&["--uninstall"]);
+    let ours: Vec<&PathBuf> = installed
+        .changes
+        .iter()
+        .filter(|change| change.action == Action::Created)
+        .map(|change| &change.path)
+        .collect();
+    for path in &ours {
+        assert!(!path.exists(), "{} is still there", path.display());
+    }
+    assert_eq!(
+        removed
+            .changes
+            .iter()
+            .filter(|change| change.action == Action::Removed)
+            .count(),
+        ours.len()
+    );
+    assert_eq!(
+        user.read(".zshrc"),
+        USER_ZSHRC,
+        "the person's .zshrc, as it was"
+    );
+    assert_eq!(std::fs::read_to_string(mine).unwrap(), "# mine\n");
+    // Nothing of lf's is left anywhere under HOME but the binaries.
+    for (path, (.., content)) in user.snapshot() {
+        if path.starts_with(".cargo/bin") {
+            continue;
+        }
+        assert!(
+            !String::from_utf8_lossy(&content).contains(MARK),
+            "{} is lf's",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn an_install_removes_the_files_of_commands_that_no_longer_exist() {
+    let user = User::new();
+    user.install(&["--shell", "zsh"]);
+    let dir = user.home.join(".local/share/zsh/site-functions");
+    // As an older lf left it: a marked file of a binary that is gone.
+    std::fs::copy(dir.join("_lf-work"), dir.join("_lf-gone")).unwrap();
+    let unmarked = user.write(
+        ".local/share/zsh/site-functions/_lf-mine",
+        "#compdef lf-mine\n",
+    );
+    let (report, _) = user.install(&["--shell", "zsh"]);
+    assert_eq!(
+        paths_of(&report, Target::Zsh, Action::Removed),
+        [dir.join("_lf-gone")]
+    );
+    assert!(!dir.join("_lf-gone").exists());
+    assert!(unmarked.exists());
+}
+
+#[test]
+fn a_named_shell_is_the_only_one_installed() {
+    let user = User::new();
+    let (report, _) = user.install(&["--shell", "fish"]);
+    let mut targets: Vec<Target> = report.changes.iter().map(|change| change.target).collect();
+    targets.dedup();
+    assert_eq!(targets, [Target::Man, Target::Fish]);
+    assert!(!user.home.join(".zshrc").exists());
+    assert_eq!(user.fish_offers(), ["--attention"]);
+}
+
+#[test]
+fn the_default_output_says_where_everything_went() {
+    let user = User::new();
+    let mut command = user.command(user.bin().join("lf-install-shell"));
+    command.args(["--shell", "bash"]);
+    let ran = user.run(command);
+    ran.ok();
+    let lines: Vec<&str> = ran.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "man: {}: {} created",
+                user.home.join(".cargo/share/man/man1").display(),
+                lf_bins::generated::render_all()
+                    .iter()
+                    .filter(|file| file.target == Target::Man)
+                    .count()
+            ),
+            format!(
+                "bash: {}: {} created",
+                user.home
+                    .join(".local/share/bash-completion/completions")
+                    .display(),
+                lf_bins::commands().len()
+            ),
+        ]
+    );
+    assert_eq!(ran.stderr, "", "nothing to warn about");
+}
+
+#[test]
+fn a_manpath_that_hides_the_pages_is_said() {
+    let user = User::new().with("MANPATH", "/usr/share/man");
+    let (report, ran) = user.install(&["--shell", "bash"]);
+    let root = user.home.join(".cargo/share/man");
+    let note = format!(
+        "MANPATH is set, so man does not look beside PATH: add {} to it (or end it with a colon) to read lf's man pages",
+        root.display()
+    );
+    assert_eq!(report.notes, std::slice::from_ref(&note));
+    assert_eq!(ran.stderr, format!("lf-install-shell: {note}\n"));
+    // An empty part keeps man's own search: nothing to say.
+    let user = User::new().with("MANPATH", "/usr/share/man:");
+    let (report, _) = user.install(&["--shell", "bash"]);
+    assert!(report.notes.is_empty(), "{:?}", report.notes);
+    let (found, _) = user.man();
+    assert_eq!(
+        found,
+        user.home.join(".cargo/share/man/man1/lf-session-list.1")
+    );
+}
+
+#[test]
+fn the_zsh_block_is_one_fpath_line_that_tolerates_quotes() {
+    let block =
+        lf_bins::install::zshrc_block(Path::new("/home/o'neil/.local/share/zsh/site-functions"));
+    let fpath: Vec<&str> = block
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .collect();
+    assert_eq!(
+        fpath,
+        [
+            r"fpath=('/home/o'\''neil/.local/share/zsh/site-functions' ${fpath:#'/home/o'\''neil/.local/share/zsh/site-functions'})"
+        ]
+    );
+    // zsh itself reads it as one folder, first, once even when sourced twice.
+    let script = format!("fpath=(/a /b)\n{block}{block}print -rl -- $fpath");
+    let output = Command::new("zsh")
+        .args(["-f", "-c", &script])
+        .env_clear()
+        .output()
+        .expect("zsh runs");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "/home/o'neil/.local/share/zsh/site-functions\n/a\n/b\n"
+    );
+}
