@@ -119,18 +119,16 @@ impl Places {
 }
 
 /// Where zsh reads `.zshrc` from: `$ZDOTDIR` as zsh has it once `.zshenv`
-/// has run (a common setup sets ZDOTDIR there), asked of zsh itself.
-pub fn zsh_dotdir(var: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+/// has run (a common setup sets ZDOTDIR there), asked of zsh itself; `None`
+/// when zsh cannot be run.
+pub fn zsh_dotdir() -> Option<PathBuf> {
     const SAID: &str = "lf-install-shell ZDOTDIR=";
-    let mut command = std::process::Command::new("zsh");
-    command
+    let output = std::process::Command::new("zsh")
         .args(["-c", &format!("print -r -- \"{SAID}${{ZDOTDIR:-$HOME}}\"")])
         .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    if let Some(path) = var("PATH") {
-        command.env("PATH", path);
-    }
-    let output = command.output().ok()?;
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .find_map(|line| line.strip_prefix(SAID))

@@ -4,7 +4,7 @@ module completions {
     [ "bash" "zsh" "fish" "nushell" ]
   }
 
-  # Install lf's shell completions and man pages for you (no root needed)
+  # Install lf's man pages and shell completions for you (no root needed)
   export extern lf-install-shell [
     --shell: string@"nu-complete lf-install-shell shell" # Install for this shell only (repeatable); default: every one on PATH
     --uninstall               # Remove lf's completions, man pages and .zshrc block (files of yours stay)

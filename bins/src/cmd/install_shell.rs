@@ -2,21 +2,19 @@ use crate::generated::{self, Target};
 use crate::install::{self, Action, Places, Report};
 use crate::{Output, Tool};
 use clap::{Parser, ValueEnum};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Install lf's shell completions and man pages for you (no root needed).
+/// Install lf's man pages and shell completions for you (no root needed).
 ///
-/// Puts every lf-* binary's man page beside the binaries
-/// (~/.cargo/share/man/man1, where man finds it through PATH) and its
-/// completions where each shell looks for a user's: bash-completion's
-/// ${BASH_COMPLETION_USER_DIR:-${XDG_DATA_HOME:-~/.local/share}/bash-completion}/completions,
-/// zsh: ${XDG_DATA_HOME:-~/.local/share}/zsh/site-functions, put on fpath by
-/// a marked block at the top of ${ZDOTDIR:-~}/.zshrc; fish:
-/// ${XDG_DATA_HOME:-~/.local/share}/fish/vendor_completions.d; Nushell: the
-/// externs in ${XDG_DATA_HOME:-~/.local/share}/nushell/vendor/autoload,
-/// which Nushell sources at start. By default for every shell found on
-/// PATH (bash, zsh, fish, nu). A file there that is not lf's is kept, and
-/// said; running it again changes nothing. Open a new shell afterwards.
+/// Man pages go beside the binaries (~/.cargo/share/man/man1), where man
+/// finds them through PATH. Completions go where each shell looks for a
+/// user's: bash-completion's user folder; for zsh
+/// ${XDG_DATA_HOME:-~/.local/share}/zsh/site-functions, put on fpath by a
+/// marked block at the top of .zshrc; fish's vendor_completions.d and
+/// Nushell's vendor/autoload under ${XDG_DATA_HOME:-~/.local/share}. It
+/// installs for each of bash, zsh, fish and nu found on PATH. A file there
+/// that is not lf's is kept, and named; running it again changes nothing.
+/// Open a new shell afterwards.
 #[derive(Debug, Parser)]
 #[command(
     version,
@@ -104,10 +102,13 @@ impl Tool for Cli {
                 })
                 .collect()
         } else {
-            self.shell.clone()
+            ShellName::ALL
+                .into_iter()
+                .filter(|shell| self.shell.contains(shell))
+                .collect()
         };
         let asks_zsh = self.uninstall || shells.contains(&ShellName::Zsh);
-        let zdotdir = asks_zsh.then(|| install::zsh_dotdir(var)).flatten();
+        let zdotdir = asks_zsh.then(install::zsh_dotdir).flatten();
         let places = Places::for_user(var, &bin, zdotdir)?;
         let mut report = if self.uninstall {
             install::uninstall(&places)?
@@ -140,21 +141,30 @@ fn on_path(path: &str, program: &str) -> bool {
     })
 }
 
-/// One line per folder for a person: what is there now and what changed.
+/// One line per folder (and one for `.zshrc`) for a person: where lf's
+/// files are and what changed.
 fn summary(report: &Report, places: &Places) -> String {
-    let mut text = String::new();
-    let mut dirs: Vec<(Target, PathBuf)> = Vec::new();
+    let place_of = |change: &install::Change| {
+        if change.path == places.zshrc {
+            format!("{} (lf's fpath block)", places.zshrc.display())
+        } else {
+            let dir = change.path.parent().unwrap_or(Path::new(""));
+            dir.display().to_string()
+        }
+    };
+    let mut places_seen: Vec<(Target, String)> = Vec::new();
     for change in &report.changes {
-        let dir = change.path.parent().unwrap_or(Path::new("")).to_owned();
-        if !dirs.contains(&(change.target, dir.clone())) {
-            dirs.push((change.target, dir));
+        let key = (change.target, place_of(change));
+        if !places_seen.contains(&key) {
+            places_seen.push(key);
         }
     }
-    for (target, dir) in dirs {
+    let mut text = String::new();
+    for (target, place) in places_seen {
         let here: Vec<Action> = report
             .changes
             .iter()
-            .filter(|change| change.target == target && change.path.parent() == Some(&dir))
+            .filter(|change| change.target == target && place_of(change) == place)
             .map(|change| change.action)
             .collect();
         let counts: Vec<String> = [
@@ -177,15 +187,10 @@ fn summary(report: &Report, places: &Places) -> String {
             Target::Fish => "fish",
             Target::Nushell => "nushell",
         };
-        let what = if target == Target::Zsh && dir == places.zshrc.parent().unwrap_or(&dir) {
-            format!("{} (lf's fpath block)", places.zshrc.display())
-        } else {
-            dir.display().to_string()
-        };
-        text.push_str(&format!("{label}: {what}: {}\n", counts.join(", ")));
+        text.push_str(&format!("{label}: {place}: {}\n", counts.join(", ")));
     }
     if text.is_empty() {
-        text.push_str("nothing of lf's was installed\n");
+        text.push_str("nothing of lf's was there\n");
     }
     text
 }
