@@ -285,6 +285,17 @@ fn nu() -> PathBuf {
     path
 }
 
+/// Assert that the report says `action` for this file under HOME.
+fn assert_did(user: &User, report: &Report, target: Target, action: Action, relative: &str) {
+    let path = user.home.join(relative);
+    assert!(
+        paths_of(report, target, action).contains(&path),
+        "{action:?} {} is not in the report: {:?}",
+        path.display(),
+        report.changes
+    );
+}
+
 fn paths_of(report: &Report, target: Target, action: Action) -> Vec<PathBuf> {
     report
         .changes
@@ -299,7 +310,13 @@ fn after_the_install_man_finds_the_page() {
     let user = User::new();
     let (report, _) = user.install(&[]);
     let page = user.home.join(".cargo/share/man/man1/lf-session-list.1");
-    assert!(paths_of(&report, Target::Man, Action::Created).contains(&page));
+    assert_did(
+        &user,
+        &report,
+        Target::Man,
+        Action::Created,
+        ".cargo/share/man/man1/lf-session-list.1",
+    );
     let (found, text) = user.man();
     assert_eq!(found, page);
     assert!(
@@ -318,12 +335,12 @@ fn after_the_install_man_finds_the_page() {
 fn after_the_install_bash_completes_attention() {
     let user = User::new();
     let (report, _) = user.install(&[]);
-    assert!(
-        paths_of(&report, Target::Bash, Action::Created).contains(
-            &user
-                .home
-                .join(".local/share/bash-completion/completions/lf-session-list")
-        )
+    assert_did(
+        &user,
+        &report,
+        Target::Bash,
+        Action::Created,
+        ".local/share/bash-completion/completions/lf-session-list",
     );
     let (spec, offers) = user.bash_offers();
     assert!(spec.starts_with("complete "), "no compspec: {spec:?}");
@@ -336,8 +353,7 @@ fn after_the_install_zsh_completes_attention_on_tab() {
     let user = User::new();
     user.write(".zshrc", USER_ZSHRC);
     let (report, _) = user.install(&[]);
-    let zshrc = user.home.join(".zshrc");
-    assert!(paths_of(&report, Target::Zsh, Action::Updated).contains(&zshrc));
+    assert_did(&user, &report, Target::Zsh, Action::Updated, ".zshrc");
     // lf's block is first (before the person's compinit), the rest is theirs.
     let text = user.read(".zshrc");
     let block = lf_bins::install::zshrc_block(&user.home.join(".local/share/zsh/site-functions"));
@@ -353,12 +369,12 @@ fn after_the_install_zsh_completes_attention_on_tab() {
 fn after_the_install_fish_completes_attention() {
     let user = User::new();
     let (report, _) = user.install(&[]);
-    assert!(
-        paths_of(&report, Target::Fish, Action::Created).contains(
-            &user
-                .home
-                .join(".local/share/fish/vendor_completions.d/lf-session-list.fish")
-        )
+    assert_did(
+        &user,
+        &report,
+        Target::Fish,
+        Action::Created,
+        ".local/share/fish/vendor_completions.d/lf-session-list.fish",
     );
     assert_eq!(user.fish_offers(), ["--attention"]);
 }
@@ -367,12 +383,12 @@ fn after_the_install_fish_completes_attention() {
 fn after_the_install_nushell_knows_the_flags_of_the_externs() {
     let user = User::new();
     let (report, _) = user.install(&[]);
-    assert!(
-        paths_of(&report, Target::Nushell, Action::Created).contains(
-            &user
-                .home
-                .join(".local/share/nushell/vendor/autoload/lf-session-list.nu")
-        )
+    assert_did(
+        &user,
+        &report,
+        Target::Nushell,
+        Action::Created,
+        ".local/share/nushell/vendor/autoload/lf-session-list.nu",
     );
     let flags = user.nushell_flags();
     assert!(
