@@ -149,6 +149,9 @@ pub struct SessionRecord {
     /// A current obligation of the person, independent of liveness.
     #[serde(deserialize_with = "required")]
     pub attention: Option<Attention>,
+    /// Since when the person has owed that attention (null without one).
+    #[serde(deserialize_with = "required")]
+    pub attention_since: Option<Timestamp>,
     pub actions: Vec<SessionAction>,
     #[serde(deserialize_with = "required")]
     pub ready_summary: Option<String>,
