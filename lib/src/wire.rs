@@ -186,6 +186,15 @@ pub struct SessionRecord {
     pub completed_at: Option<Timestamp>,
 }
 
+/// How many open Sessions owe each kind of attention (`lf-session-count`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttentionCounts {
+    pub review: u64,
+    pub approve: u64,
+    pub reply: u64,
+    pub total: u64,
+}
+
 /// One page of Sessions; `next` continues after the last entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionPage {
