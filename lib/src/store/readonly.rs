@@ -295,7 +295,7 @@ impl ReadOnly {
             "ORDER BY CASE a WHEN 'approve' THEN 0 WHEN 'reply' THEN 1 ELSE 2 END, since, id",
         );
         let mut statement = self.conn.prepare(&sql).map_err(|error| self.fail(error))?;
-        let rows = statement
+        statement
             .query_map([], |row| {
                 Ok(Owed {
                     session: row.get(0)?,
@@ -304,8 +304,7 @@ impl ReadOnly {
                 })
             })
             .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|error| self.fail(error));
-        rows
+            .map_err(|error| self.fail(error))
     }
 }
 
