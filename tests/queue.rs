@@ -99,3 +99,133 @@ fn next_takes_approvals_then_replies_then_reviews_longest_waiting_first() {
         "a reply waits since its turn completed"
     );
 }
+
+/// The tmux kit, loaded into a real private server with a real client (a
+/// pane of another server attached to it): its keys go to the sessions
+/// that need the person, in turn, and the status line counts them.
+#[test]
+fn the_tmux_kit_binds_next_and_the_picker_and_counts_in_the_status_line() {
+    let env = Env::new();
+    let launch = |title: &str| -> SessionRecord {
+        env.run(
+            "lf-session-new",
+            &[
+                "--provider",
+                "command",
+                "--title",
+                title,
+                "--",
+                "sleep",
+                "600",
+            ],
+        )
+        .json()
+    };
+    let first = launch("approve me");
+    let second = launch("reply to me");
+    let store = env.lf();
+    let store = store.store().unwrap();
+    store
+        .record_permission_prompt(&env.current_run(&first.id), 100)
+        .unwrap();
+    store
+        .record_turn(&env.current_run(&second.id), Turn::Completed, 200)
+        .unwrap();
+    env.tmux(&["new-session", "-d", "-s", "home", "--", "sleep", "600"]);
+    env.tmux(&["set-option", "-g", "@lf-status", "on"]);
+    env.tmux(&["set-option", "-g", "@lf-next-key", "J"]);
+    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../share/tmux/lf.tmux");
+    env.tmux(&["run-shell", kit.to_str().unwrap()]);
+    let keys = env.tmux(&["list-keys", "-T", "prefix"]);
+    let keys = keys.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        keys.contains("prefix J run-shell -b lf-session-next"),
+        "the overridden key: {keys}"
+    );
+    assert!(
+        keys.contains("prefix a display-popup -E"),
+        "the picker: {keys}"
+    );
+    assert!(
+        !keys.contains("prefix N run-shell"),
+        "the default key was overridden"
+    );
+
+    // A client of the private server: a pane of another server attached to
+    // it (killed however the test ends).
+    let outer = format!("{}-client", env.socket);
+    struct Server<'a>(&'a str, &'a std::path::Path);
+    impl Drop for Server<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux")
+                .args(["-L", self.0, "kill-server"])
+                .env("TMUX_TMPDIR", self.1)
+                .env_remove("TMUX")
+                .output();
+        }
+    }
+    let _outer = Server(&outer, env.dir.path());
+    let client = |args: &[&str]| {
+        let output = std::process::Command::new("tmux")
+            .args(["-L", &outer])
+            .args(args)
+            .env("TMUX_TMPDIR", env.dir.path())
+            .env_remove("TMUX")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    let attach = format!("tmux -L {} attach -t =home", env.socket);
+    client(&[
+        "new-session",
+        "-d",
+        "-s",
+        "terminal",
+        "-x",
+        "120",
+        "-y",
+        "30",
+        "--",
+        "sh",
+        "-c",
+        &attach,
+    ]);
+    let shown = || {
+        env.tmux(&["list-clients", "-F", "#{client_session}"])
+            .trim()
+            .to_owned()
+    };
+    crate::util::wait_for("the client to attach", 10, || {
+        (shown() == "home").then_some(())
+    });
+    let session_of = |record: &SessionRecord| format!("lf-{}", &record.id[..12]);
+    // Approvals first, then replies; the one the person is in is skipped.
+    for expected in [&first, &second, &first] {
+        client(&["send-keys", "-t", "terminal", "C-b", "J"]);
+        let name = session_of(expected);
+        crate::util::wait_for(&format!("the client in {name}"), 10, || {
+            (shown() == name).then_some(())
+        });
+    }
+    // The status line the person sees counts them: the terminal's last line.
+    crate::util::wait_for("the counts in the status line", 20, || {
+        let output = std::process::Command::new("tmux")
+            .args(["-L", &outer, "capture-pane", "-p", "-t", "terminal"])
+            .env("TMUX_TMPDIR", env.dir.path())
+            .env_remove("TMUX")
+            .output()
+            .unwrap();
+        let screen = String::from_utf8_lossy(&output.stdout);
+        let status = screen
+            .trim_end()
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_owned();
+        status.ends_with("1 approve 1 reply").then_some(())
+    });
+}
