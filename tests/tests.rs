@@ -30,6 +30,8 @@ mod pick;
 mod primary;
 /// Owner-only files in the Home, whatever the umask.
 mod privacy;
+/// lf-session-count and lf-session-next: who waits, counted and taken in turn.
+mod queue;
 /// The real Claude Code and Codex CLIs through lf, end to end.
 mod real;
 /// Shared helpers of the JSON-contract tests: fixtures, schemas, a validator.

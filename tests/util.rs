@@ -26,6 +26,8 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-flow" => env!("CARGO_BIN_EXE_lf-flow"),
         "lf-session-pick" => env!("CARGO_BIN_EXE_lf-session-pick"),
         "lf-handoff" => env!("CARGO_BIN_EXE_lf-handoff"),
+        "lf-session-count" => env!("CARGO_BIN_EXE_lf-session-count"),
+        "lf-session-next" => env!("CARGO_BIN_EXE_lf-session-next"),
         "lf-install-shell" => env!("CARGO_BIN_EXE_lf-install-shell"),
         other => panic!("no binary named {other}"),
     };

@@ -48,6 +48,7 @@ fn full_record() -> SessionRecord {
         interactive: true,
         state: SessionState::Ready,
         attention: Some(Attention::Review),
+        attention_since: lf::clock::Timestamp::parse("2026-11-28T22:18:31.123456Z"),
         actions: state::actions(SessionKind::Flow, SessionState::Ready),
         ready_summary: Some("Done".to_owned()),
         provider: Some("claude".to_owned()),

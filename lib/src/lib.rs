@@ -36,6 +36,7 @@ pub mod liveness;
 pub mod locks;
 mod names;
 pub mod provider;
+pub mod queue;
 pub mod session;
 pub mod state;
 // The store is the library's own; the workspace's tests may reach it.

@@ -90,6 +90,32 @@ pub fn attention(facts: &Facts) -> Option<Attention> {
     }
 }
 
+/// When a Session's facts changed in the ways that owe attention
+/// (microseconds); a time lf did not record yet (a Home older than these
+/// columns) falls back to the Session's last update.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Moments {
+    pub created: i64,
+    pub updated: i64,
+    pub ready: Option<i64>,
+    pub permission: Option<i64>,
+    pub turn_completed: Option<i64>,
+}
+
+/// Since when the person has owed this attention: a flow review since its
+/// Session exists (it is pending from then), a ready conversation since
+/// the agent marked it, an approval since the prompt, a reply since the
+/// turn completed.
+pub fn attention_since(attention: Attention, kind: SessionKind, at: &Moments) -> i64 {
+    let recorded = match (attention, kind) {
+        (Attention::Review, SessionKind::Flow) => Some(at.created),
+        (Attention::Review, SessionKind::Conversation) => at.ready,
+        (Attention::Approve, _) => at.permission,
+        (Attention::Reply, _) => at.turn_completed,
+    };
+    recorded.unwrap_or(at.updated)
+}
+
 pub const ACTIVE_ELSEWHERE: &str =
     "This Session is active in another terminal; use Move here to transfer it";
 pub const NOT_READY: &str = "The session agent has not marked this ready";
@@ -268,6 +294,29 @@ pub fn work_path(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attention_is_owed_since_the_fact_that_owes_it() {
+        let at = Moments {
+            created: 1,
+            updated: 9,
+            ready: Some(5),
+            permission: Some(6),
+            turn_completed: Some(7),
+        };
+        use SessionKind::{Conversation, Flow};
+        assert_eq!(attention_since(Attention::Review, Flow, &at), 1);
+        assert_eq!(attention_since(Attention::Review, Conversation, &at), 5);
+        assert_eq!(attention_since(Attention::Approve, Conversation, &at), 6);
+        assert_eq!(attention_since(Attention::Reply, Conversation, &at), 7);
+        let old = Moments {
+            ready: None,
+            permission: None,
+            turn_completed: None,
+            ..at
+        };
+        assert_eq!(attention_since(Attention::Reply, Conversation, &old), 9);
+    }
 
     fn conversation() -> Facts {
         Facts {

@@ -158,6 +158,19 @@ impl Tmux {
         }
     }
 
+    /// The tmux session the caller's client shows, when the caller is
+    /// inside tmux (on this server).
+    pub fn current_session(&self) -> Option<String> {
+        let client = self.client.as_ref()?;
+        let output = self
+            .command(&["display-message", "-p", "#{session_name}"])
+            .env("TMUX", client)
+            .output()
+            .ok()?;
+        let name = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        (output.status.success() && !name.is_empty()).then_some(name)
+    }
+
     /// Take the caller's terminal to a session: `switch-client` inside tmux
     /// (the caller's client, named by its `$TMUX`), `attach-session`
     /// outside (which returns when the person detaches).

@@ -149,6 +149,9 @@ pub struct SessionRecord {
     /// A current obligation of the person, independent of liveness.
     #[serde(deserialize_with = "required")]
     pub attention: Option<Attention>,
+    /// Since when the person has owed that attention (null without one).
+    #[serde(deserialize_with = "required")]
+    pub attention_since: Option<Timestamp>,
     pub actions: Vec<SessionAction>,
     #[serde(deserialize_with = "required")]
     pub ready_summary: Option<String>,
@@ -181,6 +184,15 @@ pub struct SessionRecord {
     pub updated_at: Timestamp,
     #[serde(deserialize_with = "required")]
     pub completed_at: Option<Timestamp>,
+}
+
+/// How many open Sessions owe each kind of attention (`lf-session-count`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttentionCounts {
+    pub review: u64,
+    pub approve: u64,
+    pub reply: u64,
+    pub total: u64,
 }
 
 /// One page of Sessions; `next` continues after the last entry.

@@ -32,6 +32,7 @@ impl Plugin for LfPlugin {
             Box::new(commands::SessionBind),
             Box::new(commands::WorkWaveAdd),
             Box::new(commands::WorkWaveList),
+            Box::new(commands::Count),
             Box::new(commands::WorkTaskAdd),
             Box::new(commands::WorkTaskList),
             Box::new(commands::WorkTaskFinish),

@@ -502,6 +502,7 @@ fn help_lf_sessions_shows_examples_with_results() {
         commands,
         [
             "lf active",
+            "lf count",
             "lf flow advance",
             "lf flow finish",
             "lf flow review",

@@ -210,6 +210,14 @@ impl Server {
         })
     }
 
+    /// Whether a conversation request whose latest prompt contains `text`
+    /// arrived, answered or not (a slow turn is still being answered).
+    pub fn received_prompt(&self, text: &str) -> bool {
+        self.requests()
+            .iter()
+            .any(|request| request.conversation && request.prompt.contains(text))
+    }
+
     /// Wait until a request that `matches` was answered in full (any
     /// request, not only the conversation's), and return it.
     pub fn wait_answered_where(

@@ -210,6 +210,29 @@ pub fn say(env: &Env, pane: &str, text: &str) {
     keys(env, pane, &["Enter"]);
 }
 
+/// As `say`, for a prompt whose submission `arrived` can see: an Enter
+/// that the agent's composer lost under load (it happens with Codex) is
+/// pressed again, until the prompt arrived or 20 s passed.
+pub fn say_until(env: &Env, pane: &str, text: &str, arrived: impl Fn() -> bool) {
+    env.tmux(&["send-keys", "-t", pane, "-l", text]);
+    wait_screen(env, pane, &text[..text.len().min(20)], 10);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        keys(env, pane, &["Enter"]);
+        let pressed = std::time::Instant::now();
+        while pressed.elapsed() < std::time::Duration::from_secs(3) {
+            if arrived() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the prompt {text:?} never reached the model"
+        );
+    }
+}
+
 /// The one pane of a Session's live client.
 pub fn pane(record: &SessionRecord) -> String {
     assert_eq!(

@@ -9,8 +9,10 @@ pub mod serve;
 pub mod session_active;
 pub mod session_bind;
 pub mod session_complete;
+pub mod session_count;
 pub mod session_list;
 pub mod session_new;
+pub mod session_next;
 pub mod session_open;
 pub mod session_pick;
 pub mod session_ready;
@@ -34,6 +36,8 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<session_bind::Cli>(),
         named::<work::Cli>(),
         named::<session_open::Cli>(),
+        named::<session_count::Cli>(),
+        named::<session_next::Cli>(),
         named::<session_pick::Cli>(),
         named::<serve::Cli>(),
         {

@@ -62,6 +62,7 @@ mod tests {
         let json = serde_json::json!({
             "id": format!("{:0>32}", title.len()), "title": title, "title_source": "human",
             "kind": "conversation", "interactive": true, "state": "unknown", "attention": attention,
+            "attention_since": attention.map(|_| "2026-11-29T00:00:00.000000Z"),
             "actions": [], "ready_summary": null, "provider": "claude", "detail": "claude",
             "cwd": "/work/app", "work": null, "wave_id": null, "work_path": "product / LOO-7",
             "task_ids": [], "primary_scope": null, "flow_membership": {"kind": "independent"},

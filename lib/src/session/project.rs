@@ -203,6 +203,7 @@ fn record(
     open: &OpenCommand,
 ) -> Result<SessionRecord> {
     let state = state::state(facts);
+    let attention = state::attention(facts);
     let flow = row.flow.as_ref();
     let step = row.flow_id.as_deref().map(|invocation_id| StepFacts {
         invocation_id,
@@ -257,7 +258,20 @@ fn record(
         kind: row.kind,
         interactive: row.interactive,
         state,
-        attention: state::attention(facts),
+        attention,
+        attention_since: attention.map(|attention| {
+            Timestamp(state::attention_since(
+                attention,
+                row.kind,
+                &state::Moments {
+                    created: row.created_at,
+                    updated: row.updated_at,
+                    ready: row.ready_at,
+                    permission: row.permission_at,
+                    turn_completed: row.turn_completed_at,
+                },
+            ))
+        }),
         actions: state::actions(row.kind, state),
         ready_summary: row.ready_summary,
         provider: row.provider,

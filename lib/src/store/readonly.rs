@@ -220,6 +220,94 @@ impl ReadOnly {
     }
 }
 
+/// `state::attention` in SQL, over `SESSION_FROM` (and `tasks t` joined
+/// on the Session's Task): what the cheapest commands (`lf-session-count`,
+/// `lf-session-next`) need without decoding rows. `tests/wire.rs` holds it
+/// equal to the rule for every combination of the facts it reads.
+pub(crate) const ATTENTION_SQL: &str = "CASE \
+    WHEN s.completed_at IS NOT NULL THEN NULL \
+    WHEN (s.kind = 'flow' AND f.finished = 0 AND f.pending_session_id = s.id \
+          AND t.finished_at IS NULL) \
+      OR (s.kind = 'conversation' AND s.ready_summary IS NOT NULL AND s.ready_superseded = 0) \
+      THEN 'review' \
+    WHEN s.permission_pending = 1 THEN 'approve' \
+    WHEN s.interactive = 1 AND s.latest_turn = 'completed' \
+      AND r.outcome IS NOT 'interrupted' THEN 'reply' \
+    END";
+
+/// `state::attention_since` in SQL, for a row whose attention is `a`.
+const ATTENTION_SINCE_SQL: &str = "CASE \
+    WHEN a = 'review' AND s.kind = 'flow' THEN s.created_at \
+    WHEN a = 'review' THEN COALESCE(s.ready_at, s.updated_at) \
+    WHEN a = 'approve' THEN COALESCE(s.permission_at, s.updated_at) \
+    ELSE COALESCE(s.turn_completed_at, s.updated_at) END";
+
+/// `columns` of the open Sessions that owe attention (`a`), then `tail`.
+fn owing(columns: &str, tail: &str) -> String {
+    format!(
+        "SELECT {columns} FROM (SELECT s.id AS id, ({ATTENTION_SQL}) AS a, s.created_at, s.kind, \
+         s.ready_at, s.permission_at, s.turn_completed_at, s.updated_at \
+         FROM sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
+         LEFT JOIN flows f ON f.id = s.flow_id LEFT JOIN tasks t ON t.id = s.task_id \
+         WHERE s.completed_at IS NULL) s WHERE a IS NOT NULL {tail}",
+    )
+}
+
+/// One Session that owes attention, as `lf-session-next` orders them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Owed {
+    pub session: String,
+    pub attention: crate::wire::Attention,
+    pub since: i64,
+}
+
+impl ReadOnly {
+    /// How many open Sessions owe each kind of attention.
+    pub fn attention_counts(&self) -> Result<crate::wire::AttentionCounts> {
+        let sql = owing(
+            "COALESCE(SUM(a = 'review'), 0), COALESCE(SUM(a = 'approve'), 0), \
+             COALESCE(SUM(a = 'reply'), 0)",
+            "",
+        );
+        self.conn
+            .query_row(&sql, [], |row| {
+                let count = |index| {
+                    row.get::<_, i64>(index)
+                        .map(|n| u64::try_from(n).unwrap_or(0))
+                };
+                let (review, approve, reply) = (count(0)?, count(1)?, count(2)?);
+                Ok(crate::wire::AttentionCounts {
+                    review,
+                    approve,
+                    reply,
+                    total: review + approve + reply,
+                })
+            })
+            .map_err(|error| self.fail(error))
+    }
+
+    /// Every open Session that owes attention: approvals first, then
+    /// replies, then reviews (what blocks an agent before what waits on
+    /// the person's judgement), each longest-waiting first.
+    pub fn owed(&self) -> Result<Vec<Owed>> {
+        let sql = owing(
+            &format!("s.id, a, {ATTENTION_SINCE_SQL} AS since"),
+            "ORDER BY CASE a WHEN 'approve' THEN 0 WHEN 'reply' THEN 1 ELSE 2 END, since, id",
+        );
+        let mut statement = self.conn.prepare(&sql).map_err(|error| self.fail(error))?;
+        statement
+            .query_map([], |row| {
+                Ok(Owed {
+                    session: row.get(0)?,
+                    attention: row.get(1)?,
+                    since: row.get(2)?,
+                })
+            })
+            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+            .map_err(|error| self.fail(error))
+    }
+}
+
 fn read_error(path: &std::path::Path, source: rusqlite::Error) -> Error {
     Error::DatabaseUnreadable {
         path: path.to_path_buf(),

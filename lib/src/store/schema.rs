@@ -174,6 +174,14 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE runs ADD COLUMN resume_failed INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE sessions ADD COLUMN ready_superseded INTEGER NOT NULL DEFAULT 0;
     "#,
+    // 7: since when each kind of attention is owed: the agent marked itself
+    // ready, a permission prompt appeared, a turn completed. (A flow
+    // review's is its Session's creation: it is pending from then.)
+    r#"
+    ALTER TABLE sessions ADD COLUMN ready_at INTEGER;
+    ALTER TABLE sessions ADD COLUMN permission_at INTEGER;
+    ALTER TABLE sessions ADD COLUMN turn_completed_at INTEGER;
+    "#,
 ];
 
 pub fn version() -> i64 {

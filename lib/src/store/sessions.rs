@@ -39,6 +39,10 @@ pub struct SessionRow {
     pub flow: Option<FlowFacts>,
     /// The person prompted the agent again after it marked itself ready.
     pub ready_superseded: bool,
+    /// Since when each kind of attention is owed (see migration 7).
+    pub ready_at: Option<i64>,
+    pub permission_at: Option<i64>,
+    pub turn_completed_at: Option<i64>,
 }
 
 /// The columns `SessionRow::from_row` reads, in order.
@@ -46,7 +50,8 @@ pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source,
     s.cwd, s.provider, s.model, s.task_id, s.wave_id, s.primary_scope, s.ready_summary, \
     s.flow_id, s.step, s.node, s.iterations, s.independent, s.current_run_id, s.latest_turn, \
     s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome, \
-    f.name, f.finished, f.current_run_id, f.pending_session_id, s.ready_superseded";
+    f.name, f.finished, f.current_run_id, f.pending_session_id, s.ready_superseded, \
+    s.ready_at, s.permission_at, s.turn_completed_at";
 
 pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
     LEFT JOIN flows f ON f.id = s.flow_id";
@@ -161,6 +166,9 @@ impl SessionRow {
                 None => None,
             },
             ready_superseded: row.get(28)?,
+            ready_at: row.get(29)?,
+            permission_at: row.get(30)?,
+            turn_completed_at: row.get(31)?,
         })
     }
 }
@@ -492,7 +500,8 @@ impl Store {
             });
         }
         tx.execute(
-            "UPDATE sessions SET ready_summary = ?2, ready_superseded = 0, updated_at = ?3 WHERE id = ?1",
+            "UPDATE sessions SET ready_summary = ?2, ready_superseded = 0, updated_at = ?3, \
+             ready_at = ?3 WHERE id = ?1",
             params![id, summary, now],
         )?;
         tx.commit()?;
@@ -552,7 +561,9 @@ impl Store {
         self.execute_write(
             "UPDATE sessions SET latest_turn = ?2, permission_pending = 0, updated_at = ?3, \
              ready_superseded = CASE WHEN ?2 = 'started' AND ready_summary IS NOT NULL THEN 1 \
-             ELSE ready_superseded END \
+             ELSE ready_superseded END, \
+             turn_completed_at = CASE WHEN ?2 != 'completed' THEN NULL \
+             WHEN latest_turn = 'completed' THEN turn_completed_at ELSE ?3 END \
              WHERE current_run_id = ?1 AND completed_at IS NULL",
             params![run, turn.as_str(), now],
         )
@@ -786,7 +797,9 @@ impl Store {
 /// person (a permission prompt or a start-up dialog).
 fn set_pending(conn: &rusqlite::Connection, run: &str, pending: bool, now: i64) -> Result<()> {
     conn.execute(
-        "UPDATE sessions SET permission_pending = ?3, updated_at = ?2 \
+        "UPDATE sessions SET permission_pending = ?3, updated_at = ?2, \
+         permission_at = CASE WHEN NOT ?3 THEN NULL WHEN permission_pending = 1 THEN permission_at \
+         ELSE ?2 END \
          WHERE current_run_id = ?1 AND completed_at IS NULL",
         params![run, now, pending],
     )?;

@@ -6,6 +6,7 @@
 //! about, and the completions of ids.
 
 mod active;
+mod count;
 mod flow_advance;
 mod flow_finish;
 mod flow_review;
@@ -30,6 +31,7 @@ mod work_wave_add;
 mod work_wave_list;
 
 pub use active::Active;
+pub use count::Count;
 pub use flow_advance::FlowAdvance;
 pub use flow_finish::FlowFinish;
 pub use flow_review::FlowReview;

@@ -1,0 +1,241 @@
+//! The Sessions waiting for the person, in the order a person takes them:
+//! what `lf-session-count` counts (for a tmux status line) and what
+//! `lf-session-next` goes to. Both read the database read-only and decide
+//! attention in SQL (`store::ATTENTION_SQL`, held equal to the rule in
+//! `state`), so the cheapest commands decode no rows and never create a
+//! database.
+
+use crate::error::Result;
+use crate::facade::Lf;
+use crate::ids::SessionId;
+use crate::session::{Destination, OpenOptions};
+use crate::store::ReadOnly;
+use crate::wire::{AttentionCounts, SessionRecord};
+
+/// Where `lf-session-next` took the person, or why nowhere.
+#[derive(Debug)]
+pub enum Next {
+    /// Nothing waits for the person.
+    Nothing,
+    /// Only the Session the person is in waits.
+    OnlyHere,
+    /// This Session waits (and, for `go`, the person is there now).
+    Session(Box<SessionRecord>, Option<Destination>),
+}
+
+impl Lf {
+    /// How many open Sessions owe each kind of attention. A Home without
+    /// a database owes nothing (and none is created).
+    pub fn attention_counts(&self) -> Result<AttentionCounts> {
+        match ReadOnly::open(self.home())? {
+            Some(database) => database.attention_counts(),
+            None => Ok(AttentionCounts {
+                review: 0,
+                approve: 0,
+                reply: 0,
+                total: 0,
+            }),
+        }
+    }
+
+    /// The next Session that waits for the person: approvals first, then
+    /// replies, then reviews, each longest-waiting first; after the one
+    /// the caller is in (its tmux session), so repeated calls cycle. With
+    /// `go`, open it and take the caller's terminal there.
+    pub fn next_waiting(&self, go: bool) -> Result<Next> {
+        let owed = match ReadOnly::open(self.home())? {
+            Some(database) => database.owed()?,
+            None => Vec::new(),
+        };
+        if owed.is_empty() {
+            return Ok(Next::Nothing);
+        }
+        let tmux = self.caller.tmux();
+        let here = tmux.current_session();
+        let is_here = |id: &str| {
+            here.as_deref().is_some_and(|name| {
+                SessionId::parse(id).is_ok_and(|id| crate::tmux::session_name(&id) == name)
+            })
+        };
+        let position = owed.iter().position(|owed| is_here(&owed.session));
+        let next = match position {
+            Some(_) if owed.len() == 1 => None,
+            Some(at) => Some(&owed[(at + 1) % owed.len()]),
+            None => owed.first(),
+        };
+        let Some(next) = next else {
+            return Ok(Next::OnlyHere);
+        };
+        if !go {
+            return Ok(Next::Session(Box::new(self.get(&next.session)?), None));
+        }
+        let destination = self.open_session(&next.session, OpenOptions::default())?;
+        if let Destination::Tmux(name) = &destination {
+            self.go_to(name)?;
+        }
+        let record = self.get(&next.session)?;
+        Ok(Next::Session(Box::new(record), Some(destination)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::caller::Caller;
+    use crate::home::Home;
+    use crate::ids::RunId;
+    use crate::store::{NewReview, NewRun, NewSessionRow};
+    use crate::wire::{Attention, SessionKind, TitleSource};
+    use rusqlite::params;
+
+    /// The SQL of the cheap commands decides attention as the rule does,
+    /// for every combination of the facts the rule reads.
+    #[test]
+    fn attention_in_sql_is_the_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let lf = Lf::at(Home::at(dir.path().join("home")), Caller::default());
+        let store = lf.store().unwrap();
+        let task = |finished: bool| {
+            let id = crate::ids::TaskId::new().to_string();
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO tasks (id, identifier, title, created_at, finished_at) \
+                     VALUES (?1, ?1, 't', 1, ?2)",
+                    params![id, finished.then_some(5)],
+                )
+                .unwrap();
+            id
+        };
+        let mut expected: Vec<(String, Option<Attention>)> = Vec::new();
+        let mut at = 10;
+        let mut session = |kind: SessionKind, interactive: bool, task_id: Option<String>| {
+            at += 1;
+            let row = NewSessionRow {
+                id: SessionId::new(),
+                kind,
+                title: "t".into(),
+                title_source: TitleSource::Human,
+                interactive,
+                cwd: "/".into(),
+                provider: "claude".into(),
+                model: None,
+                task_id,
+                wave_id: None,
+                primary_scope: None,
+                independent: kind == SessionKind::Conversation,
+            };
+            let run = NewRun {
+                id: RunId::new(),
+                chosen_native_id: None,
+                provider: "claude".into(),
+                model: None,
+                argv: Vec::new(),
+                prompt: None,
+            };
+            match kind {
+                SessionKind::Conversation => store.insert_session(&row, &run, at).unwrap(),
+                SessionKind::Flow => {
+                    let invocation = format!("inv-{at}");
+                    store
+                        .insert_review(
+                            &NewReview {
+                                session: &row,
+                                run: &run,
+                                invocation: &invocation,
+                                flow: "f",
+                                step: "s",
+                                node: Some(1),
+                                iterations: None,
+                            },
+                            at,
+                        )
+                        .unwrap();
+                }
+            }
+            (row.id.to_string(), run.id.to_string())
+        };
+        for kind in [SessionKind::Conversation, SessionKind::Flow] {
+            for bits in 0..(1 << 9) {
+                let bit = |n: u32| bits & (1 << n) != 0;
+                let task_id = (kind == SessionKind::Flow || bit(8)).then(|| task(bit(7)));
+                let (id, run) = session(kind, bit(0), task_id);
+                let turn = match (bit(3), bit(4)) {
+                    (false, false) => None,
+                    (true, false) => Some("started"),
+                    _ => Some("completed"),
+                };
+                store
+                    .conn()
+                    .execute(
+                        "UPDATE sessions SET ready_summary = ?2, ready_superseded = ?3, \
+                         permission_pending = ?4, latest_turn = ?5, completed_at = ?6 WHERE id = ?1",
+                        params![
+                            id,
+                            bit(1).then_some("ready"),
+                            bit(2),
+                            bit(5),
+                            turn,
+                            (bits % 7 == 0).then_some(99)
+                        ],
+                    )
+                    .unwrap();
+                let outcome = match bits % 3 {
+                    0 => None,
+                    1 => Some("interrupted"),
+                    _ => Some("exited"),
+                };
+                store
+                    .conn()
+                    .execute(
+                        "UPDATE runs SET outcome = ?2 WHERE id = ?1",
+                        params![run, outcome],
+                    )
+                    .unwrap();
+                if kind == SessionKind::Flow && bit(6) {
+                    store
+                        .conn()
+                        .execute(
+                            "UPDATE flows SET finished = 1 WHERE pending_session_id = ?1",
+                            [&id],
+                        )
+                        .unwrap();
+                }
+                let attention = lf.get(&id).unwrap().attention;
+                expected.push((id, attention));
+            }
+        }
+        let database = ReadOnly::open(lf.home()).unwrap().unwrap();
+        let owed = database.owed().unwrap();
+        let mut got: Vec<(String, Option<Attention>)> = expected
+            .iter()
+            .map(|(id, _)| {
+                let found = owed.iter().find(|owed| owed.session == *id);
+                (id.clone(), found.map(|owed| owed.attention))
+            })
+            .collect();
+        got.sort_by(|a, b| a.0.cmp(&b.0));
+        expected.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(got, expected);
+        let counts = database.attention_counts().unwrap();
+        let count = |kind| expected.iter().filter(|(_, a)| *a == Some(kind)).count() as u64;
+        assert_eq!(
+            (counts.review, counts.approve, counts.reply),
+            (
+                count(Attention::Review),
+                count(Attention::Approve),
+                count(Attention::Reply)
+            )
+        );
+        assert!(counts.review > 0 && counts.approve > 0 && counts.reply > 0);
+        // Approvals come first, then replies, then reviews.
+        let kinds: Vec<Attention> = owed.iter().map(|owed| owed.attention).collect();
+        let mut sorted = kinds.clone();
+        sorted.sort_by_key(|kind| match kind {
+            Attention::Approve => 0,
+            Attention::Reply => 1,
+            Attention::Review => 2,
+        });
+        assert_eq!(kinds, sorted);
+    }
+}
