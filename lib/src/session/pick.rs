@@ -406,12 +406,18 @@ mod tests {
         let now = Timestamp(review.updated_at.micros() + 14 * 60 * 1_000_000);
         let row = line(&review, now, 200);
         assert!(row.starts_with("review   14m  unknown"), "{row:?}");
-        assert!(row.trim_end().ends_with("Fix the Parser  [product / LOO-7]"));
+        assert!(
+            row.trim_end()
+                .ends_with("Fix the Parser  [product / LOO-7]")
+        );
         assert_eq!(columns(&row), 200);
         assert_eq!(columns(&line(&review, now, 10)), 10);
         assert_eq!(line(&review, now, 0), "");
         let idle = line(&record("idle", None), now, 30);
-        assert!(idle.starts_with("              unknown     idle"), "{idle:?}");
+        assert!(
+            idle.starts_with("              unknown     idle"),
+            "{idle:?}"
+        );
         // Wide characters count twice and are never cut in half.
         assert_eq!(fit("日本語", 5), "日本 ");
         assert_eq!(fit("a\u{7}b", 3), "ab ");
