@@ -580,13 +580,12 @@ impl Preview {
     /// Show this pane (or none); ask for a capture when one is due.
     fn want(&mut self, pane: Option<PaneId>) {
         self.wanted = pane;
-        if self.deadline().is_some_and(|due| due <= Instant::now()) {
-            if let Some(pane) = self.wanted.clone() {
-                if self.requests.send(pane).is_ok() {
-                    self.waiting = true;
-                    self.asked = Some(Instant::now());
-                }
-            }
+        let due = self.deadline().is_some_and(|due| due <= Instant::now());
+        if let Some(pane) = self.wanted.clone().filter(|_| due)
+            && self.requests.send(pane).is_ok()
+        {
+            self.waiting = true;
+            self.asked = Some(Instant::now());
         }
     }
 
