@@ -239,11 +239,13 @@ fn rows_show_attention_and_how_long_it_has_waited() {
     let since = lf::clock::now_micros() - (3 * 86_400 + 3600) * 1_000_000;
     env.db()
         .execute(
-            "UPDATE sessions SET updated_at = ?2 WHERE id = ?1",
+            "UPDATE sessions SET ready_at = ?2 WHERE id = ?1",
             (&review.id, since),
         )
         .unwrap();
-    assert_eq!(env.show(&review.id).attention, Some(Attention::Review));
+    let record = env.show(&review.id);
+    assert_eq!(record.attention, Some(Attention::Review));
+    assert_eq!(record.attention_since, Some(lf::clock::Timestamp(since)));
     let picker = Picker::start(&env, &[]);
     let row = picker.row("Review the API");
     let words: Vec<&str> = row.split_whitespace().collect();

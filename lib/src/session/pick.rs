@@ -100,15 +100,13 @@ impl Choices {
     }
 }
 
-/// When the Session's current attention began, if it has one.
-pub fn attention_since(record: &SessionRecord) -> Option<Timestamp> {
-    // The wire has no `attention_since` yet: return it here once it does.
-    record.attention.map(|_| record.updated_at)
-}
-
-/// How long a Session has waited for the person, as of `now`.
+/// How long a Session has waited for the person, as of `now`: since its
+/// current attention began.
 pub fn waited(record: &SessionRecord, now: Timestamp) -> Option<Seconds> {
-    attention_since(record).map(|since| Seconds::between(since.micros(), now.micros()))
+    let since = record
+        .attention_since
+        .filter(|_| record.attention.is_some())?;
+    Some(Seconds::between(since.micros(), now.micros()))
 }
 
 /// A wait in one unit, at most four columns for a wait under 28 years:
@@ -329,7 +327,7 @@ mod tests {
             "cwd": "/work/app", "work": null, "wave_id": null, "work_path": "product / LOO-7",
             "task_ids": [], "primary_scope": null, "flow_membership": {"kind": "independent"},
             "workspace": null, "open_argv": [], "terminal_ids": [], "alive": false,
-            "created_at": "2026-11-29T00:00:00.000000Z", "updated_at": "2026-11-29T00:00:00.000000Z",
+            "created_at": "2026-11-29T00:00:00.000000Z", "updated_at": "2026-11-29T06:00:00.000000Z",
             "completed_at": null
         });
         serde_json::from_value(json).unwrap()
@@ -389,9 +387,10 @@ mod tests {
     #[test]
     fn the_wait_is_counted_from_when_attention_began() {
         let review = record("Review the API", Some(Attention::Review));
-        let since = review.updated_at.micros();
+        // Since attention began, not since the last update.
+        let since = review.attention_since.unwrap().micros();
+        assert_ne!(since, review.updated_at.micros());
         let at = |seconds: i64| Timestamp(since + seconds * 1_000_000);
-        assert_eq!(attention_since(&review), Some(review.updated_at));
         assert_eq!(waited(&review, at(90)), Some(Seconds(90)));
         assert_eq!(waited(&record("idle", None), at(90)), None);
         let shown: Vec<String> = [0, 59, 60, 3599, 3600, 86_399, 86_400, 40 * 86_400]
@@ -403,7 +402,7 @@ mod tests {
     #[test]
     fn lines_show_attention_and_the_wait_in_exactly_the_width() {
         let review = record("Fix the Parser", Some(Attention::Review));
-        let now = Timestamp(review.updated_at.micros() + 14 * 60 * 1_000_000);
+        let now = Timestamp(review.attention_since.unwrap().micros() + 14 * 60 * 1_000_000);
         let row = line(&review, now, 200);
         assert!(row.starts_with("review   14m  unknown"), "{row:?}");
         assert!(
