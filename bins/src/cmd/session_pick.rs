@@ -135,11 +135,10 @@ impl Terminal {
         let (resized, resize_writer) = wake_pair()?;
         let (stopped, stop_writer) = wake_pair()?;
         let mut signals = Vec::new();
-        let stop_writer = std::sync::Arc::new(stop_writer);
         for (signal, writer) in [
             (signal_hook::consts::SIGWINCH, resize_writer),
             (signal_hook::consts::SIGTERM, clone(&stop_writer)?),
-            (signal_hook::consts::SIGINT, clone(&stop_writer)?),
+            (signal_hook::consts::SIGINT, stop_writer),
         ] {
             let id = signal_hook::low_level::pipe::register(signal, writer)
                 .map_err(|error| lf::Error::Terminal("watch", error))?;
@@ -237,10 +236,13 @@ impl Terminal {
             PollFd::new(preview, PollFlags::IN),
         ];
         let timeout = wait.and_then(|wait| Timespec::try_from(wait).ok());
-        match rustix::event::poll(&mut fds, timeout.as_ref()) {
-            Ok(_) => {}
-            Err(rustix::io::Errno::INTR) => return Ok([false; 4]),
-            Err(error) => return Err(lf::Error::Terminal("wait for", error.into())),
+        // A signal interrupts the wait; what it wrote is seen on the retry.
+        loop {
+            match rustix::event::poll(&mut fds, timeout.as_ref()) {
+                Ok(_) => break,
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(error) => return Err(lf::Error::Terminal("wait for", error.into())),
+            }
         }
         let hung_up = PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL;
         if fds[0].revents().intersects(hung_up) {
