@@ -109,9 +109,8 @@ impl Caller {
 
     /// The caller's tmux pane (`%N`), if it is in one.
     pub fn tmux_pane(&self) -> Option<&str> {
-        self.var("TMUX_PANE").filter(|pane| {
-            pane.len() > 1 && pane.starts_with('%') && pane[1..].bytes().all(|b| b.is_ascii_digit())
-        })
+        self.var("TMUX_PANE")
+            .filter(|pane| crate::ids::PaneId::parse(pane).is_some())
     }
 
     /// An executable of this name on the caller's `PATH`.

@@ -54,6 +54,21 @@ string_id!(
     /// An interactive handoff: `handoff-` and 26 base32 characters.
     HandoffId
 );
+string_id!(
+    /// A tmux pane: `%` and digits, the only form lf passes to tmux as a
+    /// pane target.
+    PaneId
+);
+
+impl PaneId {
+    /// A pane id, or `None` for anything else (a tty path, or text that
+    /// tmux would read as another kind of target).
+    pub fn parse(text: &str) -> Option<Self> {
+        let digits = text.strip_prefix('%')?;
+        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| PaneId(text.to_owned()))
+    }
+}
 
 impl SessionId {
     pub fn new() -> Self {

@@ -4,7 +4,7 @@
 //! it to run a private server each and never touch the user's.
 
 use crate::error::{Arg, Error, Result};
-use crate::ids::SessionId;
+use crate::ids::{PaneId, SessionId};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -60,9 +60,15 @@ impl Tmux {
     }
 
     fn run(&self, args: &[&str], what: &str) -> Result<()> {
+        self.succeeded(args, what).map(drop)
+    }
+
+    /// The output of a tmux command that must succeed; `what` says what
+    /// failed otherwise, beside tmux's own words.
+    fn succeeded(&self, args: &[&str], what: &str) -> Result<Output> {
         let output = self.output(args)?;
         if output.status.success() {
-            return Ok(());
+            return Ok(output);
         }
         let stderr = String::from_utf8_lossy(&output.stderr).trim().to_owned();
         Err(Error::Tmux {
@@ -139,6 +145,14 @@ impl Tmux {
             return Err(Error::TmuxEnded(name.to_owned()));
         }
         Ok(())
+    }
+
+    /// What a pane shows now, its colours as SGR escapes (`capture-pane -p
+    /// -e`). The text is whatever the pane's program printed: untrusted.
+    pub fn capture_pane(&self, pane: &PaneId) -> Result<String> {
+        let args = ["capture-pane", "-p", "-e", "-t", pane.as_str()];
+        let output = self.succeeded(&args, &format!("cannot show the pane {pane}"))?;
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     }
 
     pub fn kill_session(&self, name: &str) -> Result<()> {
