@@ -8,8 +8,9 @@
 //!   functions of a Session's facts.
 //! - `session` — the operations on Sessions, launching them (`launch`),
 //!   primaries, and turning stored rows into records (`project`); `work`,
-//!   `flow`, `handoff`, `live` (the live-process snapshot) and `hook` hold
-//!   the operations of their own subjects.
+//!   `flow`, `handoff`, `live` (the live-process snapshot), `queue` (who
+//!   waits for the person: counts and next) and `hook` hold the operations
+//!   of their own subjects.
 //! - `wire` — the JSON contract; `clock` — its time types; `names` — enums
 //!   as text, once for the wire, SQL and command lines.
 //! - `input` — every check of untrusted text; `ids` — strict id formats;
