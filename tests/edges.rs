@@ -2,8 +2,10 @@ use crate::util::*;
 use std::io::Read;
 use std::process::Stdio;
 
-const BINARIES: [&str; 16] = [
+const BINARIES: [&str; 18] = [
     "lf-session-list",
+    "lf-session-count",
+    "lf-session-next",
     "lf-session-new",
     "lf-session-ready",
     "lf-session-rename",
