@@ -695,20 +695,19 @@ impl Error {
     /// The message and every cause below it, each on its own line after
     /// `Caused by:`, as the binaries print it.
     pub fn report(&self) -> String {
-        let mut text = self.to_string();
-        for cause in self.causes() {
-            text.push_str("\nCaused by: ");
-            text.push_str(&cause);
-        }
-        text
+        self.with_causes("\nCaused by: ")
     }
 
     /// The message and its causes on one line, `message: cause: cause`, for
     /// a program or a place that has one line (a JSON field, a gap).
     pub fn one_line(&self) -> String {
+        self.with_causes(": ")
+    }
+
+    fn with_causes(&self, before_each: &str) -> String {
         let mut text = self.to_string();
         for cause in self.causes() {
-            text.push_str(": ");
+            text.push_str(before_each);
             text.push_str(&cause);
         }
         text

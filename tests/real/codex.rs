@@ -81,22 +81,9 @@ fn ready_command() -> String {
 /// prompt stays on screen (a key that reaches the overlay as it opens can
 /// be lost).
 fn answer(env: &Env, pane: &str, key: &str) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        keys(env, pane, &[key]);
-        let pressed = std::time::Instant::now();
-        while pressed.elapsed() < std::time::Duration::from_secs(2) {
-            if !screen(env, pane).contains(DIALOG) {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the approval prompt stays after {key}:\n{}",
-            screen(env, pane)
-        );
-    }
+    press_until(env, pane, key, 2, 20, "the approval prompt closing", || {
+        !screen(env, pane).contains(DIALOG)
+    });
 }
 
 /// What a pane shows now.
@@ -215,24 +202,9 @@ fn codex_a_running_turn_needs_no_attention_and_esc_reads_reply() {
     assert!(working.alive);
     // Esc interrupts the running turn; a press the busy TUI dropped is
     // pressed again.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        keys(&env, &pane, &["Escape"]);
-        let pressed = std::time::Instant::now();
-        let mut replied = false;
-        while !replied && pressed.elapsed() < std::time::Duration::from_secs(3) {
-            replied = env.show(&record.id).attention == Some(Attention::Reply);
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        if replied {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "Esc never interrupted the turn:\n{}",
-            screen(&env, &pane)
-        );
-    }
+    press_until(&env, &pane, "Escape", 3, 30, "the turn interrupted", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
     let pid = env.agent_pid(&record.id);
     crate::util::kill(pid, crate::util::Signal::KILL);
     let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {

@@ -216,19 +216,43 @@ pub fn say(env: &Env, pane: &str, text: &str) {
 pub fn say_until(env: &Env, pane: &str, text: &str, arrived: impl Fn() -> bool) {
     env.tmux(&["send-keys", "-t", pane, "-l", text]);
     wait_screen(env, pane, &text[..text.len().min(20)], 10);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    press_until(
+        env,
+        pane,
+        "Enter",
+        3,
+        20,
+        &format!("{text:?} reaching the model"),
+        arrived,
+    );
+}
+
+/// Press `key` in a pane until `done`, pressing it again every `every`
+/// seconds while not (a busy TUI can drop a key); fail after `seconds`,
+/// showing the screen.
+pub fn press_until(
+    env: &Env,
+    pane: &str,
+    key: &str,
+    every: u64,
+    seconds: u64,
+    what: &str,
+    done: impl Fn() -> bool,
+) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
     loop {
-        keys(env, pane, &["Enter"]);
+        keys(env, pane, &[key]);
         let pressed = std::time::Instant::now();
-        while pressed.elapsed() < std::time::Duration::from_secs(3) {
-            if arrived() {
+        while pressed.elapsed() < std::time::Duration::from_secs(every) {
+            if done() {
                 return;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
         assert!(
             std::time::Instant::now() < deadline,
-            "the prompt {text:?} never reached the model"
+            "{key} never led to {what}; the pane shows:\n{}",
+            env.tmux(&["capture-pane", "-p", "-t", pane])
         );
     }
 }

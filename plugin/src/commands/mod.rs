@@ -225,6 +225,10 @@ fn sessions_matching(lf: Lf, filter: &ListFilter) -> lf::Result<Vec<DynamicSugge
 
 /// Completions of Task identifiers, described by their titles.
 pub(crate) fn task_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
+    open_tasks(&lf)
+}
+
+fn open_tasks(lf: &Lf) -> lf::Result<Vec<DynamicSuggestion>> {
     Ok(lf
         .tasks()?
         .into_iter()
@@ -239,6 +243,10 @@ pub(crate) fn task_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
 
 /// Completions of wave names, described by their repositories.
 pub(crate) fn wave_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
+    waves(&lf)
+}
+
+fn waves(lf: &Lf) -> lf::Result<Vec<DynamicSuggestion>> {
     Ok(lf
         .waves()?
         .into_iter()
@@ -295,12 +303,11 @@ pub(crate) fn parent_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
         suggestion.value = format!("{prefix}:{}", suggestion.value);
         suggestion
     };
-    let waves = wave_suggestions(Lf::at(lf.home().clone(), lf.caller().clone()))?;
-    let mut suggestions: Vec<DynamicSuggestion> = task_suggestions(lf)?
+    let mut suggestions: Vec<DynamicSuggestion> = open_tasks(&lf)?
         .into_iter()
         .map(|task| prefixed("task", task))
         .collect();
-    suggestions.extend(waves.into_iter().map(|wave| prefixed("wave", wave)));
+    suggestions.extend(waves(&lf)?.into_iter().map(|wave| prefixed("wave", wave)));
     Ok(suggestions)
 }
 
