@@ -3,6 +3,7 @@
 pub mod flow;
 pub mod handoff;
 pub mod hook;
+pub mod host;
 pub mod install_shell;
 pub mod primary;
 pub mod serve;
@@ -35,6 +36,7 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<session_complete::Cli>(),
         named::<session_bind::Cli>(),
         named::<work::Cli>(),
+        named::<host::Cli>(),
         named::<session_open::Cli>(),
         named::<session_count::Cli>(),
         named::<session_next::Cli>(),
@@ -61,5 +63,18 @@ pub(crate) fn seconds(
             .parse::<f64>()
             .map_err(|_| lf::Error::BadSeconds { arg, max })?;
         lf::input::seconds(arg, value, max)
+    }
+}
+
+/// Say on stderr which hosts a command could not include, one JSON object
+/// a line (`{"host", "problem", "message"}`), whatever `LF_ERROR_FORMAT`
+/// says: they are not the command's failure, and a program reads them.
+pub(crate) fn report_problems(problems: &[lf::wire::HostProblem]) {
+    use std::io::Write;
+    let mut stderr = std::io::stderr().lock();
+    for problem in problems {
+        if let Ok(line) = serde_json::to_string(problem) {
+            let _ = writeln!(stderr, "{line}");
+        }
     }
 }
