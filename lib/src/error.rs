@@ -133,6 +133,11 @@ pub enum Error {
     },
     #[error("{} is not a page cursor: pass the \"next\" value of a previous page", quote(.0))]
     BadCursor(String),
+    #[error(
+        "LF_EVENTS_KEEP={} is not a number of events to keep: set it to a positive count such as 10000, or unset it",
+        quote(.0)
+    )]
+    BadEventsKeep(String),
     #[error("the {what} {} cannot be used", quote(&.path.display().to_string()))]
     UnusableDir {
         arg: Arg,
@@ -508,13 +513,18 @@ pub enum Error {
         .path.display()
     )]
     BadHostList { path: PathBuf, problem: String },
-    #[error(
-        "ssh is not on PATH: remote Homes are reached with OpenSSH's client; install it (openssh-client)"
-    )]
-    NoSsh,
     /// A host could not be asked; the message says why, for a person.
     #[error("{message}")]
     HostUnavailable { host: String, message: String },
+    #[error(
+        "event {seq} in the database cannot be read (it was left as it is); resume after it with --since {seq}"
+    )]
+    BadEvent { seq: u64, source: serde_json::Error },
+    #[error("cannot watch the lf Home {} for new events", .path.display())]
+    CannotWatch {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{what}")]
     Io {
         what: String,
@@ -567,6 +577,7 @@ impl Error {
             | NulByte { .. }
             | UnknownName { .. }
             | BadCursor(_)
+            | BadEventsKeep(_)
             | UnusableDir { .. }
             | NotADirectory { .. }
             | NotUtf8 { .. }
@@ -663,11 +674,12 @@ impl Error {
             | WaitTimeout(_)
             | WaitStopped
             | Output(_)
+            | BadEvent { .. }
+            | CannotWatch { .. }
             | Io { .. }
             | Json(_)
             | CannotRun { .. }
             | BadHostList { .. }
-            | NoSsh
             | HostUnavailable { .. }
             | Terminal(..) => ErrorKind::Operational,
         }

@@ -43,6 +43,9 @@ pub struct SessionRow {
     pub ready_at: Option<i64>,
     pub permission_at: Option<i64>,
     pub turn_completed_at: Option<i64>,
+    /// The state its latest event told (`None` before the first; see
+    /// `crate::events`).
+    pub seen_state: Option<crate::wire::SessionState>,
 }
 
 /// The columns `SessionRow::from_row` reads, in order.
@@ -51,7 +54,7 @@ pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source,
     s.flow_id, s.step, s.node, s.iterations, s.independent, s.current_run_id, s.latest_turn, \
     s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome, \
     f.name, f.finished, f.current_run_id, f.pending_session_id, s.ready_superseded, \
-    s.ready_at, s.permission_at, s.turn_completed_at";
+    s.ready_at, s.permission_at, s.turn_completed_at, s.seen_state";
 
 pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
     LEFT JOIN flows f ON f.id = s.flow_id";
@@ -169,6 +172,7 @@ impl SessionRow {
             ready_at: row.get(29)?,
             permission_at: row.get(30)?,
             turn_completed_at: row.get(31)?,
+            seen_state: row.get(32)?,
         })
     }
 }
