@@ -28,7 +28,10 @@ impl Drop for Remote {
         // Close the masters lf opened, so no ssh outlives the test.
         for host in ["other", "down", "hang", "twin"] {
             let _ = Command::new(self.ssh_dir.join("bin/ssh"))
-                .args(["-o", &format!("ControlPath={}/%C", self.here.home().join("ssh").display())])
+                .args([
+                    "-o",
+                    &format!("ControlPath={}/%C", self.here.home().join("ssh").display()),
+                ])
                 .args(["-O", "exit", "--", host])
                 .stderr(Stdio::null())
                 .status();
@@ -222,11 +225,15 @@ fn remote_of(record: &SessionRecord) -> Option<&str> {
 fn hosts_are_added_checked_listed_and_removed() {
     let env = Env::new();
     let added: HostEntry = env
-        .run("lf-host", &["add", "me@build-box", "--bin", "~/.cargo/bin/"])
+        .run(
+            "lf-host",
+            &["add", "me@build-box", "--bin", "~/.cargo/bin/"],
+        )
         .json();
     assert_eq!(added.bin.as_deref(), Some("~/.cargo/bin"));
     assert!(added.control_master);
-    env.run("lf-host", &["add", "gpu", "--no-control-master"]).ok();
+    env.run("lf-host", &["add", "gpu", "--no-control-master"])
+        .ok();
     let hosts: Vec<HostEntry> = env.run("lf-host", &["list"]).json();
     assert_eq!(
         hosts.iter().map(|h| h.host.as_str()).collect::<Vec<_>>(),
@@ -261,7 +268,11 @@ fn hosts_are_added_checked_listed_and_removed() {
     let hosts: Vec<HostEntry> = env.run("lf-host", &["list"]).json();
     assert_eq!(hosts.len(), 1);
 
-    std::fs::write(env.home().join("hosts.json"), "{\"hosts\": [{\"host\": \"-x\"}]}").unwrap();
+    std::fs::write(
+        env.home().join("hosts.json"),
+        "{\"hosts\": [{\"host\": \"-x\"}]}",
+    )
+    .unwrap();
     let message = env.run("lf-session-list", &["--hosts"]).fails(1);
     assert!(message.contains("hosts.json cannot be read"), "{message}");
     assert!(message.contains("entry 1"), "{message}");
@@ -274,15 +285,34 @@ fn remote_sessions_are_merged_in_order_with_their_workspace_and_open_argv() {
     let remote = Remote::new();
     let here = &remote.here;
     remote.add("other");
-    let first = here.new_session(&["--provider", "command", "--title", "here first", "--", "true"]);
+    let first = here.new_session(&[
+        "--provider",
+        "command",
+        "--title",
+        "here first",
+        "--",
+        "true",
+    ]);
     let there = remote.new_there("there second");
-    let last = here.new_session(&["--provider", "command", "--title", "here third", "--", "true"]);
+    let last = here.new_session(&[
+        "--provider",
+        "command",
+        "--title",
+        "here third",
+        "--",
+        "true",
+    ]);
     let ready = remote.new_there("there fourth, ready");
     let store = remote.other.lf();
     store
         .store()
         .unwrap()
-        .mark_ready(&ready.id, &remote.other.current_run(&ready.id), "done", lf::clock::now_micros())
+        .mark_ready(
+            &ready.id,
+            &remote.other.current_run(&ready.id),
+            "done",
+            lf::clock::now_micros(),
+        )
         .unwrap();
 
     let (records, problems) = remote.list(&["--hosts"]);
@@ -298,7 +328,10 @@ fn remote_sessions_are_merged_in_order_with_their_workspace_and_open_argv() {
     );
     assert!(remote_record.terminal_ids.is_empty());
     let argv = &remote_record.open_argv;
-    assert_eq!(argv[0], remote.ssh_dir.join("bin/ssh").display().to_string());
+    assert_eq!(
+        argv[0],
+        remote.ssh_dir.join("bin/ssh").display().to_string()
+    );
     assert_eq!(argv[1], "-t");
     let dashes = argv.iter().position(|arg| arg == "--").unwrap();
     assert_eq!(argv[dashes + 1], "other");
@@ -323,7 +356,10 @@ fn remote_sessions_are_merged_in_order_with_their_workspace_and_open_argv() {
     // --host names one host of the list (with its entry's Home), alone.
     let (named, _) = remote.list(&["--host", "other", "--state", "unknown"]);
     assert_eq!(
-        named.iter().map(|r| (r.id.as_str(), remote_of(r))).collect::<Vec<_>>(),
+        named
+            .iter()
+            .map(|r| (r.id.as_str(), remote_of(r)))
+            .collect::<Vec<_>>(),
         [
             (last.id.as_str(), None),
             (there.id.as_str(), Some("other")),
@@ -353,15 +389,20 @@ fn remote_sessions_are_merged_in_order_with_their_workspace_and_open_argv() {
     let mode = std::fs::metadata(&sockets).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o700);
     let entries: Vec<_> = std::fs::read_dir(&sockets).unwrap().flatten().collect();
-    assert_eq!(entries.len(), 1, "one socket for 127.0.0.1 as root: {entries:?}");
+    assert_eq!(
+        entries.len(),
+        1,
+        "one socket for 127.0.0.1 as root: {entries:?}"
+    );
     use std::os::unix::fs::FileTypeExt;
     assert!(entries[0].file_type().unwrap().is_socket());
 
     // --task and --cwd name this machine's things.
-    let message = here
-        .run("lf-session-list", &["--hosts", "--here"])
-        .fails(2);
-    assert!(message.contains("cannot be combined with --host"), "{message}");
+    let message = here.run("lf-session-list", &["--hosts", "--here"]).fails(2);
+    assert!(
+        message.contains("cannot be combined with --host"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -373,7 +414,8 @@ fn hosts_that_are_down_hang_or_are_incompatible_are_reported_while_the_list_prin
     here.run("lf-host", &["add", "hang"]).ok();
     let missing = remote.here.dir.path().join("nowhere");
     let missing = missing.display().to_string();
-    here.run("lf-host", &["add", "twin", "--bin", &missing]).ok();
+    here.run("lf-host", &["add", "twin", "--bin", &missing])
+        .ok();
     let mine = here.new_session(&["--provider", "command", "--", "true"]);
     let there = remote.new_there("there");
 
@@ -383,8 +425,10 @@ fn hosts_that_are_down_hang_or_are_incompatible_are_reported_while_the_list_prin
     assert_eq!(ids, [there.id.as_str(), mine.id.as_str()]);
     let mut problems = problems_of(&ran);
     problems.sort_by(|a, b| a.host.cmp(&b.host));
-    let kinds: Vec<(&str, HostProblemKind)> =
-        problems.iter().map(|p| (p.host.as_str(), p.problem)).collect();
+    let kinds: Vec<(&str, HostProblemKind)> = problems
+        .iter()
+        .map(|p| (p.host.as_str(), p.problem))
+        .collect();
     assert_eq!(
         kinds,
         [
@@ -394,14 +438,21 @@ fn hosts_that_are_down_hang_or_are_incompatible_are_reported_while_the_list_prin
         ],
         "{problems:?}"
     );
-    assert!(problems[1].message.contains("did not answer"), "{problems:?}");
+    assert!(
+        problems[1].message.contains("did not answer"),
+        "{problems:?}"
+    );
     assert!(problems[2].message.contains("--bin"), "{problems:?}");
 
     // An lf there that speaks another wire is incompatible, not guessed at.
     let old = remote.here.dir.path().join("old-lf");
     std::fs::create_dir_all(&old).unwrap();
     let fake = old.join("lf-session-list");
-    std::fs::write(&fake, "#!/bin/sh\necho '{\"id\": \"0123\", \"title\": \"old\"}'\n").unwrap();
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho '{\"id\": \"0123\", \"title\": \"old\"}'\n",
+    )
+    .unwrap();
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     here.run("lf-host", &["remove", "twin"]).ok();
     let old = old.display().to_string();
@@ -428,11 +479,17 @@ fn a_remote_session_is_opened_there_through_ssh() {
         )
         .json();
     let name = format!("lf-{}", &launched.id[..12]);
-    assert!(remote.other.tmux_has(&name), "it runs in the other machine's tmux");
+    assert!(
+        remote.other.tmux_has(&name),
+        "it runs in the other machine's tmux"
+    );
 
     // --print asks the host; an id it does not have is its own not-found.
     let printed: SessionRecord = here
-        .run("lf-session-open", &["--print", &launched.id, "--host", "other"])
+        .run(
+            "lf-session-open",
+            &["--print", &launched.id, "--host", "other"],
+        )
         .json();
     assert_eq!(remote_of(&printed), Some("other"));
     let unknown = lf::ids::SessionId::new().to_string();
@@ -441,23 +498,40 @@ fn a_remote_session_is_opened_there_through_ssh() {
         .fails(3);
     assert!(message.contains("on host other"), "{message}");
     let message = here.run("lf-session-open", &["--print", &unknown]).fails(3);
-    assert!(message.contains("not found here or on any host"), "{message}");
+    assert!(
+        message.contains("not found here or on any host"),
+        "{message}"
+    );
 
     // The record's open_argv, run in a terminal of this machine's tmux,
     // attaches a client to the session over there.
     let (records, _) = remote.list(&["--hosts"]);
     let record = records.iter().find(|r| r.id == launched.id).unwrap();
-    let mut args = vec!["new-session", "-d", "-s", "viewer", "-x", "100", "-y", "30", "--"];
+    let mut args = vec![
+        "new-session",
+        "-d",
+        "-s",
+        "viewer",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "--",
+    ];
     args.extend(record.open_argv.iter().map(String::as_str));
     here.tmux(&args);
     let attached = || {
-        let clients = remote.other.tmux(&["list-clients", "-F", "#{session_name}"]);
+        let clients = remote
+            .other
+            .tmux(&["list-clients", "-F", "#{session_name}"]);
         clients.lines().any(|line| line == name).then_some(())
     };
     wait_for("a client of the remote session", 20, attached);
     here.tmux(&["kill-session", "-t", "=viewer"]);
     wait_for("the client to leave", 20, || {
-        let clients = remote.other.tmux(&["list-clients", "-F", "#{session_name}"]);
+        let clients = remote
+            .other
+            .tmux(&["list-clients", "-F", "#{session_name}"]);
         (!clients.lines().any(|line| line == name)).then_some(())
     });
 
@@ -466,8 +540,86 @@ fn a_remote_session_is_opened_there_through_ssh() {
     let open = bin("lf-session-open").display().to_string();
     let script = format!("'{open}' {} ; sleep 60", launched.id);
     let home = format!("LF_HOME={}", here.home().display());
-    here.tmux(&["new-session", "-d", "-s", "person", "-e", &home, "--", "sh", "-c", &script]);
+    here.tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "person",
+        "-e",
+        &home,
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ]);
     wait_for("a client of the remote session", 20, attached);
     let windows = here.tmux(&["list-windows", "-t", "=person", "-F", "#{window_index}"]);
     assert_eq!(windows.lines().count(), 2, "a new window runs the ssh");
+}
+
+#[test]
+fn the_plugin_lists_remote_sessions_with_their_host() {
+    let nu = std::env::var_os("LF_TEST_NU")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../.tools/nu/node_modules/@nushell/linux-x64/bin/nu")
+        });
+    assert!(
+        nu.is_file(),
+        "nu 0.115.1 is missing at {}: run scripts/test (or set LF_TEST_NU)",
+        nu.display()
+    );
+    let plugin = bin("lf-session-list").with_file_name("nu_plugin_lf");
+    assert!(
+        plugin.is_file(),
+        "the plugin is not built: cargo build --workspace"
+    );
+    let remote = Remote::new();
+    let here = &remote.here;
+    remote.add("other");
+    here.run("lf-host", &["add", "down"]).ok();
+    let mine = here.new_session(&["--provider", "command", "--", "true"]);
+    let there = remote.new_there("there");
+
+    let command = here.command("lf-session-list");
+    let mut nu_command = Command::new(&nu);
+    nu_command
+        .env_clear()
+        .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))))
+        .current_dir(here.work())
+        .stdin(Stdio::null())
+        .args(["-n", "--no-std-lib", "--plugins"])
+        .arg(&plugin)
+        .args([
+            "-c",
+            "lf sessions --hosts --host-timeout 3sec | select id workspace created_at \
+             | each {|r| {id: $r.id, workspace: $r.workspace, created: ($r.created_at | describe)}} \
+             | to json -r",
+        ]);
+    let ran = here.run_command(nu_command);
+    #[derive(serde::Deserialize)]
+    struct Row {
+        id: String,
+        workspace: Option<lf::wire::Workspace>,
+        created: String,
+    }
+    let rows: Vec<Row> = ran.json();
+    assert_eq!(
+        rows.iter().map(|row| row.id.as_str()).collect::<Vec<_>>(),
+        [there.id.as_str(), mine.id.as_str()]
+    );
+    assert_eq!(
+        rows[0]
+            .workspace
+            .as_ref()
+            .and_then(|w| w.home_id.as_deref()),
+        Some("other")
+    );
+    assert!(rows[1].workspace.is_none());
+    assert_eq!(rows[0].created, "datetime");
+    let problems = problems_of(&ran);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].host, "down");
+    assert_eq!(problems[0].problem, HostProblemKind::Unreachable);
 }

@@ -67,16 +67,3 @@ pub(crate) fn seconds(
         lf::input::seconds(arg, value, max)
     }
 }
-
-/// Say on stderr which hosts a command could not include, one JSON object
-/// a line (`{"host", "problem", "message"}`), whatever `LF_ERROR_FORMAT`
-/// says: they are not the command's failure, and a program reads them.
-pub(crate) fn report_problems(problems: &[lf::wire::HostProblem]) {
-    use std::io::Write;
-    let mut stderr = std::io::stderr().lock();
-    for problem in problems {
-        if let Ok(line) = serde_json::to_string(problem) {
-            let _ = writeln!(stderr, "{line}");
-        }
-    }
-}

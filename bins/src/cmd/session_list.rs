@@ -110,7 +110,7 @@ impl Tool for Cli {
             return print(out, self.jsonl, self.page, |show| listing.write(show));
         }
         let merged = lf.list_merged(&filter, &remotes)?;
-        super::report_problems(merged.problems());
+        lf::remote::list::report(merged.problems(), std::io::stderr().lock());
         print(out, self.jsonl, self.page, |show| {
             let mut merged = merged;
             for record in merged.by_ref() {

@@ -59,6 +59,17 @@ impl Merged {
     }
 }
 
+/// Write the hosts a command left out, one JSON object a line
+/// (`{"host", "problem", "message"}`), as every surface reports them on
+/// stderr: they are not the command's failure, and a program reads them.
+pub fn report(problems: &[HostProblem], mut to: impl std::io::Write) {
+    for problem in problems {
+        if let Ok(line) = serde_json::to_string(problem) {
+            let _ = writeln!(to, "{line}");
+        }
+    }
+}
+
 fn key(record: &SessionRecord) -> (i64, &str) {
     (record.created_at.0, record.id.as_str())
 }
