@@ -623,3 +623,87 @@ fn the_plugin_lists_remote_sessions_with_their_host() {
     assert_eq!(problems[0].host, "down");
     assert_eq!(problems[0].problem, HostProblemKind::Unreachable);
 }
+
+#[test]
+fn next_and_the_picker_take_their_turn_on_the_other_machine() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    remote.add("other");
+    let cwd = remote.other.mkdir("there").display().to_string();
+    let there: SessionRecord = remote
+        .run_there(
+            "lf-session-new",
+            &[
+                "--provider",
+                "command",
+                "--title",
+                "remote review",
+                "--cwd",
+                &cwd,
+                "--",
+                "sleep",
+                "300",
+            ],
+        )
+        .json();
+    let name = format!("lf-{}", &there.id[..12]);
+    let ready = |env: &Env, id: &str| {
+        env.lf()
+            .store()
+            .unwrap()
+            .mark_ready(id, &env.current_run(id), "done", lf::clock::now_micros())
+            .unwrap();
+    };
+    ready(&remote.other, &there.id);
+    let mine = here.new_session(&[
+        "--provider",
+        "command",
+        "--title",
+        "local review",
+        "--",
+        "true",
+    ]);
+    ready(here, &mine.id);
+
+    // The remote review has waited longest: next goes there first.
+    let next: SessionRecord = here.run("lf-session-next", &["--print"]).json();
+    assert_eq!(next.id, there.id);
+    assert_eq!(remote_of(&next), Some("other"));
+
+    // The picker lists it beside this machine's; Enter on it opens it there.
+    let script = format!("'{}'; sleep 60", bin("lf-session-pick").display());
+    let home = format!("LF_HOME={}", here.home().display());
+    let pane = here
+        .tmux(&[
+            "new-session",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-s",
+            "picker",
+            "-x",
+            "120",
+            "-y",
+            "30",
+            "-e",
+            &home,
+            "--",
+            "sh",
+            "-c",
+            &script,
+        ])
+        .trim()
+        .to_owned();
+    wait_for("the picker to list both", 20, || {
+        let screen = here.tmux(&["capture-pane", "-p", "-t", &pane]);
+        (screen.contains("remote review") && screen.contains("local review")).then_some(())
+    });
+    here.type_line(&pane, "remote");
+    wait_for("a client of the remote session", 20, || {
+        let clients = remote
+            .other
+            .tmux(&["list-clients", "-F", "#{session_name}"]);
+        clients.lines().any(|line| line == name).then_some(())
+    });
+}

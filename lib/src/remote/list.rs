@@ -176,33 +176,14 @@ impl Lf {
         } else {
             remote_args(filter)?
         };
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let hosts: Vec<Ssh> = remotes.hosts.iter().map(|entry| self.ssh(entry)).collect();
-        let jobs = hosts
-            .iter()
-            .map(|ssh| {
-                // A socket folder that cannot be made only costs the reuse.
-                let _ = ssh.prepare();
-                ssh.batch_argv("lf-session-list", &args, remotes.timeout)
-            })
-            .collect();
+        let jobs = jobs(&hosts, &args, remotes);
         let local = self.list(&local_filter)?;
-        let outcomes = ssh::run_all(jobs, remotes.timeout, read_records);
-        let mut remote = Vec::new();
-        let mut problems = Vec::new();
-        for (ssh, outcome) in hosts.iter().zip(outcomes) {
-            let taken = received(ssh.entry(), outcome, remotes.timeout).and_then(|records| {
-                adopt_all(ssh, records).map_err(|message| HostProblem {
-                    host: ssh.host().to_owned(),
-                    problem: HostProblemKind::Incompatible,
-                    message,
-                })
-            });
-            match taken {
-                Ok(records) => remote.push(records),
-                Err(problem) => problems.push(problem),
-            }
-        }
+        let (remote, problems) = collect(
+            &hosts,
+            ssh::run_all(jobs, remotes.timeout, read_records),
+            remotes,
+        );
         Ok(Merged {
             local: local.peekable(),
             remote,
@@ -214,6 +195,59 @@ impl Lf {
             done: false,
         })
     }
+
+    /// The Sessions of the hosts asked that match the filter, newest first
+    /// per host, and the hosts that gave none.
+    pub(crate) fn remote_sessions(
+        &self,
+        filter: &ListFilter,
+        remotes: &Remotes,
+    ) -> Result<(Vec<SessionRecord>, Vec<HostProblem>)> {
+        let args = remote_args(filter)?;
+        let hosts: Vec<Ssh> = remotes.hosts.iter().map(|entry| self.ssh(entry)).collect();
+        let outcomes = ssh::run_all(jobs(&hosts, &args, remotes), remotes.timeout, read_records);
+        let (remote, problems) = collect(&hosts, outcomes, remotes);
+        Ok((remote.into_iter().flatten().collect(), problems))
+    }
+}
+
+/// The ssh argv of each host's listing.
+fn jobs(hosts: &[Ssh], args: &[String], remotes: &Remotes) -> Vec<Vec<String>> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    hosts
+        .iter()
+        .map(|ssh| {
+            // A socket folder that cannot be made only costs the reuse.
+            let _ = ssh.prepare();
+            ssh.batch_argv("lf-session-list", &args, remotes.timeout)
+        })
+        .collect()
+}
+
+type Outcome = Result<Finished<Result<Vec<SessionRecord>, String>>, NotFinished>;
+
+/// Each host's records, taken, or its problem.
+fn collect(
+    hosts: &[Ssh],
+    outcomes: Vec<Outcome>,
+    remotes: &Remotes,
+) -> (Vec<VecDeque<SessionRecord>>, Vec<HostProblem>) {
+    let mut remote = Vec::new();
+    let mut problems = Vec::new();
+    for (ssh, outcome) in hosts.iter().zip(outcomes) {
+        let taken = received(ssh.entry(), outcome, remotes.timeout).and_then(|records| {
+            adopt_all(ssh, records).map_err(|message| HostProblem {
+                host: ssh.host().to_owned(),
+                problem: HostProblemKind::Incompatible,
+                message,
+            })
+        });
+        match taken {
+            Ok(records) => remote.push(records),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    (remote, problems)
 }
 
 /// A host's records, one JSON object a line, decoded strictly as they come.

@@ -29,6 +29,27 @@ pub struct RemoteSession {
     pub record: SessionRecord,
 }
 
+impl RemoteSession {
+    /// A record a listing of these hosts gave, with its host's entry.
+    pub fn of(remotes: &super::Remotes, record: &SessionRecord) -> Result<Self> {
+        let host = record
+            .workspace
+            .as_ref()
+            .and_then(|workspace| workspace.home_id.as_deref())
+            .unwrap_or_default();
+        let entry = remotes
+            .hosts
+            .iter()
+            .find(|entry| entry.host == host)
+            .cloned()
+            .ok_or_else(|| Error::HostNotFound(host.to_owned()))?;
+        Ok(RemoteSession {
+            entry,
+            record: record.clone(),
+        })
+    }
+}
+
 /// How long a remote open that launches an agent may take (a launch waits
 /// up to 30 s for the agent to be resumable).
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);
