@@ -183,21 +183,23 @@ impl Remote {
 
     /// A conversation created on the other machine (recorded, not launched).
     fn new_there(&self, title: &str) -> SessionRecord {
-        let cwd = self.other.mkdir("there");
-        let cwd = cwd.display().to_string();
-        let args = [
-            "--no-launch",
-            "--provider",
-            "command",
-            "--title",
-            title,
-            "--cwd",
-            &cwd,
-            "--",
-            "sleep",
-            "300",
-        ];
+        self.launch_there(&["--no-launch", "--title", title])
+    }
+
+    /// A `sleep` Session launched on the other machine, in its tmux server
+    /// (unless `before`, the flags before `--`, says `--no-launch`).
+    fn launch_there(&self, before: &[&str]) -> SessionRecord {
+        let cwd = self.other.mkdir("there").display().to_string();
+        let mut args = vec!["--provider", "command", "--cwd", &cwd];
+        args.extend_from_slice(before);
+        args.extend(["--", "sleep", "300"]);
         self.run_there("lf-session-new", &args).json()
+    }
+
+    /// Whether a client is attached to this tmux session of the other machine.
+    fn attached(&self, name: &str) -> bool {
+        let clients = self.other.tmux(&["list-clients", "-F", "#{session_name}"]);
+        clients.lines().any(|line| line == name)
     }
 
     fn list(&self, args: &[&str]) -> (Vec<SessionRecord>, Vec<HostProblem>) {
@@ -471,13 +473,7 @@ fn a_remote_session_is_opened_there_through_ssh() {
     let remote = Remote::new();
     let here = &remote.here;
     remote.add("other");
-    let cwd = remote.other.mkdir("there").display().to_string();
-    let launched: SessionRecord = remote
-        .run_there(
-            "lf-session-new",
-            &["--provider", "command", "--cwd", &cwd, "--", "sleep", "300"],
-        )
-        .json();
+    let launched = remote.launch_there(&[]);
     let name = format!("lf-{}", &launched.id[..12]);
     assert!(
         remote.other.tmux_has(&name),
@@ -520,19 +516,11 @@ fn a_remote_session_is_opened_there_through_ssh() {
     ];
     args.extend(record.open_argv.iter().map(String::as_str));
     here.tmux(&args);
-    let attached = || {
-        let clients = remote
-            .other
-            .tmux(&["list-clients", "-F", "#{session_name}"]);
-        clients.lines().any(|line| line == name).then_some(())
-    };
+    let attached = || remote.attached(&name).then_some(());
     wait_for("a client of the remote session", 20, attached);
     here.tmux(&["kill-session", "-t", "=viewer"]);
     wait_for("the client to leave", 20, || {
-        let clients = remote
-            .other
-            .tmux(&["list-clients", "-F", "#{session_name}"]);
-        (!clients.lines().any(|line| line == name)).then_some(())
+        (!remote.attached(&name)).then_some(())
     });
 
     // lf-session-open of the id inside tmux, with no --host: found on the
@@ -629,23 +617,7 @@ fn next_and_the_picker_take_their_turn_on_the_other_machine() {
     let remote = Remote::new();
     let here = &remote.here;
     remote.add("other");
-    let cwd = remote.other.mkdir("there").display().to_string();
-    let there: SessionRecord = remote
-        .run_there(
-            "lf-session-new",
-            &[
-                "--provider",
-                "command",
-                "--title",
-                "remote review",
-                "--cwd",
-                &cwd,
-                "--",
-                "sleep",
-                "300",
-            ],
-        )
-        .json();
+    let there = remote.launch_there(&["--title", "remote review"]);
     let name = format!("lf-{}", &there.id[..12]);
     let ready = |env: &Env, id: &str| {
         env.lf()
@@ -701,9 +673,6 @@ fn next_and_the_picker_take_their_turn_on_the_other_machine() {
     });
     here.type_line(&pane, "remote");
     wait_for("a client of the remote session", 20, || {
-        let clients = remote
-            .other
-            .tmux(&["list-clients", "-F", "#{session_name}"]);
-        clients.lines().any(|line| line == name).then_some(())
+        remote.attached(&name).then_some(())
     });
 }
