@@ -346,6 +346,14 @@ fn remote_sessions_are_merged_in_order_with_their_workspace_and_open_argv() {
             there.id
         )
     );
+    let schema = crate::schema::read_json("schema/session-record.schema.json");
+    let raw: Vec<serde_json::Value> = here.run("lf-session-list", &["--hosts"]).json();
+    for record in &raw {
+        crate::schema::validate(&schema, &schema, record, "").unwrap();
+    }
+    let hosts = crate::schema::read_json("schema/host.schema.json");
+    let entries: serde_json::Value = here.run("lf-host", &["list"]).json();
+    crate::schema::validate(&hosts, &hosts, &entries, "").unwrap();
     assert_eq!(remote_of(&records[1]), None, "a local record stays local");
     assert_eq!(records[1].workspace, None);
 
@@ -445,6 +453,12 @@ fn hosts_that_are_down_hang_or_are_incompatible_are_reported_while_the_list_prin
         "{problems:?}"
     );
     assert!(problems[2].message.contains("--bin"), "{problems:?}");
+    let schema = crate::schema::read_json("schema/host.schema.json");
+    let problem = crate::schema::def(&schema, "HostProblem");
+    for line in ran.stderr.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        crate::schema::validate(&schema, problem, &value, "").unwrap();
+    }
 
     // An lf there that speaks another wire is incompatible, not guessed at.
     let old = remote.here.dir.path().join("old-lf");
