@@ -305,17 +305,8 @@ fn remote_sessions_are_merged_in_order_with_their_workspace_and_open_argv() {
         "true",
     ]);
     let ready = remote.new_there("there fourth, ready");
-    let store = remote.other.lf();
-    store
-        .store()
-        .unwrap()
-        .mark_ready(
-            &ready.id,
-            &remote.other.current_run(&ready.id),
-            "done",
-            lf::clock::now_micros(),
-        )
-        .unwrap();
+    // Its agent (on the other machine) marks it ready.
+    remote.other.ready(&ready.id, "done").ok();
 
     let (records, problems) = remote.list(&["--hosts"]);
     assert!(problems.is_empty(), "{problems:?}");
@@ -633,14 +624,8 @@ fn next_and_the_picker_take_their_turn_on_the_other_machine() {
     remote.add("other");
     let there = remote.launch_there(&["--title", "remote review"]);
     let name = format!("lf-{}", &there.id[..12]);
-    let ready = |env: &Env, id: &str| {
-        env.lf()
-            .store()
-            .unwrap()
-            .mark_ready(id, &env.current_run(id), "done", lf::clock::now_micros())
-            .unwrap();
-    };
-    ready(&remote.other, &there.id);
+
+    remote.other.ready(&there.id, "done").ok();
     let mine = here.new_session(&[
         "--provider",
         "command",
@@ -649,7 +634,7 @@ fn next_and_the_picker_take_their_turn_on_the_other_machine() {
         "--",
         "true",
     ]);
-    ready(here, &mine.id);
+    here.ready(&mine.id, "done").ok();
 
     // The remote review has waited longest: next goes there first.
     let next: SessionRecord = here.run("lf-session-next", &["--print"]).json();
