@@ -196,6 +196,38 @@ impl Remote {
         self.run_there("lf-session-new", &args).json()
     }
 
+    /// Run one of lf's binaries in a terminal inside this machine's tmux (a
+    /// new tmux session `name`, with this Home), kept open after it exits;
+    /// the pane's id.
+    fn in_tmux(&self, name: &str, program: &str, args: &[&str]) -> String {
+        let mut script = format!("'{}'", bin(program).display());
+        for arg in args {
+            script += &format!(" '{arg}'");
+        }
+        script += "; sleep 60";
+        let home = format!("LF_HOME={}", self.here.home().display());
+        let argv = [
+            "new-session",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-s",
+            name,
+            "-x",
+            "120",
+            "-y",
+            "30",
+            "-e",
+            &home,
+            "--",
+            "sh",
+            "-c",
+            &script,
+        ];
+        self.here.tmux(&argv).trim().to_owned()
+    }
+
     /// Whether a client is attached to this tmux session of the other machine.
     fn attached(&self, name: &str) -> bool {
         let clients = self.other.tmux(&["list-clients", "-F", "#{session_name}"]);
@@ -530,21 +562,7 @@ fn a_remote_session_is_opened_there_through_ssh() {
 
     // lf-session-open of the id inside tmux, with no --host: found on the
     // host of the list, opened in a new window of the person's session.
-    let open = bin("lf-session-open").display().to_string();
-    let script = format!("'{open}' {} ; sleep 60", launched.id);
-    let home = format!("LF_HOME={}", here.home().display());
-    here.tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        "person",
-        "-e",
-        &home,
-        "--",
-        "sh",
-        "-c",
-        &script,
-    ]);
+    remote.in_tmux("person", "lf-session-open", &[&launched.id]);
     wait_for("a client of the remote session", 20, attached);
     let windows = here.tmux(&["list-windows", "-t", "=person", "-F", "#{window_index}"]);
     assert_eq!(windows.lines().count(), 2, "a new window runs the ssh");
@@ -642,30 +660,7 @@ fn next_and_the_picker_take_their_turn_on_the_other_machine() {
     assert_eq!(remote_of(&next), Some("other"));
 
     // The picker lists it beside this machine's; Enter on it opens it there.
-    let script = format!("'{}'; sleep 60", bin("lf-session-pick").display());
-    let home = format!("LF_HOME={}", here.home().display());
-    let pane = here
-        .tmux(&[
-            "new-session",
-            "-d",
-            "-P",
-            "-F",
-            "#{pane_id}",
-            "-s",
-            "picker",
-            "-x",
-            "120",
-            "-y",
-            "30",
-            "-e",
-            &home,
-            "--",
-            "sh",
-            "-c",
-            &script,
-        ])
-        .trim()
-        .to_owned();
+    let pane = remote.in_tmux("picker", "lf-session-pick", &[]);
     wait_for("the picker to list both", 20, || {
         let screen = here.tmux(&["capture-pane", "-p", "-t", &pane]);
         (screen.contains("remote review") && screen.contains("local review")).then_some(())
