@@ -593,22 +593,24 @@ fn the_plugin_lists_remote_sessions_with_their_host() {
     let mine = here.new_session(&["--provider", "command", "--", "true"]);
     let there = remote.new_there("there");
 
-    let command = here.command("lf-session-list");
-    let mut nu_command = Command::new(&nu);
-    nu_command
-        .env_clear()
-        .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))))
-        .current_dir(here.work())
-        .stdin(Stdio::null())
-        .args(["-n", "--no-std-lib", "--plugins"])
-        .arg(&plugin)
-        .args([
-            "-c",
-            "lf sessions --hosts --host-timeout 3sec | select id workspace created_at \
-             | each {|r| {id: $r.id, workspace: $r.workspace, created: ($r.created_at | describe)}} \
-             | to json -r",
-        ]);
-    let ran = here.run_command(nu_command);
+    let nu_run = |script: &str| {
+        let command = here.command("lf-session-list");
+        let mut nu_command = Command::new(&nu);
+        nu_command
+            .env_clear()
+            .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))))
+            .current_dir(here.work())
+            .stdin(Stdio::null())
+            .args(["-n", "--no-std-lib", "--plugins"])
+            .arg(&plugin)
+            .args(["-c", script]);
+        here.run_command(nu_command)
+    };
+    let ran = nu_run(
+        "lf sessions --hosts --host-timeout 3sec | select id workspace created_at \
+         | each {|r| {id: $r.id, workspace: $r.workspace, created: ($r.created_at | describe)}} \
+         | to json -r",
+    );
     #[derive(serde::Deserialize)]
     struct Row {
         id: String,
@@ -633,6 +635,14 @@ fn the_plugin_lists_remote_sessions_with_their_host() {
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].host, "down");
     assert_eq!(problems[0].problem, HostProblemKind::Unreachable);
+
+    // `lf session open` finds a Session that is not here on a host.
+    let host: String = nu_run(&format!(
+        "(lf session open --print {}).workspace.home_id | to json -r",
+        there.id
+    ))
+    .json();
+    assert_eq!(host, "other");
 }
 
 #[test]
