@@ -502,7 +502,12 @@ fn hosts_that_are_down_hang_or_are_incompatible_are_reported_while_the_list_prin
     let problems = problems_of(&ran);
     assert_eq!(problems.len(), 1);
     assert_eq!(problems[0].problem, HostProblemKind::Incompatible);
-    assert!(problems[0].message.contains("cannot read"), "{problems:?}");
+    assert!(
+        problems[0]
+            .message
+            .contains("not a record this lf can read"),
+        "{problems:?}"
+    );
 }
 
 #[test]

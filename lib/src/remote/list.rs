@@ -287,7 +287,7 @@ fn received(
             problem(
                 HostProblemKind::Incompatible,
                 format!(
-                    "host {host} sent a record this lf cannot read ({error}); install the same lf on both machines"
+                    "host {host} sent something that is not a record this lf can read ({error}): another version of lf, or a login script there that prints on stdout; install the same lf on both machines"
                 ),
             )
         }),
