@@ -34,6 +34,8 @@ mod privacy;
 mod queue;
 /// The real Claude Code and Codex CLIs through lf, end to end.
 mod real;
+/// Remote Homes over a real sshd: the host list, one merged list, one jump.
+mod remote;
 /// Shared helpers of the JSON-contract tests: fixtures, schemas, a validator.
 mod schema;
 /// lf-session-bind: preview, permanence, run ids.

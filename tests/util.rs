@@ -30,6 +30,7 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-session-next" => env!("CARGO_BIN_EXE_lf-session-next"),
         "lf-session-watch" => env!("CARGO_BIN_EXE_lf-session-watch"),
         "lf-install-shell" => env!("CARGO_BIN_EXE_lf-install-shell"),
+        "lf-host" => env!("CARGO_BIN_EXE_lf-host"),
         other => panic!("no binary named {other}"),
     };
     PathBuf::from(path)
