@@ -78,7 +78,7 @@ impl Follower {
 }
 
 /// Every event the Home keeps, read without following.
-fn all_events(env: &Env) -> Vec<SessionEvent> {
+pub fn all_events(env: &Env) -> Vec<SessionEvent> {
     let ran = env.run("lf-session-watch", &["--since", "0", "--no-follow"]);
     ran.ok();
     ran.stdout
@@ -431,7 +431,13 @@ fn events_are_what_the_schema_says() {
         .map(|kind| kind.as_str().unwrap())
         .collect();
     assert_eq!(kinds, EventKind::NAMES);
-    for kind in ["created", "title", "ready_summary", "attention", "completed"] {
+    for kind in [
+        "created",
+        "title",
+        "ready_summary",
+        "attention",
+        "completed",
+    ] {
         assert!(seen.contains(&kind), "{kind} in {seen:?}");
     }
 }
