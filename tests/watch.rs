@@ -90,14 +90,7 @@ pub fn all_events(env: &Env) -> Vec<SessionEvent> {
 /// A Claude hook for a Session's current Run, as its agent would send it.
 fn claude_hook(env: &Env, session: &str, event: &str, extra: &str) {
     let run = env.current_run(session);
-    let chosen: String = env
-        .db()
-        .query_row(
-            "SELECT chosen_native_id FROM runs WHERE id = ?1",
-            [&run],
-            |row| row.get(0),
-        )
-        .unwrap();
+    let chosen = env.chosen_native_id(&run);
     let payload =
         format!(r#"{{"hook_event_name":"{event}","session_id":"{chosen}","cwd":"/"{extra}}}"#);
     env.hook("claude", Some(&run), payload.as_bytes()).ok();
