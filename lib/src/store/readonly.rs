@@ -118,14 +118,7 @@ impl ReadOnly {
         }
         // One consistent view for every question below.
         conn.execute_batch("BEGIN DEFERRED").map_err(fail)?;
-        let launchers = conn
-            .query_row(
-                "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'launcher_pid'",
-                [],
-                |row| row.get::<_, i64>(0),
-            )
-            .map_err(fail)?
-            > 0;
+        let launchers = version >= schema::RUN_LAUNCHERS;
         Ok(Some(ReadOnly {
             conn,
             path,

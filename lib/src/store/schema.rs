@@ -218,6 +218,9 @@ pub const MIGRATIONS: &[&str] = &[
     "#,
 ];
 
+/// The version whose migration records the launcher of each Run.
+pub const RUN_LAUNCHERS: i64 = 4;
+
 /// The version whose migration adds the maintained `sessions.attention`,
 /// computed for every open Session as it runs.
 pub const MAINTAINED_ATTENTION: i64 = 8;
