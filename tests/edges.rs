@@ -2,7 +2,7 @@ use crate::util::*;
 use std::io::Read;
 use std::process::Stdio;
 
-const BINARIES: [&str; 18] = [
+const BINARIES: [&str; 20] = [
     "lf-session-list",
     "lf-session-count",
     "lf-session-next",
@@ -10,6 +10,8 @@ const BINARIES: [&str; 18] = [
     "lf-session-ready",
     "lf-session-rename",
     "lf-session-complete",
+    "lf-session-diff",
+    "lf-session-restore",
     "lf-session-bind",
     "lf-session-open",
     "lf-session-pick",

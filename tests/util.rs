@@ -29,6 +29,8 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-session-count" => env!("CARGO_BIN_EXE_lf-session-count"),
         "lf-session-next" => env!("CARGO_BIN_EXE_lf-session-next"),
         "lf-install-shell" => env!("CARGO_BIN_EXE_lf-install-shell"),
+        "lf-session-diff" => env!("CARGO_BIN_EXE_lf-session-diff"),
+        "lf-session-restore" => env!("CARGO_BIN_EXE_lf-session-restore"),
         other => panic!("no binary named {other}"),
     };
     PathBuf::from(path)

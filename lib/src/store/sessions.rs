@@ -43,6 +43,18 @@ pub struct SessionRow {
     pub ready_at: Option<i64>,
     pub permission_at: Option<i64>,
     pub turn_completed_at: Option<i64>,
+    /// How far the current Run's launch got: whether it started and ended
+    /// (an end without an outcome is a lost terminal), and the launcher
+    /// (`lf-serve`) that served it.
+    pub launch: LaunchRecord,
+}
+
+/// What the store knows of the current Run's launch, for `state::lost`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchRecord {
+    pub started: bool,
+    pub ended: bool,
+    pub launcher: Option<crate::liveness::ProcessIdentity>,
 }
 
 /// The columns `SessionRow::from_row` reads, in order.
@@ -51,7 +63,8 @@ pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source,
     s.flow_id, s.step, s.node, s.iterations, s.independent, s.current_run_id, s.latest_turn, \
     s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome, \
     f.name, f.finished, f.current_run_id, f.pending_session_id, s.ready_superseded, \
-    s.ready_at, s.permission_at, s.turn_completed_at";
+    s.ready_at, s.permission_at, s.turn_completed_at, r.started_at, r.ended_at, \
+    r.launcher_boot_id, r.launcher_pid, r.launcher_starttime";
 
 pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
     LEFT JOIN flows f ON f.id = s.flow_id";
@@ -169,6 +182,18 @@ impl SessionRow {
             ready_at: row.get(29)?,
             permission_at: row.get(30)?,
             turn_completed_at: row.get(31)?,
+            launch: LaunchRecord {
+                started: row.get::<_, Option<i64>>(32)?.is_some(),
+                ended: row.get::<_, Option<i64>>(33)?.is_some(),
+                launcher: match (text(34)?, row.get::<_, Option<u32>>(35)?) {
+                    (Some(boot_id), Some(pid)) => Some(crate::liveness::ProcessIdentity {
+                        boot_id,
+                        pid,
+                        starttime: row.get::<_, Option<i64>>(36)?.unwrap_or_default() as u64,
+                    }),
+                    _ => None,
+                },
+            },
         })
     }
 }
@@ -671,6 +696,26 @@ impl Store {
         let changed = tx.execute(
             "UPDATE runs SET outcome = ?2, exit_code = ?3, ended_at = ?4 WHERE id = ?1",
             params![run, outcome.as_str(), exit_code, now],
+        )?;
+        if changed == 0 {
+            return Err(Error::RunNotFound(run.to_string()));
+        }
+        tx.execute(
+            "UPDATE sessions SET permission_pending = 0, updated_at = ?2 WHERE current_run_id = ?1",
+            params![run, now],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A Run's terminal hung up (its tmux server or pane went away) and its
+    /// agent went with it: the Run ends with no outcome, since the agent did
+    /// not end by itself (`state::lost` reads this as a lost terminal).
+    pub fn record_hangup(&self, run: &str, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE runs SET outcome = NULL, exit_code = NULL, ended_at = ?2 WHERE id = ?1",
+            params![run, now],
         )?;
         if changed == 0 {
             return Err(Error::RunNotFound(run.to_string()));
