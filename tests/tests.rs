@@ -52,3 +52,7 @@ mod stress;
 mod wire;
 /// lf-work: waves and tasks, association by worktree.
 mod work;
+/// A git worktree per Session: creation, diff, removal.
+mod worktree;
+/// lf-session-restore: lost Sessions brought back, once.
+mod restore;
