@@ -99,7 +99,10 @@ fn a_killed_server_is_restored_exactly_once_with_each_native_id() {
         .run("lf-session-new", &["--provider", "codex", "hello"])
         .json();
     let command: SessionRecord = env
-        .run("lf-session-new", &["--provider", "command", "--", "sleep", "300"])
+        .run(
+            "lf-session-new",
+            &["--provider", "command", "--", "sleep", "300"],
+        )
         .json();
     let completed: SessionRecord = env.run("lf-session-new", &["done"]).json();
     let quit: SessionRecord = env.run("lf-session-new", &["bye"]).json();
@@ -130,7 +133,10 @@ fn a_killed_server_is_restored_exactly_once_with_each_native_id() {
     assert_eq!(plan[&command.id].result, RestoreResult::WouldRelaunch);
     assert_eq!(plan[&quit.id].skipped, Some(RestoreSkip::Exited));
     assert!(!plan.contains_key(&completed.id), "only open Sessions");
-    assert!(!env.tmux_has(&tmux_name(&claude.id)), "a dry run launches nothing");
+    assert!(
+        !env.tmux_has(&tmux_name(&claude.id)),
+        "a dry run launches nothing"
+    );
 
     let done = restore(&env, &[]);
     assert_eq!(done.len(), 4, "{done:#?}");
@@ -241,7 +247,11 @@ fn concurrent_restores_and_opens_launch_each_lost_session_once() {
     }
     assert!(resumed.get(&sessions[0].id).copied().unwrap_or(0) <= 1);
     for session in &sessions {
-        assert_eq!(launches(&env, session).len(), 2, "launched, then once again");
+        assert_eq!(
+            launches(&env, session).len(),
+            2,
+            "launched, then once again"
+        );
         assert_eq!(env.show(&session.id).state, SessionState::Active);
     }
 }
@@ -255,7 +265,13 @@ fn agents_killed_without_a_word_or_by_a_reboot_read_lost_with_why() {
         wait_native(&env, &session.id);
         // lf-serve and its agent, killed at once: nothing is recorded.
         let pane_pid: i32 = env
-            .tmux(&["display-message", "-p", "-t", &session.terminal_ids[0], "#{pane_pid}"])
+            .tmux(&[
+                "display-message",
+                "-p",
+                "-t",
+                &session.terminal_ids[0],
+                "#{pane_pid}",
+            ])
             .trim()
             .parse()
             .unwrap();

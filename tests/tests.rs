@@ -34,6 +34,8 @@ mod privacy;
 mod queue;
 /// The real Claude Code and Codex CLIs through lf, end to end.
 mod real;
+/// lf-session-restore: lost Sessions brought back, once.
+mod restore;
 /// Shared helpers of the JSON-contract tests: fixtures, schemas, a validator.
 mod schema;
 /// lf-session-bind: preview, permanence, run ids.
@@ -54,5 +56,3 @@ mod wire;
 mod work;
 /// A git worktree per Session: creation, diff, removal.
 mod worktree;
-/// lf-session-restore: lost Sessions brought back, once.
-mod restore;

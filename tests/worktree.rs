@@ -99,7 +99,12 @@ fn a_worktree_session_runs_on_its_own_branch_and_its_diff_is_gits() {
         "feature/parser"
     );
     assert_eq!(
-        git(&env, &worktree, &["rev-parse", "--abbrev-ref", "@{upstream}"]).trim(),
+        git(
+            &env,
+            &worktree,
+            &["rev-parse", "--abbrev-ref", "@{upstream}"]
+        )
+        .trim(),
         "main"
     );
     // Registered as its Task, found by --task as any Task is.
@@ -115,12 +120,18 @@ fn a_worktree_session_runs_on_its_own_branch_and_its_diff_is_gits() {
         .json();
     assert_eq!(active.task.as_ref(), Some(task));
     assert!(
-        active.sessions.iter().any(|session| session.id == record.id),
+        active
+            .sessions
+            .iter()
+            .any(|session| session.id == record.id),
         "the live snapshot of its Task shows it: {active:#?}"
     );
 
     // Work: a commit, an uncommitted change, a new file, a main that moved.
-    write(&worktree.join("lib.rs"), "fn a() {}\nfn b2() {}\nfn c() {}\nfn d() {}\n");
+    write(
+        &worktree.join("lib.rs"),
+        "fn a() {}\nfn b2() {}\nfn c() {}\nfn d() {}\n",
+    );
     git(&env, &worktree, &["commit", "-qam", "parser"]);
     write(&worktree.join("README.md"), "# app\n\nNow with a parser.\n");
     write(&worktree.join("notes.txt"), "todo\n");
@@ -192,7 +203,12 @@ fn worktree_names_places_and_repositories_are_checked_before_anything_is_made() 
     let message = env
         .run(
             "lf-session-new",
-            &["--worktree", "--no-launch", "--cwd", plain.to_str().unwrap()],
+            &[
+                "--worktree",
+                "--no-launch",
+                "--cwd",
+                plain.to_str().unwrap(),
+            ],
         )
         .fails(2);
     assert!(
@@ -203,7 +219,10 @@ fn worktree_names_places_and_repositories_are_checked_before_anything_is_made() 
         let flag = format!("--worktree={bad}");
         let ran = env.run("lf-session-new", &[&flag, "--no-launch", "--cwd", cwd]);
         let message = ran.fails(2);
-        assert!(message.contains("is not a valid worktree name"), "{bad}: {message}");
+        assert!(
+            message.contains("is not a valid worktree name"),
+            "{bad}: {message}"
+        );
     }
     let ran = env.run(
         "lf-session-new",
@@ -217,7 +236,10 @@ fn worktree_names_places_and_repositories_are_checked_before_anything_is_made() 
             &["--worktree=taken", "--no-launch", "--cwd", cwd],
         )
         .fails(4);
-    assert!(message.contains("the branch \"taken\" already exists"), "{message}");
+    assert!(
+        message.contains("the branch \"taken\" already exists"),
+        "{message}"
+    );
     std::fs::create_dir_all(env.work().join("repo.worktrees/occupied")).unwrap();
     let message = env
         .run(
@@ -258,7 +280,11 @@ fn removing_a_worktree_is_refused_while_work_would_be_lost_and_done_once_merged(
         message.contains("would lose uncommitted changes to 1 file"),
         "{message}"
     );
-    assert_eq!(env.show(&record.id).state, SessionState::Active, "nothing changed");
+    assert_eq!(
+        env.show(&record.id).state,
+        SessionState::Active,
+        "nothing changed"
+    );
     git(&env, &worktree, &["commit", "-qam", "fix"]);
     let message = env
         .run("lf-session-complete", &[&record.id, "--remove-worktree"])
@@ -272,9 +298,16 @@ fn removing_a_worktree_is_refused_while_work_would_be_lost_and_done_once_merged(
     let ran = env.run("lf-session-complete", &[&record.id, "--remove-worktree"]);
     let closed: SessionRecord = ran.json();
     assert_eq!(closed.state, SessionState::Closed);
-    assert!(ran.stderr.contains("removed the worktree"), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("removed the worktree"),
+        "{}",
+        ran.stderr
+    );
     assert!(!worktree.exists());
-    assert_eq!(git(&env, &repo, &["branch", "--format=%(refname:short)"]), "main\n");
+    assert_eq!(
+        git(&env, &repo, &["branch", "--format=%(refname:short)"]),
+        "main\n"
+    );
     let tasks: Vec<lf::wire::TaskRecord> = env.run("lf-work", &["task", "list"]).json();
     assert!(tasks.iter().all(|task| task.finished), "{tasks:#?}");
 }
@@ -303,9 +336,16 @@ fn force_removes_unmerged_work_and_says_what_it_discarded() {
     );
     let closed: SessionRecord = ran.json();
     assert_eq!(closed.state, SessionState::Closed);
-    assert!(ran.stderr.contains(tip.trim()), "names the lost tip: {}", ran.stderr);
+    assert!(
+        ran.stderr.contains(tip.trim()),
+        "names the lost tip: {}",
+        ran.stderr
+    );
     assert!(!worktree.exists());
-    assert_eq!(git(&env, &repo, &["branch", "--format=%(refname:short)"]), "main\n");
+    assert_eq!(
+        git(&env, &repo, &["branch", "--format=%(refname:short)"]),
+        "main\n"
+    );
 }
 
 #[test]
@@ -317,7 +357,10 @@ fn completing_without_the_flag_leaves_the_worktree_as_it_was() {
     write(&worktree.join("lib.rs"), "kept\n");
     let closed: SessionRecord = env.run("lf-session-complete", &[&record.id]).json();
     assert_eq!(closed.state, SessionState::Closed);
-    assert_eq!(std::fs::read_to_string(worktree.join("lib.rs")).unwrap(), "kept\n");
+    assert_eq!(
+        std::fs::read_to_string(worktree.join("lib.rs")).unwrap(),
+        "kept\n"
+    );
     assert_eq!(
         git(&env, &repo, &["branch", "--format=%(refname:short)"]),
         "keep\nmain\n"

@@ -171,7 +171,9 @@ pub enum Error {
         quote(.0)
     )]
     BaseNotABranch(String),
-    #[error("--worktree registers a Task of its own; leave out --task (or use the Task's worktree with --task alone)")]
+    #[error(
+        "--worktree registers a Task of its own; leave out --task (or use the Task's worktree with --task alone)"
+    )]
     WorktreeWithTask,
     #[error(
         "{} is not a handoff parent: use task:TASK (a Task id or identifier) or wave:WAVE (a Wave id or name)",

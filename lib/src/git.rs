@@ -426,7 +426,8 @@ mod tests {
 
     #[test]
     fn status_reads_branch_counts_changes_and_untracked_paths() {
-        let raw = b"# branch.oid 0123\0# branch.head lf-a\0# branch.upstream main\0# branch.ab +2 -1\0\
+        let raw =
+            b"# branch.oid 0123\0# branch.head lf-a\0# branch.upstream main\0# branch.ab +2 -1\0\
 1 .M N... 100644 100644 100644 aaa bbb src/a file.rs\0\
 2 R. N... 100644 100644 100644 aaa bbb R100 new name\0old name\0\
 ? notes/new\ttab\0";

@@ -318,9 +318,31 @@ mod tests {
             assert_eq!(branch_name(WORKTREE_NAME, good).unwrap(), good);
         }
         for bad in [
-            "", "-x", "--force", "HEAD", "a..b", "../up", "/abs", "a/", "a//b", ".hidden",
-            "a/.b", "x.lock", "a/b.lock/c", "end.", "a b", "a~1", "a^", "a:b", "a?", "a*",
-            "a[b", "a\\b", "a@{1}", "tab\tname", "é",
+            "",
+            "-x",
+            "--force",
+            "HEAD",
+            "a..b",
+            "../up",
+            "/abs",
+            "a/",
+            "a//b",
+            ".hidden",
+            "a/.b",
+            "x.lock",
+            "a/b.lock/c",
+            "end.",
+            "a b",
+            "a~1",
+            "a^",
+            "a:b",
+            "a?",
+            "a*",
+            "a[b",
+            "a\\b",
+            "a@{1}",
+            "tab\tname",
+            "é",
         ] {
             let error = branch_name(WORKTREE_NAME, bad).unwrap_err();
             assert_eq!(error.arg(), Some(Arg::Worktree), "{bad:?}");

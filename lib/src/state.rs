@@ -460,7 +460,11 @@ mod tests {
         assert_eq!(lost(None, false, started), Some(LostReason::Killed));
         assert_eq!(lost(None, false, serving), None, "lf-serve will record it");
         assert_eq!(lost(None, true, rebooted), None, "it runs");
-        assert_eq!(lost(None, false, LaunchFacts::default()), None, "never launched");
+        assert_eq!(
+            lost(None, false, LaunchFacts::default()),
+            None,
+            "never launched"
+        );
         for outcome in RunOutcome::ALL {
             assert_eq!(lost(Some(*outcome), false, rebooted), None, "{outcome:?}");
         }

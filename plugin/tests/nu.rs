@@ -151,6 +151,7 @@ impl Env {
                 prompt: None,
                 argv: Vec::new(),
                 launch: false,
+                worktree: None,
             })
             .unwrap()
             .id

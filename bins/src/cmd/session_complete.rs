@@ -49,8 +49,7 @@ impl Tool for Cli {
         if !self.remove_worktree {
             return out.json(&lf.complete(&self.id, self.grace)?);
         }
-        let (record, removal) =
-            lf.complete_removing_worktree(&self.id, self.grace, self.force)?;
+        let (record, removal) = lf.complete_removing_worktree(&self.id, self.grace, self.force)?;
         out.json(&record)?;
         eprintln!("{}: {removal}", Self::NAME);
         Ok(())

@@ -81,10 +81,12 @@ impl Tool for Cli {
             prompt: self.prompt,
             argv: self.argv,
             launch: !self.no_launch,
-            worktree: self.worktree.map(|name| lf::session::worktree::WorktreeRequest {
-                name: (!name.is_empty()).then_some(name),
-                base: self.base,
-            }),
+            worktree: self
+                .worktree
+                .map(|name| lf::session::worktree::WorktreeRequest {
+                    name: (!name.is_empty()).then_some(name),
+                    base: self.base,
+                }),
         })?;
         if self.no_launch {
             return out.json(&record);

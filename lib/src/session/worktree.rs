@@ -110,7 +110,9 @@ impl Lf {
                 repo: toplevel.display().to_string(),
             });
         }
-        let path = self.worktree_place(&toplevel)?.join(branch.replace('/', "-"));
+        let path = self
+            .worktree_place(&toplevel)?
+            .join(branch.replace('/', "-"));
         if std::fs::symlink_metadata(&path).is_ok() {
             return Err(Error::WorktreeDirExists(path.display().to_string()));
         }
@@ -144,8 +146,8 @@ impl Lf {
     pub(crate) fn create_worktree(&self, plan: &PlannedWorktree, title: &str) -> Result<TaskRow> {
         plan.repo
             .add_worktree(&plan.path, &plan.branch, &plan.base)?;
-        let registered = crate::work::canonical_dir(&plan.path, Arg::Worktree, "worktree").and_then(
-            |worktree| {
+        let registered = crate::work::canonical_dir(&plan.path, Arg::Worktree, "worktree")
+            .and_then(|worktree| {
                 let row = TaskRow {
                     id: TaskId::new().to_string(),
                     identifier: plan.branch.clone(),
@@ -157,8 +159,7 @@ impl Lf {
                 };
                 self.store()?.insert_task(&row)?;
                 Ok(row)
-            },
-        );
+            });
         if registered.is_err() {
             self.discard_worktree(plan);
         }
@@ -175,19 +176,20 @@ impl Lf {
     /// its cwd lies in.
     fn session_worktree(&self, row: &SessionRow) -> Result<Option<(TaskRow, String)>> {
         let store = self.store()?;
-        if let Some(task) = row.task_id.as_deref() {
-            if let Some(task) = store.find_task(task)?
-                && let Some(worktree) = task.worktree.clone()
-            {
-                return Ok(Some((task, worktree)));
-            }
+        if let Some(task) = row.task_id.as_deref()
+            && let Some(task) = store.find_task(task)?
+            && let Some(worktree) = task.worktree.clone()
+        {
+            return Ok(Some((task, worktree)));
         }
         let catalog = super::project::Catalog::load(store)?;
         let Some(checkout) = catalog.task_at(&row.cwd) else {
             return Ok(None);
         };
         let worktree = checkout.worktree.to_owned();
-        Ok(store.find_task(checkout.task_id)?.map(|task| (task, worktree)))
+        Ok(store
+            .find_task(checkout.task_id)?
+            .map(|task| (task, worktree)))
     }
 
     /// What a Session changed, for review: its worktree against the base
@@ -321,9 +323,10 @@ impl Lf {
         }
         let branch = status.branch.clone();
         let tip = match &branch {
-            Some(branch) if force && !merged && status.upstream.is_some() => {
-                Some(git.short_commit(&format!("refs/heads/{branch}")).map_err(kept)?)
-            }
+            Some(branch) if force && !merged && status.upstream.is_some() => Some(
+                git.short_commit(&format!("refs/heads/{branch}"))
+                    .map_err(kept)?,
+            ),
             _ => None,
         };
         if let (Some(branch), Some(tip)) = (&branch, &tip) {
