@@ -52,16 +52,6 @@ fn launches(env: &Env, session: &SessionRecord) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn native_id(env: &Env, session: &str) -> Option<String> {
-    env.db()
-        .query_row(
-            "SELECT r.native_id FROM sessions s JOIN runs r ON r.id = s.current_run_id WHERE s.id = ?1",
-            [session],
-            |row| row.get(0),
-        )
-        .unwrap()
-}
-
 fn wait_lost(env: &Env, id: &str, reason: LostReason) -> SessionRecord {
     wait_for(&format!("Session {id} lost ({reason:?})"), 30, || {
         let record = env.show(id);
@@ -70,7 +60,7 @@ fn wait_lost(env: &Env, id: &str, reason: LostReason) -> SessionRecord {
 }
 
 fn wait_native(env: &Env, id: &str) -> String {
-    wait_for(&format!("the native id of {id}"), 20, || native_id(env, id))
+    wait_for(&format!("the native id of {id}"), 20, || env.native_id(id))
 }
 
 /// The fake Codex names its thread to no hook (the real one's hooks are
@@ -213,15 +203,15 @@ fn concurrent_restores_and_opens_launch_each_lost_session_once() {
     let opens: Vec<_> = (0..2)
         .map(|_| spawn("lf-session-open", &[&sessions[0].id, "--detach"]))
         .collect();
+    let succeeded = |child: std::process::Child| {
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
     let mut resumed: BTreeMap<String, usize> = BTreeMap::new();
     for child in restores {
-        let output = child.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        for (id, line) in lines(&String::from_utf8_lossy(&output.stdout)) {
+        for (id, line) in lines(&succeeded(child)) {
             match line.result {
                 RestoreResult::Resumed => *resumed.entry(id).or_default() += 1,
                 RestoreResult::Skipped => assert_eq!(line.skipped, Some(RestoreSkip::Running)),
@@ -230,12 +220,7 @@ fn concurrent_restores_and_opens_launch_each_lost_session_once() {
         }
     }
     for child in opens {
-        let output = child.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        succeeded(child);
     }
     assert_eq!(
         env.agent_log("launch").len() - before,

@@ -397,6 +397,17 @@ impl Env {
             .unwrap()
     }
 
+    /// The native id of a Session's current Run, if known.
+    pub fn native_id(&self, session: &str) -> Option<String> {
+        self.db()
+            .query_row(
+                "SELECT r.native_id FROM sessions s JOIN runs r ON r.id = s.current_run_id WHERE s.id = ?1",
+                [session],
+                |row| row.get(0),
+            )
+            .unwrap()
+    }
+
     pub fn current_run(&self, session: &str) -> String {
         self.db()
             .query_row(

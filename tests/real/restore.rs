@@ -125,15 +125,7 @@ fn restore_after_a_killed_server_resumes_each_native_conversation_once() {
         say_until(&env, &pane, &format!("Remember the word {word}"), || {
             codex_model.received_prompt(&word)
         });
-        let native = wait_for("the Codex thread", 30, || {
-            env.db()
-                .query_row(
-                    "SELECT r.native_id FROM sessions s JOIN runs r ON r.id = s.current_run_id WHERE s.id = ?1",
-                    [&record.id],
-                    |row| row.get::<_, Option<String>>(0),
-                )
-                .unwrap()
-        });
+        let native = wait_for("the Codex thread", 30, || env.native_id(&record.id));
         wait_history(&env.dir.path().join(".codex/sessions"), &[&word], 30);
         natives.insert(record.id.clone(), native);
     }

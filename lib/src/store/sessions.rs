@@ -692,30 +692,27 @@ impl Store {
         exit_code: Option<i32>,
         now: i64,
     ) -> Result<()> {
-        let tx = self.write()?;
-        let changed = tx.execute(
-            "UPDATE runs SET outcome = ?2, exit_code = ?3, ended_at = ?4 WHERE id = ?1",
-            params![run, outcome.as_str(), exit_code, now],
-        )?;
-        if changed == 0 {
-            return Err(Error::RunNotFound(run.to_string()));
-        }
-        tx.execute(
-            "UPDATE sessions SET permission_pending = 0, updated_at = ?2 WHERE current_run_id = ?1",
-            params![run, now],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.end_run(run, Some(outcome), exit_code, now)
     }
 
     /// A Run's terminal hung up (its tmux server or pane went away) and its
     /// agent went with it: the Run ends with no outcome, since the agent did
     /// not end by itself (`state::lost` reads this as a lost terminal).
     pub fn record_hangup(&self, run: &str, now: i64) -> Result<()> {
+        self.end_run(run, None, None, now)
+    }
+
+    fn end_run(
+        &self,
+        run: &str,
+        outcome: Option<RunOutcome>,
+        exit_code: Option<i32>,
+        now: i64,
+    ) -> Result<()> {
         let tx = self.write()?;
         let changed = tx.execute(
-            "UPDATE runs SET outcome = NULL, exit_code = NULL, ended_at = ?2 WHERE id = ?1",
-            params![run, now],
+            "UPDATE runs SET outcome = ?2, exit_code = ?3, ended_at = ?4 WHERE id = ?1",
+            params![run, outcome.map(RunOutcome::as_str), exit_code, now],
         )?;
         if changed == 0 {
             return Err(Error::RunNotFound(run.to_string()));
