@@ -2,10 +2,11 @@ use crate::util::*;
 use std::io::Read;
 use std::process::Stdio;
 
-const BINARIES: [&str; 20] = [
+const BINARIES: [&str; 21] = [
     "lf-session-list",
     "lf-session-count",
     "lf-session-next",
+    "lf-session-watch",
     "lf-session-new",
     "lf-session-ready",
     "lf-session-rename",

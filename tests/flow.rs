@@ -63,15 +63,6 @@ fn occurrence(record: &SessionRecord) -> FlowOccurrence {
     }
 }
 
-fn ready(env: &Env, id: &str, summary: &str) -> Ran {
-    let mut command = env.command("lf-session-ready");
-    command
-        .env("LF_SESSION_ID", id)
-        .env("LF_RUN_ID", env.current_run(id))
-        .arg(summary);
-    env.run_command(command)
-}
-
 #[test]
 fn a_review_is_created_once_for_its_position_and_launched_once() {
     let (env, task) = setup();
@@ -133,7 +124,8 @@ fn completing_needs_ready_and_returns_the_feedback_to_the_waiting_orchestrator()
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    ready(&env, &session.id, "Approved; rename the parser module").ok();
+    env.ready(&session.id, "Approved; rename the parser module")
+        .ok();
     let closed: SessionRecord = env.run("lf-session-complete", &[&session.id]).json();
     assert_eq!(
         closed.ready_summary.as_deref(),
@@ -171,7 +163,7 @@ fn advancing_makes_earlier_positions_that_need_nothing_and_refuses_stale_work() 
     assert_eq!(occurrence(&earlier), FlowOccurrence::Earlier);
     assert_eq!(earlier.attention, None);
     assert_eq!(
-        ready(&env, &first.id, "late").fails(4),
+        env.ready(&first.id, "late").fails(4),
         "review session is stale"
     );
     let second: SessionRecord = review(&env, "inv-1", "5", &["--no-launch"]).json();

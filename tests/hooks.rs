@@ -29,34 +29,6 @@ fn hook_log_lines(env: &Env) -> usize {
         .unwrap_or(0)
 }
 
-fn call_hook(env: &Env, provider: &str, run: Option<&str>, payload: &[u8]) -> Ran {
-    let mut command = env.command("lf-hook");
-    command
-        .arg(provider)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdin(Stdio::piped());
-    if let Some(run) = run {
-        command.env("LF_RUN_ID", run);
-    }
-    if provider == "codex" {
-        command.arg(String::from_utf8_lossy(payload).into_owned());
-    }
-    let mut child = command.spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    if provider == "claude" {
-        let _ = stdin.write_all(payload);
-    }
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
-    Ran {
-        argv: vec![bin("lf-hook").display().to_string(), provider.to_owned()],
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
 /// A small deterministic generator, so a failure can be replayed.
 struct XorShift(u64);
 
@@ -90,18 +62,13 @@ fn random_and_truncated_payloads_change_nothing_and_are_logged() {
         let cut = (random.next() as usize) % valid_claude.len();
         payloads.push(valid_claude.as_bytes()[..cut].to_vec());
         for payload in payloads {
-            let ran = call_hook(&env, "claude", Some(&run), &payload);
+            let ran = env.hook("claude", Some(&run), &payload);
             assert_eq!(ran.code, Some(0), "round {round}: {ran:?}");
             assert_eq!(ran.stdout, "", "round {round}");
             calls += 1;
         }
         let cut = (random.next() as usize) % valid_codex.len();
-        let ran = call_hook(
-            &env,
-            "codex",
-            Some(&codex_run),
-            &valid_codex.as_bytes()[..cut],
-        );
+        let ran = env.hook("codex", Some(&codex_run), &valid_codex.as_bytes()[..cut]);
         assert_eq!(
             (ran.code, ran.stdout.as_str()),
             (Some(0), ""),
@@ -131,7 +98,7 @@ fn hooks_without_a_run_or_for_a_superseded_run_change_nothing() {
         ("gemini", Some(run.as_str())),
         ("codex", Some(run.as_str())),
     ] {
-        let ran = call_hook(&env, provider, run, stop);
+        let ran = env.hook(provider, run, stop);
         assert_eq!(
             (ran.code, ran.stdout.as_str()),
             (Some(0), ""),
@@ -147,7 +114,7 @@ fn hooks_without_a_run_or_for_a_superseded_run_change_nothing() {
         )
         .unwrap();
     let before_old = snapshot(&env);
-    let ran = call_hook(&env, "claude", Some(&old), stop);
+    let ran = env.hook("claude", Some(&old), stop);
     assert_eq!((ran.code, ran.stdout.as_str()), (Some(0), ""));
     assert_eq!(snapshot(&env), before_old);
     assert!(before_old.contains(&before.lines().next().unwrap()[..40]));
@@ -179,23 +146,20 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
         format!(r#"{{"hook_event_name":"{event}","session_id":"{chosen}","cwd":"/"{extra}}}"#)
             .into_bytes()
     };
-    call_hook(
-        &env,
+    env.hook(
         "claude",
         Some(&run),
         &payload("SessionStart", r#","source":"startup""#),
     )
     .ok();
-    call_hook(
-        &env,
+    env.hook(
         "claude",
         Some(&run),
         &payload("UserPromptSubmit", r#","prompt":"hi""#),
     )
     .ok();
     assert_eq!(env.show(&record.id).attention, None);
-    call_hook(
-        &env,
+    env.hook(
         "claude",
         Some(&run),
         &payload("Notification", r#","notification_type":"idle_prompt""#),
@@ -206,8 +170,7 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
         None,
         "idle_prompt is not a request for approval"
     );
-    call_hook(
-        &env,
+    env.hook(
         "claude",
         Some(&run),
         &payload(
@@ -220,7 +183,7 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
         env.show(&record.id).attention,
         Some(lf::wire::Attention::Approve)
     );
-    call_hook(&env, "claude", Some(&run), &payload("Stop", "")).ok();
+    env.hook("claude", Some(&run), &payload("Stop", "")).ok();
     assert_eq!(
         env.show(&record.id).attention,
         Some(lf::wire::Attention::Reply)
@@ -234,8 +197,7 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
     assert_eq!(native.as_deref(), Some(chosen.as_str()));
     // The person quits the agent while it waits for approval: nothing is
     // pending any more, and the Run's end is noted.
-    call_hook(
-        &env,
+    env.hook(
         "claude",
         Some(&run),
         &payload(
@@ -248,8 +210,7 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
         env.show(&record.id).attention,
         Some(lf::wire::Attention::Approve)
     );
-    call_hook(
-        &env,
+    env.hook(
         "claude",
         Some(&run),
         &payload("SessionEnd", r#","reason":"prompt_input_exit""#),
@@ -268,7 +229,7 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
     assert!(ended.is_some());
     // Another id is logged, never adopted.
     let other = br#"{"hook_event_name":"SessionStart","session_id":"11111111-2222-4333-8444-555555555555"}"#;
-    call_hook(&env, "claude", Some(&run), other).ok();
+    env.hook("claude", Some(&run), other).ok();
     let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap();
     assert!(log.contains("not adopted"), "{log}");
 }
@@ -347,7 +308,7 @@ fn codex_hooks_count_only_the_conversations_thread() {
     let title = format!(
         r#"{{"type":"agent-turn-complete","thread-id":"{TITLE}","turn-id":"1","cwd":"/w","input-messages":["Generate a concise, single-line task title"],"last-assistant-message":"A title"}}"#
     );
-    call_hook(&env, "codex", Some(&run), title.as_bytes()).ok();
+    env.hook("codex", Some(&run), title.as_bytes()).ok();
     hook(event(TITLE, "Stop", ""));
     assert_eq!(env.show(&record.id).attention, None, "the turn still runs");
     assert_eq!(native().0.as_deref(), Some(THREAD));

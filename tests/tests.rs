@@ -50,6 +50,8 @@ mod session_new;
 mod session_ready_rename;
 /// Many processes at once, killed writers, corrupt and newer databases.
 mod stress;
+/// lf-session-watch: the change stream, resumed, filtered, run per event, pruned.
+mod watch;
 /// The JSON contract: schema and fixtures.
 mod wire;
 /// lf-work: waves and tasks, association by worktree.

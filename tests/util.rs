@@ -28,6 +28,7 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-handoff" => env!("CARGO_BIN_EXE_lf-handoff"),
         "lf-session-count" => env!("CARGO_BIN_EXE_lf-session-count"),
         "lf-session-next" => env!("CARGO_BIN_EXE_lf-session-next"),
+        "lf-session-watch" => env!("CARGO_BIN_EXE_lf-session-watch"),
         "lf-install-shell" => env!("CARGO_BIN_EXE_lf-install-shell"),
         "lf-session-diff" => env!("CARGO_BIN_EXE_lf-session-diff"),
         "lf-session-restore" => env!("CARGO_BIN_EXE_lf-session-restore"),
@@ -383,6 +384,47 @@ impl Env {
         // Opening the store creates the database (and migrates it).
         self.lf().store().unwrap();
         rusqlite::Connection::open(self.home().join("loopflow.db")).unwrap()
+    }
+
+    /// Call `lf-hook PROVIDER` as the agent of `run` would: Claude's
+    /// payload on stdin, Codex's notify payload as the last argument.
+    pub fn hook(&self, provider: &str, run: Option<&str>, payload: &[u8]) -> Ran {
+        use std::io::Write;
+        let mut command = self.command("lf-hook");
+        command
+            .arg(provider)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .stdin(Stdio::piped());
+        if let Some(run) = run {
+            command.env("LF_RUN_ID", run);
+        }
+        if provider == "codex" {
+            command.arg(String::from_utf8_lossy(payload).into_owned());
+        }
+        let mut child = command.spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        if provider == "claude" {
+            let _ = stdin.write_all(payload);
+        }
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        Ran {
+            argv: vec![bin("lf-hook").display().to_string(), provider.to_owned()],
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// `lf-session-ready SUMMARY` as the agent of a Session runs it.
+    pub fn ready(&self, id: &str, summary: &str) -> Ran {
+        let mut command = self.command("lf-session-ready");
+        command
+            .env("LF_SESSION_ID", id)
+            .env("LF_RUN_ID", self.current_run(id))
+            .arg(summary);
+        self.run_command(command)
     }
 
     /// The current Run of a Session, read from the database.

@@ -33,6 +33,8 @@ pub const VARIABLES: &[&str] = &[
     crate::session::worktree::PLACE_ENV,
     // How the binaries print errors: `json` for one JSON object.
     "LF_ERROR_FORMAT",
+    // How many events of the change stream a Home keeps.
+    crate::events::KEEP_ENV,
 ];
 
 #[derive(Debug, Clone, Default)]

@@ -129,6 +129,11 @@ pub enum Error {
     },
     #[error("{} is not a page cursor: pass the \"next\" value of a previous page", quote(.0))]
     BadCursor(String),
+    #[error(
+        "LF_EVENTS_KEEP={} is not a number of events to keep: set it to a positive count such as 10000, or unset it",
+        quote(.0)
+    )]
+    BadEventsKeep(String),
     #[error("the {what} {} cannot be used", quote(&.path.display().to_string()))]
     UnusableDir {
         arg: Arg,
@@ -523,6 +528,15 @@ pub enum Error {
     Terminal(&'static str, #[source] std::io::Error),
     #[error("cannot write the output")]
     Output(#[source] std::io::Error),
+    #[error(
+        "event {seq} in the database cannot be read (it was left as it is); resume after it with --since {seq}"
+    )]
+    BadEvent { seq: u64, source: serde_json::Error },
+    #[error("cannot watch the lf Home {} for new events", .path.display())]
+    CannotWatch {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{what}")]
     Io {
         what: String,
@@ -575,6 +589,7 @@ impl Error {
             | NulByte { .. }
             | UnknownName { .. }
             | BadCursor(_)
+            | BadEventsKeep(_)
             | UnusableDir { .. }
             | NotADirectory { .. }
             | NotUtf8 { .. }
@@ -676,6 +691,8 @@ impl Error {
             | WaitTimeout(_)
             | WaitStopped
             | Output(_)
+            | BadEvent { .. }
+            | CannotWatch { .. }
             | Io { .. }
             | Json(_)
             | CannotRun { .. }

@@ -62,7 +62,11 @@ impl Lf {
         if let Some(store) = self.store.get() {
             return Ok(store);
         }
+        let keep = crate::events::keep(self.caller.var(crate::events::KEEP_ENV))?;
         let store = Store::open(&self.home)?;
+        store.observe_with(Box::new(crate::events::Recorder::new(
+            &self.home, &self.open, keep,
+        )));
         Ok(self.store.get_or_init(|| store))
     }
 

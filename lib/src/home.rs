@@ -61,6 +61,10 @@ impl Home {
     pub fn run_dir(&self, run: &RunId) -> PathBuf {
         self.runs().join(run.as_str())
     }
+    /// Touched after every commit that recorded events (see `events`).
+    pub fn events_bell(&self) -> PathBuf {
+        self.root.join("events.bell")
+    }
     pub fn hook_log(&self) -> PathBuf {
         self.root.join("hook.log")
     }

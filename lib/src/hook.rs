@@ -14,16 +14,16 @@ use crate::home::Home;
 use crate::ids::RunId;
 use crate::provider::{HookEvent, Provider, SessionSource};
 use crate::state::Turn;
-use crate::store::Store;
 use std::io::Write;
 
 /// The most a payload may be; larger input is refused, not read on.
 pub const MAX_PAYLOAD: usize = 1 << 20;
 
 /// Apply one hook call. `Ok(note)` carries something worth logging that is
-/// not a failure (a mismatched native id), `Err` a refused input.
-pub fn receive(
-    home: &Home,
+/// not a failure (a mismatched native id), `Err` a refused input. The
+/// store opens only once the input is known good.
+fn receive(
+    lf: &crate::Lf,
     provider: Provider,
     run: Option<&str>,
     payload: &[u8],
@@ -31,7 +31,7 @@ pub fn receive(
     let run = run.ok_or(Error::NotLaunchedByLf { name: "LF_RUN_ID" })?;
     let run = RunId::parse(run)?;
     let hook = provider.parse_hook(payload).map_err(Error::BadHook)?;
-    let store = Store::open(home)?;
+    let store = lf.store()?;
     let row = store
         .hook_target(run.as_str())?
         .ok_or_else(|| Error::RunNotFound(run.to_string()))?;
@@ -168,12 +168,7 @@ pub fn log(home: &Home, provider: &str, run: Option<&str>, message: &str) {
 impl crate::Lf {
     /// Apply one hook call of the agent this caller is (`$LF_RUN_ID`).
     pub fn receive_hook(&self, provider: Provider, payload: &[u8]) -> Result<Option<String>> {
-        receive(
-            self.home(),
-            provider,
-            self.caller().var("LF_RUN_ID"),
-            payload,
-        )
+        receive(self, provider, self.caller().var("LF_RUN_ID"), payload)
     }
 
     /// Note in the hook log what a hook call of this caller changed nothing for.

@@ -11,7 +11,8 @@
 //!   per Session and its diff (`worktree`) and bringing lost Sessions back
 //!   (`restore`); `work`, `flow`, `handoff`, `live` (the live-process snapshot), `queue` (who
 //!   waits for the person: counts and next) and `hook` hold the operations
-//!   of their own subjects.
+//!   of their own subjects; `events` is the change stream (recorded as
+//!   writes commit, followed by `lf-session-watch`).
 //! - `wire` — the JSON contract; `clock` — its time types; `names` — enums
 //!   as text, once for the wire, SQL and command lines.
 //! - `input` — every check of untrusted text; `ids` — strict id formats;
@@ -27,6 +28,7 @@ pub mod caller;
 pub mod clock;
 pub mod demo;
 pub mod error;
+pub mod events;
 mod facade;
 pub mod flow;
 pub mod git;

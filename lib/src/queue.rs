@@ -97,14 +97,14 @@ mod tests {
         let store = lf.store().unwrap();
         let task = |finished: bool| {
             let id = crate::ids::TaskId::new().to_string();
-            store
-                .conn()
-                .execute(
-                    "INSERT INTO tasks (id, identifier, title, created_at, finished_at) \
+            let tx = store.write().unwrap();
+            tx.execute(
+                "INSERT INTO tasks (id, identifier, title, created_at, finished_at) \
                      VALUES (?1, ?1, 't', 1, ?2)",
-                    params![id, finished.then_some(5)],
-                )
-                .unwrap();
+                params![id, finished.then_some(5)],
+            )
+            .unwrap();
+            tx.commit().unwrap();
             id
         };
         let mut expected: Vec<(String, Option<Attention>)> = Vec::new();
@@ -165,9 +165,10 @@ mod tests {
                     (true, false) => Some("started"),
                     _ => Some("completed"),
                 };
-                store
-                    .conn()
-                    .execute(
+                // In one write transaction, as lf's own writes are: the
+                // maintained attention is computed as it commits.
+                let tx = store.write().unwrap();
+                tx.execute(
                         "UPDATE sessions SET ready_summary = ?2, ready_superseded = ?3, \
                          permission_pending = ?4, latest_turn = ?5, completed_at = ?6 WHERE id = ?1",
                         params![
@@ -185,27 +186,34 @@ mod tests {
                     1 => Some("interrupted"),
                     _ => Some("exited"),
                 };
-                store
-                    .conn()
-                    .execute(
-                        "UPDATE runs SET outcome = ?2 WHERE id = ?1",
-                        params![run, outcome],
+                tx.execute(
+                    "UPDATE runs SET outcome = ?2 WHERE id = ?1",
+                    params![run, outcome],
+                )
+                .unwrap();
+                if kind == SessionKind::Flow && bit(6) {
+                    tx.execute(
+                        "UPDATE flows SET finished = 1 WHERE pending_session_id = ?1",
+                        [&id],
                     )
                     .unwrap();
-                if kind == SessionKind::Flow && bit(6) {
-                    store
-                        .conn()
-                        .execute(
-                            "UPDATE flows SET finished = 1 WHERE pending_session_id = ?1",
-                            [&id],
-                        )
-                        .unwrap();
                 }
+                tx.commit().unwrap();
                 let attention = lf.get(&id).unwrap().attention;
                 expected.push((id, attention));
             }
         }
-        let database = ReadOnly::open(lf.home()).unwrap().unwrap();
+        // Both ways of reading it: the maintained column, and the rule in
+        // SQL over every open Session (a Home not migrated to the column).
+        for database in [
+            ReadOnly::open(lf.home()).unwrap().unwrap(),
+            ReadOnly::open(lf.home()).unwrap().unwrap().by_the_rule(),
+        ] {
+            agrees(&database, expected.clone());
+        }
+    }
+
+    fn agrees(database: &ReadOnly, mut expected: Vec<(String, Option<Attention>)>) {
         let owed = database.owed().unwrap();
         let mut got: Vec<(String, Option<Attention>)> = expected
             .iter()

@@ -304,6 +304,42 @@ pub struct RestoreLine {
     pub tmux_session: Option<String>,
 }
 
+crate::names::named! {
+    "event kind";
+    /// What changed, in one event of the change stream.
+    pub enum EventKind {
+        /// The Session was created (`to`: its state).
+        Created,
+        /// The Session was completed (`from`: its state before, `to`: closed).
+        Completed,
+        /// Its state changed otherwise, a live client coming or going too.
+        State,
+        /// Its attention began, changed or ended (`null` is none).
+        Attention,
+        /// Its title changed.
+        Title,
+        /// The agent's ready summary changed (`null` once there is none).
+        ReadySummary,
+    }
+}
+
+/// One change a person could see, as `lf-session-watch` prints it: `seq`
+/// numbers events in commit order (`--since SEQ` resumes after one),
+/// `from` and `to` are the changed value before and after (text or
+/// `null`), and `record` is the Session's record after the change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionEvent {
+    pub seq: u64,
+    pub at: Timestamp,
+    pub session_id: String,
+    pub kind: EventKind,
+    #[serde(deserialize_with = "required")]
+    pub from: Option<String>,
+    #[serde(deserialize_with = "required")]
+    pub to: Option<String>,
+    pub record: SessionRecord,
+}
+
 /// How many open Sessions owe each kind of attention (`lf-session-count`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttentionCounts {

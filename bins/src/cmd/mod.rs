@@ -19,6 +19,7 @@ pub mod session_pick;
 pub mod session_ready;
 pub mod session_rename;
 pub mod session_restore;
+pub mod session_watch;
 pub mod work;
 
 use crate::Tool;
@@ -42,6 +43,7 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<session_open::Cli>(),
         named::<session_count::Cli>(),
         named::<session_next::Cli>(),
+        named::<session_watch::Cli>(),
         named::<session_pick::Cli>(),
         named::<serve::Cli>(),
         {

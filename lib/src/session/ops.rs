@@ -132,6 +132,7 @@ impl Lf {
                 emitted: 0,
                 last: None,
                 next: None,
+                stale: Vec::new(),
             },
             done: false,
             lf: self,
@@ -442,6 +443,9 @@ struct Selection {
     emitted: usize,
     last: Option<(i64, String)>,
     next: Option<String>,
+    /// Sessions whose state is not what their latest event told (a client
+    /// died): looked at again once the listing is done (see `events`).
+    stale: Vec<String>,
 }
 
 /// What one row means for a listing.
@@ -459,8 +463,19 @@ enum Step {
 const LIST_BATCH: usize = 1024;
 
 impl Selection {
+    /// Have the change stream record the Sessions whose state the listing
+    /// found changed without a write (a client that died). Best effort: a
+    /// listing shows what is, whether or not this can be recorded now.
+    fn look_again(&mut self, store: &Store) {
+        let stale = std::mem::take(&mut self.stale);
+        let _ = store.observe_again(&stale);
+    }
+
     fn step(&mut self, store: &Store, row: SessionRow) -> Result<Step> {
         let facts = self.projection.facts(store, &row)?;
+        if row.seen_state != Some(state::state(&facts)) {
+            self.stale.push(row.id.clone());
+        }
         if self.filter.attention && state::attention(&facts).is_none() {
             return Ok(Step::Skip);
         }
@@ -529,6 +544,7 @@ impl Listing {
                 Step::Stop => false,
             })
         })?;
+        self.select.look_again(store);
         Ok(self.select.next)
     }
 
@@ -537,6 +553,7 @@ impl Listing {
         loop {
             let Some(row) = self.rows.pop_front() else {
                 if self.exhausted {
+                    self.select.look_again(store);
                     return Ok(None);
                 }
                 let size = match (&self.select.last, self.select.filter.limit) {
@@ -562,7 +579,10 @@ impl Listing {
             match self.select.step(store, row)? {
                 Step::Skip => continue,
                 Step::Show(record) => return Ok(Some(*record)),
-                Step::Stop => return Ok(None),
+                Step::Stop => {
+                    self.select.look_again(store);
+                    return Ok(None);
+                }
             }
         }
     }

@@ -13,6 +13,7 @@
 //! `docs/decisions.md`, "Store").
 
 mod clients;
+mod events;
 pub mod handoffs;
 mod readonly;
 pub mod schema;
@@ -20,6 +21,7 @@ mod sessions;
 mod work;
 
 pub use clients::ClientReceipt;
+pub(crate) use events::{EventRow, NewEvent, Observer, Touched};
 #[cfg(test)]
 pub(crate) use readonly::Claim;
 pub(crate) use readonly::{Evidence, ReadOnly};
@@ -44,6 +46,10 @@ pub const WAL_LIMIT: u64 = 1 << 20;
 pub struct Store {
     conn: Connection,
     home: Home,
+    /// The rows the open write transaction changed (see `events`).
+    changes: events::SharedChanges,
+    /// Who records the change stream as a write transaction commits.
+    observer: std::cell::OnceCell<Box<dyn Observer>>,
 }
 
 impl Drop for Store {
@@ -52,11 +58,13 @@ impl Drop for Store {
     }
 }
 
-/// A write transaction: a `rusqlite` transaction whose commit names the
-/// database when it fails (a full disk is met at commit).
+/// A write transaction: a `rusqlite` transaction whose commit first
+/// settles what it changed (the maintained attention, the change stream's
+/// events; see `events`) and names the database when it fails (a full disk
+/// is met at commit).
 pub(crate) struct Write<'a> {
     tx: Transaction<'a>,
-    path: &'a Path,
+    store: &'a Store,
 }
 
 impl<'a> std::ops::Deref for Write<'a> {
@@ -68,10 +76,15 @@ impl<'a> std::ops::Deref for Write<'a> {
 
 impl Write<'_> {
     pub(crate) fn commit(self) -> Result<()> {
-        let path = self.path;
+        let store = self.store;
+        let recorded = store.settle()?;
         self.tx
             .commit()
-            .map_err(|error| database_error(path, error))
+            .map_err(|error| database_error(&store.home.database(), error))?;
+        if recorded && let Some(observer) = store.observer.get() {
+            observer.committed();
+        }
+        Ok(())
     }
 }
 
@@ -82,7 +95,7 @@ impl Store {
         home.ensure()?;
         home.ensure_database()?;
         let path = home.database();
-        let conn = Connection::open_with_flags(
+        let mut conn = Connection::open_with_flags(
             &path,
             OpenFlags::SQLITE_OPEN_READ_WRITE
                 | OpenFlags::SQLITE_OPEN_CREATE
@@ -99,12 +112,21 @@ impl Store {
             true,
         )
         .map_err(|error| database_error(&path, error))?;
+        let changes = events::SharedChanges::default();
+        events::install_hook(&mut conn, &changes);
         let store = Store {
             conn,
             home: home.clone(),
+            changes,
+            observer: std::cell::OnceCell::new(),
         };
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Have `observer` record the change stream from now on (once).
+    pub(crate) fn observe_with(&self, observer: Box<dyn Observer>) {
+        let _ = self.observer.set(observer);
     }
 
     pub fn home(&self) -> &Home {
@@ -149,6 +171,9 @@ impl Store {
                     source,
                 })?;
             version += 1;
+            if version == schema::MAINTAINED_ATTENTION {
+                tx.execute_batch(&events::refresh_attention_sql("completed_at IS NULL"))?;
+            }
             tx.pragma_update(None, "user_version", version)?;
             tx.commit()?;
         }
@@ -166,10 +191,11 @@ impl Store {
     /// Begin a transaction that may write: IMMEDIATE, so it waits for the
     /// write lock up front (within the busy timeout) instead of failing later.
     pub(crate) fn write(&self) -> Result<Write<'_>> {
-        let path = self.conn.path().map(Path::new).unwrap_or(Path::new(""));
-        Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
-            .map(|tx| Write { tx, path })
-            .map_err(|error| database_error(path, error))
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
+            .map_err(|error| database_error(&self.home.database(), error))?;
+        // What a transaction that did not commit changed was rolled back.
+        self.forget_changes();
+        Ok(Write { tx, store: self })
     }
 
     /// Checkpoint the WAL into the database and truncate it once it has

@@ -78,6 +78,8 @@ pub(crate) struct ReadOnly {
     path: PathBuf,
     /// Whether Runs record their launcher (schema with launcher columns).
     launchers: bool,
+    /// Whether Sessions keep their attention (`sessions.attention`).
+    maintained: bool,
 }
 
 impl ReadOnly {
@@ -128,7 +130,16 @@ impl ReadOnly {
             conn,
             path,
             launchers,
+            maintained: version >= schema::MAINTAINED_ATTENTION,
         }))
+    }
+
+    /// Read attention by the rule, as in a Home not migrated to the
+    /// maintained column.
+    #[cfg(test)]
+    pub(crate) fn by_the_rule(mut self) -> Self {
+        self.maintained = false;
+        self
     }
 
     fn fail(&self, error: rusqlite::Error) -> Error {
@@ -236,20 +247,31 @@ pub(crate) const ATTENTION_SQL: &str = "CASE \
     END";
 
 /// `state::attention_since` in SQL, for a row whose attention is `a`.
-const ATTENTION_SINCE_SQL: &str = "CASE \
+pub(super) const ATTENTION_SINCE_SQL: &str = "CASE \
     WHEN a = 'review' AND s.kind = 'flow' THEN s.created_at \
     WHEN a = 'review' THEN COALESCE(s.ready_at, s.updated_at) \
     WHEN a = 'approve' THEN COALESCE(s.permission_at, s.updated_at) \
     ELSE COALESCE(s.turn_completed_at, s.updated_at) END";
 
-/// `columns` of the open Sessions that owe attention (`a`), then `tail`.
-fn owing(columns: &str, tail: &str) -> String {
+/// `columns` of the open Sessions that owe attention (`a`), then `tail`:
+/// read from the maintained column and its index, or (in a Home not yet
+/// migrated to it, which a read-only connection cannot migrate) by the rule
+/// for every open Session.
+fn owing(maintained: bool, columns: &str, tail: &str) -> String {
+    if maintained {
+        return format!(
+            "SELECT {columns} FROM (SELECT id, attention AS a, attention_since AS since \
+             FROM sessions WHERE attention IS NOT NULL) {tail}"
+        );
+    }
+    let since = format!("{ATTENTION_SINCE_SQL} AS since");
     format!(
-        "SELECT {columns} FROM (SELECT s.id AS id, ({ATTENTION_SQL}) AS a, s.created_at, s.kind, \
-         s.ready_at, s.permission_at, s.turn_completed_at, s.updated_at \
+        "SELECT {columns} FROM (SELECT id, a, {since} FROM (SELECT s.id AS id, \
+         ({ATTENTION_SQL}) AS a, s.created_at, s.kind, s.ready_at, s.permission_at, \
+         s.turn_completed_at, s.updated_at \
          FROM sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
          LEFT JOIN flows f ON f.id = s.flow_id LEFT JOIN tasks t ON t.id = s.task_id \
-         WHERE s.completed_at IS NULL) s WHERE a IS NOT NULL {tail}",
+         WHERE s.completed_at IS NULL) s WHERE a IS NOT NULL) {tail}",
     )
 }
 
@@ -265,6 +287,7 @@ impl ReadOnly {
     /// How many open Sessions owe each kind of attention.
     pub fn attention_counts(&self) -> Result<crate::wire::AttentionCounts> {
         let sql = owing(
+            self.maintained,
             "COALESCE(SUM(a = 'review'), 0), COALESCE(SUM(a = 'approve'), 0), \
              COALESCE(SUM(a = 'reply'), 0)",
             "",
@@ -291,7 +314,8 @@ impl ReadOnly {
     /// the person's judgement), each longest-waiting first.
     pub fn owed(&self) -> Result<Vec<Owed>> {
         let sql = owing(
-            &format!("s.id, a, {ATTENTION_SINCE_SQL} AS since"),
+            self.maintained,
+            "id, a, since",
             "ORDER BY CASE a WHEN 'approve' THEN 0 WHEN 'reply' THEN 1 ELSE 2 END, since, id",
         );
         let mut statement = self.conn.prepare(&sql).map_err(|error| self.fail(error))?;

@@ -182,7 +182,43 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE sessions ADD COLUMN permission_at INTEGER;
     ALTER TABLE sessions ADD COLUMN turn_completed_at INTEGER;
     "#,
+    // 8: the change stream (`lf-session-watch`). `attention` and
+    // `attention_since` are maintained in every write transaction that
+    // touches their facts (`Store::refresh_attention`), so counting and
+    // jumping read an index instead of evaluating the rule for every open
+    // Session; the `seen_*` columns are what the last event of a Session
+    // said, so the next change is told against it. A Session from before
+    // this version has no seen state until something observes it (it is
+    // then adopted without an event); a closed one is plainly closed.
+    // Events are numbered by `seq` in commit order, never reused.
+    r#"
+    ALTER TABLE sessions ADD COLUMN attention TEXT
+        CHECK (attention IN ('review', 'approve', 'reply'));
+    ALTER TABLE sessions ADD COLUMN attention_since INTEGER;
+    ALTER TABLE sessions ADD COLUMN seen_state TEXT;
+    ALTER TABLE sessions ADD COLUMN seen_title TEXT;
+    ALTER TABLE sessions ADD COLUMN seen_ready_summary TEXT;
+    UPDATE sessions SET seen_title = title, seen_ready_summary = ready_summary;
+    UPDATE sessions SET seen_state = 'closed' WHERE completed_at IS NOT NULL;
+    CREATE INDEX sessions_attention ON sessions (attention, attention_since)
+        WHERE attention IS NOT NULL;
+    CREATE INDEX sessions_seen_active ON sessions (seen_state) WHERE seen_state = 'active';
+    CREATE TABLE events (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        session_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        from_value TEXT,
+        to_value TEXT,
+        -- The Session's record after the change, as JSON.
+        record TEXT NOT NULL
+    ) STRICT;
+    "#,
 ];
+
+/// The version whose migration adds the maintained `sessions.attention`,
+/// computed for every open Session as it runs.
+pub const MAINTAINED_ATTENTION: i64 = 8;
 
 pub fn version() -> i64 {
     MIGRATIONS.len() as i64

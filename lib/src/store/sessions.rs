@@ -43,6 +43,9 @@ pub struct SessionRow {
     pub ready_at: Option<i64>,
     pub permission_at: Option<i64>,
     pub turn_completed_at: Option<i64>,
+    /// The state its latest event told (`None` before the first; see
+    /// `crate::events`).
+    pub seen_state: Option<crate::wire::SessionState>,
     /// How far the current Run's launch got: whether it started and ended
     /// (an end without an outcome is a lost terminal), and the launcher
     /// (`lf-serve`) that served it.
@@ -63,7 +66,7 @@ pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source,
     s.flow_id, s.step, s.node, s.iterations, s.independent, s.current_run_id, s.latest_turn, \
     s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome, \
     f.name, f.finished, f.current_run_id, f.pending_session_id, s.ready_superseded, \
-    s.ready_at, s.permission_at, s.turn_completed_at, r.started_at, r.ended_at, \
+    s.ready_at, s.permission_at, s.turn_completed_at, s.seen_state, r.started_at, r.ended_at, \
     r.launcher_boot_id, r.launcher_pid, r.launcher_starttime";
 
 pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
@@ -182,14 +185,15 @@ impl SessionRow {
             ready_at: row.get(29)?,
             permission_at: row.get(30)?,
             turn_completed_at: row.get(31)?,
+            seen_state: row.get(32)?,
             launch: LaunchRecord {
-                started: row.get::<_, Option<i64>>(32)?.is_some(),
-                ended: row.get::<_, Option<i64>>(33)?.is_some(),
-                launcher: match (text(34)?, row.get::<_, Option<u32>>(35)?) {
+                started: row.get::<_, Option<i64>>(33)?.is_some(),
+                ended: row.get::<_, Option<i64>>(34)?.is_some(),
+                launcher: match (text(35)?, row.get::<_, Option<u32>>(36)?) {
                     (Some(boot_id), Some(pid)) => Some(crate::liveness::ProcessIdentity {
                         boot_id,
                         pid,
-                        starttime: row.get::<_, Option<i64>>(36)?.unwrap_or_default() as u64,
+                        starttime: row.get::<_, Option<i64>>(37)?.unwrap_or_default() as u64,
                     }),
                     _ => None,
                 },
