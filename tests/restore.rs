@@ -20,15 +20,47 @@ fn restore(env: &Env, args: &[&str]) -> BTreeMap<String, RestoreLine> {
     lines(&ran.stdout)
 }
 
-fn lines(stdout: &str) -> BTreeMap<String, RestoreLine> {
+/// Each line checked against schema/restore.schema.json, then decoded.
+pub fn lines(stdout: &str) -> BTreeMap<String, RestoreLine> {
+    let schema = crate::schema::read_json("schema/restore.schema.json");
     stdout
         .lines()
         .map(|line| {
-            let line: RestoreLine = serde_json::from_str(line)
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            crate::schema::assert_keys_match("a restore line", &value, &schema);
+            crate::schema::validate(&schema, &schema, &value, "")
+                .unwrap_or_else(|error| panic!("{error}: {line}"));
+            let line: RestoreLine = serde_json::from_value(value)
                 .unwrap_or_else(|error| panic!("not a restore line ({error}): {line}"));
             (line.id.clone(), line)
         })
         .collect()
+}
+
+#[test]
+fn the_restore_schema_names_exactly_the_serialised_values() {
+    use crate::schema::to_value;
+    let schema = crate::schema::read_json("schema/restore.schema.json");
+    let enumerated = |values: Vec<serde_json::Value>, null: bool| {
+        let mut values = values;
+        if null {
+            values.push(serde_json::Value::Null);
+        }
+        serde_json::Value::from(values)
+    };
+    let property = |name: &str| schema["properties"][name]["enum"].clone();
+    assert_eq!(
+        property("result"),
+        enumerated(RestoreResult::ALL.iter().map(to_value).collect(), false)
+    );
+    assert_eq!(
+        property("skipped"),
+        enumerated(RestoreSkip::ALL.iter().map(to_value).collect(), true)
+    );
+    assert_eq!(
+        property("lost"),
+        enumerated(LostReason::ALL.iter().map(to_value).collect(), true)
+    );
 }
 
 /// The argv of every launch of a Session's agent, oldest first.

@@ -71,6 +71,20 @@ fn numstat(text: &str) -> Vec<(String, Option<u64>, Option<u64>)> {
     files
 }
 
+/// `lf-session-diff`'s JSON, checked against schema/diff.schema.json, decoded.
+fn diff(env: &Env, id: &str) -> SessionDiff {
+    let ran = env.run("lf-session-diff", &[id]);
+    ran.ok();
+    let value: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    let schema = crate::schema::read_json("schema/diff.schema.json");
+    crate::schema::assert_keys_match("a diff", &value, &schema);
+    for file in value["files"].as_array().unwrap() {
+        crate::schema::assert_keys_match("a file", file, crate::schema::def(&schema, "FileChange"));
+    }
+    crate::schema::validate(&schema, &schema, &value, "").unwrap();
+    serde_json::from_value(value).unwrap()
+}
+
 fn diff_files(diff: &SessionDiff) -> Vec<(String, Option<u64>, Option<u64>)> {
     let mut files: Vec<_> = diff
         .files
@@ -139,7 +153,7 @@ fn a_worktree_session_runs_on_its_own_branch_and_its_diff_is_gits() {
     git(&env, &repo, &["add", "CHANGELOG"]);
     git(&env, &repo, &["commit", "-qm", "elsewhere"]);
 
-    let diff: SessionDiff = env.run("lf-session-diff", &[&record.id]).json();
+    let diff = diff(&env, &record.id);
     assert_eq!(diff.id, record.id);
     assert_eq!(diff.worktree.as_deref(), Some(record.cwd.as_str()));
     assert_eq!(diff.branch.as_deref(), Some("feature/parser"));
@@ -182,7 +196,7 @@ fn a_session_without_a_worktree_diffs_its_repository_against_head() {
     write(&repo.join("lib.rs"), "fn a() {}\n");
     git(&env, &repo, &["add", "lib.rs"]);
     write(&repo.join("README.md"), "# app\nmore\n");
-    let diff: SessionDiff = env.run("lf-session-diff", &[&record.id]).json();
+    let diff = diff(&env, &record.id);
     assert_eq!(diff.worktree, None);
     assert_eq!(diff.directory, repo.display().to_string());
     assert_eq!(diff.base, "HEAD");
