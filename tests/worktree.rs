@@ -72,7 +72,7 @@ fn numstat(text: &str) -> Vec<(String, Option<u64>, Option<u64>)> {
 }
 
 /// `lf-session-diff`'s JSON, checked against schema/diff.schema.json, decoded.
-fn diff(env: &Env, id: &str) -> SessionDiff {
+fn session_diff(env: &Env, id: &str) -> SessionDiff {
     let ran = env.run("lf-session-diff", &[id]);
     ran.ok();
     let value: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
@@ -153,7 +153,7 @@ fn a_worktree_session_runs_on_its_own_branch_and_its_diff_is_gits() {
     git(&env, &repo, &["add", "CHANGELOG"]);
     git(&env, &repo, &["commit", "-qm", "elsewhere"]);
 
-    let diff = diff(&env, &record.id);
+    let diff = session_diff(&env, &record.id);
     assert_eq!(diff.id, record.id);
     assert_eq!(diff.worktree.as_deref(), Some(record.cwd.as_str()));
     assert_eq!(diff.branch.as_deref(), Some("feature/parser"));
@@ -184,6 +184,15 @@ fn a_worktree_session_runs_on_its_own_branch_and_its_diff_is_gits() {
         patch.stdout,
         git(&env, &worktree, &["diff", "--merge-base", "main"])
     );
+    // A branch whose base was unset is compared with HEAD.
+    git(&env, &worktree, &["branch", "--unset-upstream"]);
+    let unset = session_diff(&env, &record.id);
+    assert_eq!(unset.base, "HEAD");
+    assert_eq!((unset.ahead, unset.behind), (0, 0));
+    assert_eq!(
+        diff_files(&unset),
+        numstat(&git(&env, &worktree, &["diff", "--numstat", "HEAD"]))
+    );
 }
 
 #[test]
@@ -196,7 +205,7 @@ fn a_session_without_a_worktree_diffs_its_repository_against_head() {
     write(&repo.join("lib.rs"), "fn a() {}\n");
     git(&env, &repo, &["add", "lib.rs"]);
     write(&repo.join("README.md"), "# app\nmore\n");
-    let diff = diff(&env, &record.id);
+    let diff = session_diff(&env, &record.id);
     assert_eq!(diff.worktree, None);
     assert_eq!(diff.directory, repo.display().to_string());
     assert_eq!(diff.base, "HEAD");

@@ -66,6 +66,19 @@ impl Running {
             Err(failed(&self.what, &output))
         }
     }
+
+    pub fn numstat(self) -> Result<Vec<NumStat>> {
+        parse_numstat(&self.finish()?.stdout)
+    }
+
+    pub fn status(self) -> Result<Status> {
+        parse_status(&self.finish()?.stdout)
+    }
+
+    /// The first line it printed.
+    pub fn line(self) -> Result<String> {
+        Ok(line(&self.finish()?.stdout))
+    }
 }
 
 fn failed(what: &str, output: &Output) -> Error {
@@ -265,38 +278,6 @@ impl Git {
         Ok(self
             .succeeded(&args, &format!("compare the worktree with {base}"))?
             .stdout)
-    }
-}
-
-impl Running {
-    pub fn numstat(self) -> Result<Vec<NumStat>> {
-        parse_numstat(&self.finish()?.stdout)
-    }
-
-    pub fn status(self) -> Result<Status> {
-        parse_status(&self.finish()?.stdout)
-    }
-
-    /// The first line it printed.
-    pub fn line(self) -> Result<String> {
-        Ok(line(&self.finish()?.stdout))
-    }
-
-    /// Whether it failed because the branch has no upstream.
-    pub fn numstat_or_no_upstream(self) -> Result<Option<Vec<NumStat>>> {
-        let what = self.what.clone();
-        let output = self
-            .child
-            .wait_with_output()
-            .map_err(|source| Error::io(format!("cannot run git to {what}"), source))?;
-        if output.status.success() {
-            return parse_numstat(&output.stdout).map(Some);
-        }
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        if stderr.contains("no upstream") || stderr.contains("does not point to a branch") {
-            return Ok(None);
-        }
-        Err(failed(&what, &output))
     }
 }
 

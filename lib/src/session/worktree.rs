@@ -203,10 +203,11 @@ impl Lf {
             // Both at once: the status and the diff against the base.
             let status = git.start_status()?;
             let files = git.start_numstat("@{upstream}", true)?;
-            let (status, files) = (status.status()?, files.numstat_or_no_upstream()?);
-            match (files, status.upstream.clone()) {
-                (Some(files), Some(upstream)) => (status, upstream, files),
-                _ => {
+            let (status, files) = (status.status()?, files.numstat());
+            match status.upstream.clone() {
+                Some(upstream) => (status, upstream, files?),
+                // No base (a detached HEAD, an upstream unset): against HEAD.
+                None => {
                     let files = git.start_numstat("HEAD", false)?.numstat()?;
                     (status, "HEAD".to_owned(), files)
                 }
@@ -249,14 +250,8 @@ impl Lf {
     pub fn diff_patch(&self, selector: &str) -> Result<Vec<u8>> {
         let row = self.find(selector)?;
         let (git, worktree) = self.diff_place(&row)?;
-        if worktree.is_some() {
-            match git.patch("@{upstream}", true) {
-                Ok(patch) => return Ok(patch),
-                Err(Error::Git { stderr, .. })
-                    if stderr.contains("no upstream")
-                        || stderr.contains("does not point to a branch") => {}
-                Err(error) => return Err(error),
-            }
+        if worktree.is_some() && git.status()?.upstream.is_some() {
+            return git.patch("@{upstream}", true);
         }
         git.patch("HEAD", false)
     }
