@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 /// A running `lf-session-watch`, its lines decoded as they come.
 struct Follower {
-    child: Child,
+    /// Killed when the follower is dropped.
+    _child: Child,
     lines: Receiver<String>,
 }
 
@@ -39,7 +40,7 @@ impl Follower {
             }
         });
         Follower {
-            child: Child(child),
+            _child: Child(child),
             lines,
         }
     }

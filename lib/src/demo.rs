@@ -90,7 +90,7 @@ mod seeding {
     use crate::ids::{HandoffId, RunId, SessionId};
     use crate::state::Turn;
     use crate::store::handoffs::HandoffRow;
-    use crate::store::{NewReview, NewRun, NewSessionRow, Store, TaskRow, WaveRow};
+    use crate::store::{NewReview, NewRun, NewSessionRow, TaskRow, WaveRow};
     use crate::wire::{HandoffOutcome, HandoffParentKind, SessionKind, TitleSource};
     use std::path::{Path, PathBuf};
 
@@ -129,6 +129,12 @@ mod seeding {
         ),
     ];
 
+    /// The demo Home, opened as lf itself opens it, so its writes are
+    /// recorded as events too.
+    fn recording(home: &Home) -> crate::Lf {
+        crate::Lf::at(home.clone(), crate::Caller::default())
+    }
+
     /// Write the demo into `<root>/home`, with its repository at
     /// `<root>/app` and the Task's worktree at `<root>/app-loo-291`.
     pub fn seed(root: &Path) -> Home {
@@ -139,8 +145,8 @@ mod seeding {
         }
         let text = |path: &PathBuf| path.display().to_string();
         let home = Home::at(root.join("home"));
-        let store = Store::open(&home).expect("the demo Home opens");
-        let store = &store;
+        let lf = recording(&home);
+        let store = lf.store().expect("the demo Home opens");
         store
             .insert_wave(&WaveRow {
                 id: WAVE.into(),
@@ -221,8 +227,8 @@ mod seeding {
     /// review is completed with feedback (a new invocation of the Task
     /// finished it), and `inv-7`, whose review of node 2 is pending.
     fn seed_flows(home: &Home, worktree: &str) {
-        let store = Store::open(home).expect("the demo Home opens");
-        let store = &store;
+        let lf = recording(home);
+        let store = lf.store().expect("the demo Home opens");
         for (id, title, run, invocation, node, step, at) in REVIEWS {
             let task_key = format!("{TASK}:{invocation}:feature:{node}:0");
             assert_eq!(
@@ -281,8 +287,8 @@ mod seeding {
 
     /// A waiting handoff of LOO-291 and a handed-back one of the wave.
     fn seed_handoffs(home: &Home, app: &str, worktree: &str) {
-        let store = Store::open(home).expect("the demo Home opens");
-        let store = &store;
+        let lf = recording(home);
+        let store = lf.store().expect("the demo Home opens");
         let handoff = |id: &str, kind, parent: &str, cwd: &str, reason: &str, at: i64| HandoffRow {
             id: HandoffId::parse(id).expect("a demo handoff id").to_string(),
             parent_kind: kind,

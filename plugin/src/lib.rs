@@ -34,6 +34,7 @@ impl Plugin for LfPlugin {
             Box::new(commands::WorkWaveAdd),
             Box::new(commands::WorkWaveList),
             Box::new(commands::Count),
+            Box::new(commands::Watch),
             Box::new(commands::WorkTaskAdd),
             Box::new(commands::WorkTaskList),
             Box::new(commands::WorkTaskFinish),

@@ -525,6 +525,7 @@ fn help_lf_sessions_shows_examples_with_results() {
             "lf session ready",
             "lf session rename",
             "lf sessions",
+            "lf watch",
             "lf work task add",
             "lf work task finish",
             "lf work task list",
@@ -745,4 +746,65 @@ fn the_plugin_uses_the_engines_tmux_socket_not_its_own() {
 
 fn tmux_name(id: &str) -> String {
     format!("lf-{}", &id[..12])
+}
+
+/// `lf watch` follows in a real Nushell: a pipeline that waits for the
+/// next approval gets it as a typed record the moment it is recorded, and
+/// `first` ends the stream (and the follower) there.
+#[test]
+fn lf_watch_streams_an_approval_to_a_waiting_pipeline() {
+    let env = Env::new();
+    let work = env.mkdir("repo");
+    let quiet = env.session("Quiet", &work);
+    let blocked = env.session("Blocked", &work);
+    let mut command = env.command(&nu(), &env.work());
+    command
+        .args(["-n", "--no-std-lib", "--plugins"])
+        .arg(plugin())
+        .arg("-c")
+        .arg(
+            "lf watch --since 0 --attention | first 1 | each { |e| \
+             {seq: $e.seq, session: $e.session_id, to: $e.to, title: $e.record.title, \
+             at: ($e.at | describe), since: ($e.record.attention_since | describe)} } \
+             | to json -r",
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = command.spawn().unwrap();
+    // Only title and creation events so far: nothing for the pipeline yet.
+    let store = env.lf();
+    let store = store.store().unwrap();
+    store
+        .rename_session(&quiet, "Still quiet", lf::wire::TitleSource::Human, 1)
+        .unwrap();
+    store
+        .record_permission_prompt(&env.run_of(&blocked), lf::clock::now_micros())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Got {
+        seq: u64,
+        session: String,
+        to: String,
+        title: String,
+        at: String,
+        since: String,
+    }
+    let got: Vec<Got> = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        got,
+        [Got {
+            seq: 4,
+            session: blocked,
+            to: "approve".into(),
+            title: "Blocked".into(),
+            at: "datetime".into(),
+            since: "datetime".into(),
+        }]
+    );
 }
