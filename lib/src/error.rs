@@ -467,6 +467,8 @@ pub enum Error {
     Tmux { what: String, stderr: String },
     #[error("the tmux session {0} ended as soon as it started")]
     TmuxEnded(String),
+    #[error("the tmux session {0} exists already: another process launched it")]
+    TmuxSessionExists(String),
     #[error("tmux could not attach to {0}")]
     AttachFailed(String),
     /// The program of a launch is not installed; `install` says how (the
@@ -674,6 +676,7 @@ impl Error {
             | TmuxFailed(_)
             | Tmux { .. }
             | TmuxEnded(_)
+            | TmuxSessionExists(_)
             | AttachFailed(_)
             | NotOnPath { .. }
             | LaunchFailed(_)

@@ -400,7 +400,7 @@ impl Lf {
     fn wait_started(&self, run: &str, resuming: bool, tmux: &Tmux, name: &str) -> Result<()> {
         let start = Starting::new(self, run, resuming, name)?;
         loop {
-            if self.started(&start, tmux)? {
+            if self.started(&start, &mut |name| tmux.has_session(name))? {
                 return Ok(());
             }
             std::thread::sleep(POLL);
@@ -408,8 +408,13 @@ impl Lf {
     }
 
     /// Whether a launch is resumable (or waits for a person) now; an error
-    /// when it failed, its launcher exited or its time is up.
-    pub(crate) fn started(&self, start: &Starting, tmux: &Tmux) -> Result<bool> {
+    /// when it failed, its launcher exited (`running` says whether a tmux
+    /// session of that name runs) or its time is up.
+    pub(crate) fn started(
+        &self,
+        start: &Starting,
+        running: &mut dyn FnMut(&str) -> Result<bool>,
+    ) -> Result<bool> {
         let run = start.run.as_str();
         let row = self.run(run)?;
         if let Some(diagnostic) = &row.diagnostic {
@@ -421,7 +426,7 @@ impl Lf {
         {
             return Ok(true);
         }
-        if !tmux.has_session(&start.tmux)? {
+        if !running(&start.tmux)? {
             let row = self.run(run)?;
             return Err(match row.diagnostic {
                 Some(diagnostic) => Error::LaunchFailed(diagnostic),

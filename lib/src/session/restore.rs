@@ -59,8 +59,16 @@ impl Lf {
         }
         while !pending.is_empty() {
             let mut waiting = Vec::with_capacity(pending.len());
+            // One look at the tmux server per round, and only if asked.
+            let mut sessions = None;
+            let mut running = |name: &str| -> Result<bool> {
+                if sessions.is_none() {
+                    sessions = Some(tmux.session_names()?);
+                }
+                Ok(sessions.as_ref().is_some_and(|names| names.contains(name)))
+            };
             for mut launch in pending {
-                match self.started(&launch.start, &tmux) {
+                match self.started(&launch.start, &mut running) {
                     Ok(false) => waiting.push(launch),
                     Ok(true) => {
                         if launch.line.result == RestoreResult::Relaunched {
@@ -92,20 +100,20 @@ impl Lf {
     /// would be done).
     fn restore_one(
         &self,
-        row: &SessionRow,
+        scanned: &SessionRow,
         reason: LostReason,
         dry_run: bool,
         tmux: &tmux::Tmux,
     ) -> Result<std::result::Result<Pending, RestoreLine>> {
-        let id = SessionId::parse(&row.id)?;
+        let id = SessionId::parse(&scanned.id)?;
         let name = tmux::session_name(&id);
         if dry_run {
             if tmux.has_session(&name)? {
-                return Ok(Err(running(row, &name)));
+                return Ok(Err(running(scanned, &name)));
             }
-            let run = self.run(&row.current_run_id)?;
+            let run = self.run(&scanned.current_run_id)?;
             let resumable = run.native_id.is_some() && !run.resume_failed;
-            let mut line = line(row, Some(reason), RestoreResult::WouldRelaunch);
+            let mut line = line(scanned, Some(reason), RestoreResult::WouldRelaunch);
             if resumable {
                 line.result = RestoreResult::WouldResume;
                 line.native_id = run.native_id;
@@ -123,15 +131,23 @@ impl Lf {
                 ..line(&row, Some(reason), RestoreResult::Skipped)
             }));
         }
-        if tmux.has_session(&name)? || !self.live_clients(&row.id)?.is_empty() {
+        // A new attempt since the scan: an opener launched it.
+        if row.current_run_id != scanned.current_run_id || !self.live_clients(&row.id)?.is_empty() {
             return Ok(Err(running(&row, &name)));
         }
         let Some(reason) = super::project::lost(&row, false, &crate::liveness::boot_id()?) else {
             return Ok(Err(skipped(&row, false)));
         };
+        // An opener that launched it since holds no lock now, and its
+        // lf-serve may not run yet: the database cannot tell, the tmux
+        // session can. Its Run is then new (unlaunched) or resumable, so
+        // this decides on the same Run and tmux refuses the second session.
         let run = self.launchable_run(&row)?;
         let resumed = run.id == row.current_run_id && run.native_id.is_some();
-        self.start_in_tmux(&row, &run, tmux, &name)?;
+        match self.start_in_tmux(&row, &run, tmux, &name) {
+            Err(Error::TmuxSessionExists(_)) => return Ok(Err(running(&row, &name))),
+            started => started?,
+        }
         let mut line = line(&row, Some(reason), RestoreResult::Relaunched);
         if resumed {
             line.result = RestoreResult::Resumed;
