@@ -100,6 +100,9 @@ impl Git {
     fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new("git");
         command
+            // Reading must never take the index lock from under the agent
+            // (`git status` would otherwise write the refreshed index).
+            .arg("--no-optional-locks")
             .arg("-C")
             .arg(&self.dir)
             .args(args)
@@ -245,8 +248,9 @@ impl Git {
                 "--porcelain=v2",
                 "--branch",
                 "-z",
-                "--untracked-files=all",
-                "--ignore-submodules=none",
+                // An untracked folder is one entry (`notes/`), not a walk
+                // of everything in it.
+                "--untracked-files=normal",
             ],
             "read the status of the worktree",
         )

@@ -219,6 +219,8 @@ pub struct SessionDiff {
     /// Files changed against the base, committed or not (`git diff
     /// --numstat`); untracked files are listed in `untracked` instead.
     pub files: Vec<FileChange>,
+    /// Untracked files; a folder nothing in which is tracked is one entry
+    /// ending in `/`.
     pub untracked: Vec<String>,
     /// Sums over `files` (binary files count nothing).
     pub insertions: u64,

@@ -416,8 +416,17 @@ fn uncommitted(status: &Status) -> String {
             count(status.changed.len(), "file")
         ));
     }
-    if !status.untracked.is_empty() {
-        parts.push(count(status.untracked.len(), "untracked file"));
+    let folders = status
+        .untracked
+        .iter()
+        .filter(|path| path.ends_with('/'))
+        .count();
+    let files = status.untracked.len() - folders;
+    if files > 0 {
+        parts.push(count(files, "untracked file"));
+    }
+    if folders > 0 {
+        parts.push(count(folders, "untracked folder"));
     }
     parts.join(" and ")
 }
