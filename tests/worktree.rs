@@ -147,7 +147,13 @@ fn a_worktree_session_runs_on_its_own_branch_and_its_diff_is_gits() {
         "fn a() {}\nfn b2() {}\nfn c() {}\nfn d() {}\n",
     );
     git(&env, &worktree, &["commit", "-qam", "parser"]);
-    write(&worktree.join("README.md"), "# app\n\nNow with a parser.\n");
+    git(&env, &worktree, &["mv", "README.md", "GUIDE.md"]);
+    git(&env, &worktree, &["commit", "-qm", "renamed"]);
+    write(&worktree.join("GUIDE.md"), "# app\n\nNow with a parser.\n");
+    write(
+        &worktree.join("lib.rs"),
+        "fn a() {}\nfn b2() {}\nfn c() {}\nfn d() {}\nfn e() {}\n",
+    );
     write(&worktree.join("notes.txt"), "todo\n");
     write(&repo.join("CHANGELOG"), "main moved\n");
     git(&env, &repo, &["add", "CHANGELOG"]);
@@ -158,7 +164,7 @@ fn a_worktree_session_runs_on_its_own_branch_and_its_diff_is_gits() {
     assert_eq!(diff.worktree.as_deref(), Some(record.cwd.as_str()));
     assert_eq!(diff.branch.as_deref(), Some("feature/parser"));
     assert_eq!(diff.base, "main");
-    assert_eq!((diff.ahead, diff.behind), (1, 1));
+    assert_eq!((diff.ahead, diff.behind), (2, 1));
     assert!(diff.uncommitted);
     assert_eq!(diff.untracked, ["notes.txt"]);
     let gits = numstat(&git(

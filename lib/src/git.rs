@@ -24,7 +24,8 @@ pub struct Status {
     /// Commits on the branch that its upstream lacks, and the reverse.
     pub ahead: u64,
     pub behind: u64,
-    /// Tracked paths with changes, staged or not (including conflicts).
+    /// Tracked paths with changes, staged or not (including conflicts;
+    /// both paths of a rename).
     pub changed: Vec<String>,
     pub untracked: Vec<String>,
 }
@@ -260,16 +261,42 @@ impl Git {
         parse_status(&self.start_status()?.finish()?.stdout)
     }
 
-    /// Start `git diff ARGS... --numstat -z`: the working tree (committed
-    /// or not) against `base`, or against the merge base of `base` and HEAD
-    /// (`merge_base`).
-    pub fn start_numstat(&self, base: &str, merge_base: bool) -> Result<Running> {
-        let mut args = vec!["diff", "--no-ext-diff", "--numstat", "-z"];
+    /// Start `git diff --numstat -z`: the working tree (committed or not)
+    /// against `base`, or against the merge base of `base` and HEAD
+    /// (`merge_base`), for `paths` only when some are given (literally:
+    /// never read as patterns).
+    pub fn start_numstat(&self, base: &str, merge_base: bool, paths: &[&str]) -> Result<Running> {
+        let mut args = vec![
+            "--literal-pathspecs",
+            "diff",
+            "--no-ext-diff",
+            "--numstat",
+            "-z",
+        ];
         if merge_base {
             args.push("--merge-base");
         }
         args.extend([base, "--"]);
+        args.extend(paths);
         self.start(&args, &format!("compare the worktree with {base}"))
+    }
+
+    /// Start `git diff --numstat -z --merge-base BASE HEAD`: the commits
+    /// of the branch since it left `base`, without looking at the files.
+    pub fn start_committed_numstat(&self, base: &str) -> Result<Running> {
+        self.start(
+            &[
+                "diff",
+                "--no-ext-diff",
+                "--numstat",
+                "-z",
+                "--merge-base",
+                base,
+                "HEAD",
+                "--",
+            ],
+            &format!("compare the branch with {base}"),
+        )
     }
 
     /// The unified diff, as `start_numstat` compares.
@@ -351,7 +378,9 @@ pub fn parse_status(bytes: &[u8]) -> Result<Status> {
             "2 " => {
                 status.changed.push(path(8)?);
                 // The original path follows as a field of its own.
-                fields.next();
+                if let Some(from) = fields.next() {
+                    status.changed.push(text(from));
+                }
             }
             "u " => status.changed.push(path(9)?),
             "? " => status.untracked.push(rest.to_owned()),
@@ -420,7 +449,7 @@ mod tests {
         assert_eq!(status.branch.as_deref(), Some("lf-a"));
         assert_eq!(status.upstream.as_deref(), Some("main"));
         assert_eq!((status.ahead, status.behind), (2, 1));
-        assert_eq!(status.changed, ["src/a file.rs", "new name"]);
+        assert_eq!(status.changed, ["src/a file.rs", "new name", "old name"]);
         assert_eq!(status.untracked, ["notes/new\ttab"]);
         assert!(status.uncommitted());
         let detached = parse_status(b"# branch.oid 0123\0# branch.head (detached)\0").unwrap();

@@ -15,7 +15,7 @@
 use crate::clock::now_micros;
 use crate::error::{Arg, Error, Result};
 use crate::facade::Lf;
-use crate::git::{Git, Status};
+use crate::git::{Git, NumStat, Status};
 use crate::ids::{SessionId, TaskId};
 use crate::input;
 use crate::store::{ListQuery, SessionRow, TaskRow};
@@ -201,21 +201,26 @@ impl Lf {
         let (status, base, files) = if let Some(worktree) = &worktree {
             directory = worktree.clone();
             // Both at once: the status and the diff against the base.
+            // One look at the files (the status), and the branch's commits
+            // beside it, which need none.
             let status = git.start_status()?;
-            let files = git.start_numstat("@{upstream}", true)?;
-            let (status, files) = (status.status()?, files.numstat());
+            let committed = git.start_committed_numstat("@{upstream}")?;
+            let (status, committed) = (status.status()?, committed.numstat());
             match status.upstream.clone() {
-                Some(upstream) => (status, upstream, files?),
+                Some(upstream) => {
+                    let files = against_base(&git, &status, committed?)?;
+                    (status, upstream, files)
+                }
                 // No base (a detached HEAD, an upstream unset): against HEAD.
                 None => {
-                    let files = git.start_numstat("HEAD", false)?.numstat()?;
+                    let files = git.start_numstat("HEAD", false, &[])?.numstat()?;
                     (status, "HEAD".to_owned(), files)
                 }
             }
         } else {
             let toplevel = git.start_toplevel()?;
             let status = git.start_status()?;
-            let files = git.start_numstat("HEAD", false)?;
+            let files = git.start_numstat("HEAD", false, &[])?;
             directory = toplevel.line()?;
             (status.status()?, "HEAD".to_owned(), files.numstat()?)
         };
@@ -404,6 +409,43 @@ impl Lf {
             None => Ok(()),
         }
     }
+}
+
+/// The most changed paths compared one by one; more are compared whole.
+const PATHS_AT_ONCE: usize = 256;
+
+/// What `git diff --numstat --merge-base BASE` says, from the branch's
+/// commits against the base (`committed`) and the paths the status found
+/// changed, compared with the base on their own: the files are looked at
+/// once, by the status, instead of by a second walk of the whole tree.
+fn against_base(git: &Git, status: &Status, committed: Vec<NumStat>) -> Result<Vec<NumStat>> {
+    if status.changed.is_empty() {
+        return Ok(committed);
+    }
+    let mut paths: std::collections::BTreeSet<String> = status.changed.iter().cloned().collect();
+    // A rename committed and then changed again: both of its paths, so
+    // git pairs them as the whole diff would.
+    for file in &committed {
+        if let Some(from) = &file.from
+            && paths.contains(&file.path)
+        {
+            paths.insert(from.clone());
+        }
+    }
+    if paths.len() > PATHS_AT_ONCE {
+        return git.start_numstat("@{upstream}", true, &[])?.numstat();
+    }
+    let touched = |file: &NumStat| {
+        paths.contains(&file.path) || file.from.as_ref().is_some_and(|from| paths.contains(from))
+    };
+    let mut files: Vec<NumStat> = committed
+        .into_iter()
+        .filter(|file| !touched(file))
+        .collect();
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    files.extend(git.start_numstat("@{upstream}", true, &paths)?.numstat()?);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
 }
 
 /// "uncommitted changes to 2 files and 1 untracked file".
