@@ -30,6 +30,30 @@ fn errors_say_what_happened_to_what_and_what_to_do() {
             format!("Session {missing} was not found"),
         ),
         (
+            "lf-host",
+            vec!["add", "--", "-oProxyCommand=sh"],
+            2,
+            "\"-oProxyCommand=sh\" is not a host name lf passes to ssh: use letters, digits and \
+             - . _ @ : [ ] %, not starting with -"
+                .into(),
+        ),
+        (
+            "lf-host",
+            vec!["remove", "build-box"],
+            3,
+            "host \"build-box\" is not in the host list; see lf-host list, or add it with lf-host add"
+                .into(),
+        ),
+        (
+            "lf-session-list",
+            vec!["--host", "build-box", "--task", "LOO-1"],
+            2,
+            "--task names something of this machine, so it cannot be combined with --host or \
+             --hosts; remote sessions can be filtered with --attention, --state, --kind, --orphan \
+             and --all"
+                .into(),
+        ),
+        (
             "lf-session-new",
             vec!["--no-launch", "--title", "   "],
             2,

@@ -34,6 +34,8 @@ mod privacy;
 mod queue;
 /// The real Claude Code and Codex CLIs through lf, end to end.
 mod real;
+/// Remote Homes over a real sshd: the host list, one merged list, one jump.
+mod remote;
 /// lf-session-restore: lost Sessions brought back, once.
 mod restore;
 /// Shared helpers of the JSON-contract tests: fixtures, schemas, a validator.

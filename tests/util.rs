@@ -32,6 +32,7 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-install-shell" => env!("CARGO_BIN_EXE_lf-install-shell"),
         "lf-session-diff" => env!("CARGO_BIN_EXE_lf-session-diff"),
         "lf-session-restore" => env!("CARGO_BIN_EXE_lf-session-restore"),
+        "lf-host" => env!("CARGO_BIN_EXE_lf-host"),
         other => panic!("no binary named {other}"),
     };
     PathBuf::from(path)

@@ -68,8 +68,10 @@ fn full_record() -> SessionRecord {
             occurrence: FlowOccurrence::Current,
         },
         workspace: Some(Workspace {
-            task_id: task,
-            worktree: "/src/app-loo-291".to_owned(),
+            home_id: None,
+            task_id: Some(task),
+            worktree: Some("/src/app-loo-291".to_owned()),
+            unavailable: None,
         }),
         open_argv: vec![
             "/usr/bin/env".to_owned(),

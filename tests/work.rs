@@ -136,6 +136,6 @@ fn a_session_in_a_symlinked_worktree_is_associated() {
     let sub = env.mkdir("real-wt/src");
     let session = env.new_session(&["--cwd", sub.to_str().unwrap()]);
     assert_eq!(session.task_ids, [task.id.as_str()]);
-    assert_eq!(session.workspace.unwrap().task_id, task.id);
+    assert_eq!(session.workspace.unwrap().task_id, Some(task.id));
     assert_eq!(session.work, None, "association is not a binding");
 }

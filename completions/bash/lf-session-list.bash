@@ -23,7 +23,7 @@ _lf__session__list() {
 
     case "${cmd}" in
         lf__session__list)
-            opts="-h -V --attention --state --kind --task --orphan --cwd --here --all --limit --after --page --jsonl --help --version"
+            opts="-h -V --attention --state --kind --task --orphan --cwd --here --all --limit --after --page --jsonl --hosts --host --host-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -50,6 +50,14 @@ _lf__session__list() {
                     return 0
                     ;;
                 --after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -23,12 +23,20 @@ _lf__session__open() {
 
     case "${cmd}" in
         lf__session__open)
-            opts="-h -V --here --replace --try --detach --print --help --version"
+            opts="-h -V --here --replace --try --detach --print --host --host-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -22,6 +22,9 @@ module completions {
     --after: string           # Continue after this cursor (the "next" of a previous --page)
     --page                    # Print a page object {"entries": [...], "next": cursor or null}
     --jsonl                   # Print one record per line (JSON Lines), streamed
+    --hosts                   # Also list the sessions of every host of the host list (lf-host)
+    --host: string            # Also list the sessions of this host (repeatable; it need not be in the list)
+    --host-timeout: string    # How long each host may take, in seconds (default 5)
     --help(-h)                # Print help (see more with '--help')
     --version(-V)             # Print version
   ]

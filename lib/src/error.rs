@@ -72,6 +72,13 @@ pub enum Arg {
     /// The branch a worktree starts from (`--base`).
     Base,
     RemoveWorktree,
+    /// A remote host (`--host`, `lf-host add HOST`).
+    Host,
+    /// The lf Home on a remote host (`lf-host add --home`).
+    Home,
+    /// The folder of lf's binaries on a remote host (`lf-host add --bin`).
+    Bin,
+    HostTimeout,
 }
 
 impl Arg {
@@ -237,6 +244,20 @@ pub enum Error {
     /// A command line the binaries' parser refused; clap wrote the message.
     #[error("{0}")]
     CommandLine(String),
+    #[error(
+        "{} is not a host name lf passes to ssh: use letters, digits and - . _ @ : [ ] %, not starting with -",
+        quote(.0)
+    )]
+    BadHost(String),
+    #[error(
+        "the remote {what} {} cannot be used: give an absolute path (or one starting with ~/) without quotes, backslashes or control characters",
+        quote(.text)
+    )]
+    BadRemotePath { arg: Arg, what: What, text: String },
+    #[error(
+        "{flag} names something of this machine, so it cannot be combined with --host or --hosts; remote sessions can be filtered with --attention, --state, --kind, --orphan and --all"
+    )]
+    LocalOnlyFilter { flag: &'static str },
     #[error("{variable}: {inner}")]
     InVariable {
         variable: &'static str,
@@ -260,6 +281,19 @@ pub enum Error {
     ProcessNotFound(u32),
     #[error("there is no session to pick")]
     NothingToPick,
+    #[error("host {} is not in the host list; see lf-host list, or add it with lf-host add", quote(.0))]
+    HostNotFound(String),
+    #[error(
+        "Session {id} was not found here or on any host of the host list (lf-host list){problems}; pass --host HOST if it is on another machine"
+    )]
+    NowhereFound { id: String, problems: String },
+    /// What a remote lf refused, in its own words; the kind is its kind.
+    #[error("on host {host}: {message}")]
+    RemoteRefused {
+        host: String,
+        kind: ErrorKind,
+        message: String,
+    },
 
     // ----- conflicts with the current state (exit 4)
     #[error("Session {0} is already complete")]
@@ -313,6 +347,8 @@ pub enum Error {
     WaveExists(String),
     #[error("a Task with identifier {0:?} is already registered")]
     TaskExists(String),
+    #[error("host {} is already in the host list; remove it first to change it (lf-host remove)", quote(.0))]
+    HostExists(String),
     #[error(
         "the branch {} already exists in {}; choose another --worktree NAME, or register its worktree as a Task (lf-work task add --worktree DIR) and pass --task",
         quote(.branch), quote(.repo)
@@ -531,6 +567,14 @@ pub enum Error {
     #[error("cannot write the output")]
     Output(#[source] std::io::Error),
     #[error(
+        "the host list {} cannot be read: {problem}; fix it or remove it (lf-host list shows it once it reads)",
+        .path.display()
+    )]
+    BadHostList { path: PathBuf, problem: String },
+    /// A host could not be asked; the message says why, for a person.
+    #[error("{message}")]
+    HostUnavailable { host: String, message: String },
+    #[error(
         "event {seq} in the database cannot be read (it was left as it is); resume after it with --since {seq}"
     )]
     BadEvent { seq: u64, source: serde_json::Error },
@@ -620,7 +664,10 @@ impl Error {
             | CommandLine(_)
             | BadSeconds { .. }
             | NoTerminal
-            | NoUserHome => ErrorKind::Usage,
+            | NoUserHome
+            | BadHost(_)
+            | BadRemotePath { .. }
+            | LocalOnlyFilter { .. } => ErrorKind::Usage,
             SessionNotFound(_)
             | RunNotFound(_)
             | TaskNotFound(..)
@@ -628,7 +675,9 @@ impl Error {
             | InvocationNotFound(_)
             | HandoffNotFound(_)
             | ProcessNotFound(_)
-            | NothingToPick => ErrorKind::NotFound,
+            | NothingToPick
+            | HostNotFound(_)
+            | NowhereFound { .. } => ErrorKind::NotFound,
             AlreadyComplete(_)
             | NoLongerWaiting(_)
             | StaleReview
@@ -657,7 +706,9 @@ impl Error {
             | ParentBusy { .. }
             | HandoffEnded { .. }
             | OutcomeStands { .. }
-            | NoOutcomeYet { .. } => ErrorKind::Conflict,
+            | NoOutcomeYet { .. }
+            | HostExists(_) => ErrorKind::Conflict,
+            RemoteRefused { kind, .. } => *kind,
             InVariable { inner, .. } | During { inner, .. } | About { inner, .. } => inner.kind(),
             Database { .. }
             | DatabaseUnreadable { .. }
@@ -699,6 +750,8 @@ impl Error {
             | Io { .. }
             | Json(_)
             | CannotRun { .. }
+            | BadHostList { .. }
+            | HostUnavailable { .. }
             | Terminal(..) => ErrorKind::Operational,
         }
     }
@@ -728,7 +781,10 @@ impl Error {
             | AlreadyComplete(_)
             | NotPrimary(_)
             | AlreadyBound { .. }
-            | WaitTimeout(_) => Arg::Id,
+            | WaitTimeout(_)
+            | NowhereFound { .. } => Arg::Id,
+            BadHost(_) | HostNotFound(_) | HostExists(_) => Arg::Host,
+            BadRemotePath { arg, .. } => *arg,
             UnknownName { arg, .. } => return *arg,
             BadCursor(_) => Arg::After,
             NoCurrentDir | HandoffElsewhere { .. } | ParentWithoutWorktree { .. } => Arg::Cwd,

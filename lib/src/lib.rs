@@ -17,6 +17,8 @@
 //!   as text, once for the wire, SQL and command lines.
 //! - `input` — every check of untrusted text; `ids` — strict id formats;
 //!   `error` — every failure, its exit code and the argument it is about.
+//! - `remote` — other machines' Homes over OpenSSH: the host list, the
+//!   merged listing, opening a Session there.
 //! - `caller` — who is asking (the only reader of this process's env and
 //!   cwd); `home` — the private data directory; `store` — the SQLite
 //!   database and all of lf's SQL; `locks` — cross-process locks;
@@ -43,6 +45,7 @@ pub mod locks;
 mod names;
 pub mod provider;
 pub mod queue;
+pub mod remote;
 pub mod session;
 pub mod state;
 // The store is the library's own; the workspace's tests may reach it.

@@ -1,16 +1,16 @@
 //! The Sessions waiting for the person, in the order a person takes them:
 //! what `lf-session-count` counts (for a tmux status line) and what
-//! `lf-session-next` goes to. Both read the database read-only and decide
-//! attention in SQL (`store::ATTENTION_SQL`, held equal to the rule in
-//! `state`), so the cheapest commands decode no rows and never create a
-//! database.
+//! `lf-session-next` goes to. Both read the attention every write keeps
+//! in `sessions.attention` (computed with `store::ATTENTION_SQL`, held
+//! equal to the rule in `state`) from one covering index, so they decode no
+//! rows; counting opens the database read-only and never creates one.
 
 use crate::error::Result;
 use crate::facade::Lf;
 use crate::ids::SessionId;
 use crate::session::{Destination, OpenOptions};
 use crate::store::ReadOnly;
-use crate::wire::{AttentionCounts, SessionRecord};
+use crate::wire::{Attention, AttentionCounts, SessionRecord};
 
 /// Where `lf-session-next` took the person, or why nowhere.
 #[derive(Debug)]
@@ -41,40 +41,117 @@ impl Lf {
     /// The next Session that waits for the person: approvals first, then
     /// replies, then reviews, each longest-waiting first; after the one
     /// the caller is in (its tmux session), so repeated calls cycle. With
-    /// `go`, open it and take the caller's terminal there.
+    /// `go`, open it and take the caller's terminal there. When hosts are
+    /// configured (`lf-host`), their waiting Sessions take their turn too
+    /// (a host that does not answer is left out, in silence: a key press
+    /// shows no noise).
     pub fn next_waiting(&self, go: bool) -> Result<Next> {
-        let owed = match ReadOnly::open(self.home())? {
-            Some(database) => database.owed()?,
-            None => Vec::new(),
+        let tmux = self.caller.tmux();
+        let here = tmux.current_session();
+        let remotes = self.configured_remotes()?;
+        // Outside tmux and with no hosts, the first one is next; else the
+        // one after here, in the order of all of them.
+        let limit = (here.is_none() && remotes.is_empty()).then_some(1);
+        // A Home without a database owes nothing (and none is created);
+        // else the store that shows the record reads the queue too.
+        let mut owed: Vec<Waiting> = match self.home().database().try_exists().unwrap_or(false) {
+            true => self
+                .store()?
+                .owed(limit)?
+                .into_iter()
+                .map(|owed| Waiting::Here {
+                    session: owed.session,
+                    attention: owed.attention,
+                    since: owed.since,
+                })
+                .collect(),
+            false => Vec::new(),
         };
+        if !remotes.is_empty() {
+            let filter = crate::session::ListFilter {
+                attention: true,
+                ..Default::default()
+            };
+            let (records, _problems) = self.remote_sessions(&filter, &remotes)?;
+            owed.extend(records.into_iter().map(Box::new).map(Waiting::There));
+            owed.sort_by_key(Waiting::order);
+        }
         if owed.is_empty() {
             return Ok(Next::Nothing);
         }
-        let tmux = self.caller.tmux();
-        let here = tmux.current_session();
-        let is_here = |id: &str| {
+        let is_here = |waiting: &Waiting| {
             here.as_deref().is_some_and(|name| {
-                SessionId::parse(id).is_ok_and(|id| crate::tmux::session_name(&id) == name)
+                SessionId::parse(waiting.id()).is_ok_and(|id| {
+                    matches!(waiting, Waiting::Here { .. })
+                        && crate::tmux::session_name(&id) == name
+                })
             })
         };
-        let position = owed.iter().position(|owed| is_here(&owed.session));
+        let position = owed.iter().position(is_here);
         let next = match position {
             Some(_) if owed.len() == 1 => None,
             Some(at) => Some(&owed[(at + 1) % owed.len()]),
             None => owed.first(),
         };
-        let Some(next) = next else {
-            return Ok(Next::OnlyHere);
+        let next = match next {
+            None => return Ok(Next::OnlyHere),
+            Some(Waiting::Here { session, .. }) => session,
+            Some(Waiting::There(record)) => {
+                if go {
+                    let session = crate::remote::open::RemoteSession::of(&remotes, record)?;
+                    let argv = self.remote_open_argv(&session, &[]);
+                    self.go_remote(&session, &argv)?;
+                }
+                return Ok(Next::Session(record.clone(), None));
+            }
         };
         if !go {
-            return Ok(Next::Session(Box::new(self.get(&next.session)?), None));
+            return Ok(Next::Session(Box::new(self.get(next)?), None));
         }
-        let destination = self.open_session(&next.session, OpenOptions::default())?;
+        let destination = self.open_session(next, OpenOptions::default())?;
         if let Destination::Tmux(name) = &destination {
             self.go_to(name)?;
         }
-        let record = self.get(&next.session)?;
+        let record = self.get(next)?;
         Ok(Next::Session(Box::new(record), Some(destination)))
+    }
+}
+
+/// A Session that waits: one of this Home's, or a host's record.
+enum Waiting {
+    Here {
+        session: String,
+        attention: Attention,
+        since: i64,
+    },
+    There(Box<SessionRecord>),
+}
+
+impl Waiting {
+    fn id(&self) -> &str {
+        match self {
+            Waiting::Here { session, .. } => session,
+            Waiting::There(record) => &record.id,
+        }
+    }
+
+    /// The order next takes them in (the SQL's, for this Home's alone).
+    fn order(&self) -> (u8, i64, String) {
+        let (attention, since) = match self {
+            Waiting::Here {
+                attention, since, ..
+            } => (Some(*attention), *since),
+            Waiting::There(record) => (
+                record.attention,
+                record.attention_since.map_or(i64::MAX, |since| since.0),
+            ),
+        };
+        let rank = match attention {
+            Some(Attention::Approve) => 0,
+            Some(Attention::Reply) => 1,
+            _ => 2,
+        };
+        (rank, since, self.id().to_owned())
     }
 }
 
@@ -203,18 +280,24 @@ mod tests {
                 expected.push((id, attention));
             }
         }
-        // Both ways of reading it: the maintained column, and the rule in
-        // SQL over every open Session (a Home not migrated to the column).
+        // The queue from the maintained column; the counts both from it
+        // and by the rule in SQL over every open Session (a Home not yet
+        // migrated to the column, which a read-only count cannot migrate).
+        let owed = store.owed(None).unwrap();
+        assert_eq!(store.owed(Some(1)).unwrap()[..], owed[..1]);
         for database in [
             ReadOnly::open(lf.home()).unwrap().unwrap(),
             ReadOnly::open(lf.home()).unwrap().unwrap().by_the_rule(),
         ] {
-            agrees(&database, expected.clone());
+            agrees(&owed, &database, expected.clone());
         }
     }
 
-    fn agrees(database: &ReadOnly, mut expected: Vec<(String, Option<Attention>)>) {
-        let owed = database.owed().unwrap();
+    fn agrees(
+        owed: &[crate::store::Owed],
+        database: &ReadOnly,
+        mut expected: Vec<(String, Option<Attention>)>,
+    ) {
         let mut got: Vec<(String, Option<Attention>)> = expected
             .iter()
             .map(|(id, _)| {

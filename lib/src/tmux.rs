@@ -172,6 +172,26 @@ impl Tmux {
         Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     }
 
+    /// Open a window in the caller's tmux session running `argv` (no
+    /// shell), and show it: how a person inside tmux reaches a Session of
+    /// another machine, whose ssh runs in that window.
+    pub fn new_window(&self, argv: &[String]) -> Result<()> {
+        let mut args = vec!["new-window", "--"];
+        args.extend(argv.iter().map(String::as_str));
+        let mut command = self.command(&args);
+        if let Some(client) = &self.client {
+            command.env("TMUX", client);
+        }
+        let output = command.output().map_err(not_run)?;
+        if output.status.success() {
+            return Ok(());
+        }
+        Err(Error::Tmux {
+            what: "cannot open a tmux window".to_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+        })
+    }
+
     pub fn kill_session(&self, name: &str) -> Result<()> {
         if !self.has_session(name)? {
             return Ok(());

@@ -123,11 +123,75 @@ pub enum FlowMembership {
     },
 }
 
-/// The task checkout a Session's working directory lies in.
+/// Where a Session lives: which Home (`home_id`: null for this one, the
+/// host for a remote Home) and the Task checkout its working directory
+/// lies in, as far as that is known here.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Workspace {
-    pub task_id: String,
-    pub worktree: String,
+    /// The host (as in the host list) whose Home holds the Session; null
+    /// for a Session of this Home.
+    #[serde(deserialize_with = "required")]
+    pub home_id: Option<String>,
+    #[serde(deserialize_with = "required")]
+    pub task_id: Option<String>,
+    /// The checkout (a Task's worktree); on a remote Home, a path on that
+    /// machine.
+    #[serde(deserialize_with = "required")]
+    pub worktree: Option<String>,
+    /// Why the checkout cannot be resolved here (a remote Home); null when
+    /// it can.
+    #[serde(deserialize_with = "required")]
+    pub unavailable: Option<String>,
+}
+
+/// One remote Home of the host list (`$LF_HOME/hosts.json`, `lf-host`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostEntry {
+    /// The host as ssh takes it: an alias of `~/.ssh/config`, a name, or
+    /// `user@host`.
+    pub host: String,
+    /// `LF_HOME` on that machine; null for its default Home.
+    #[serde(default)]
+    pub home: Option<String>,
+    /// The folder of lf's binaries on that machine; null to find them on
+    /// the PATH its ssh commands get.
+    #[serde(default)]
+    pub bin: Option<String>,
+    /// Reuse one ssh connection through a ControlMaster socket lf keeps
+    /// under `$LF_HOME/ssh` (true unless turned off for this host).
+    #[serde(default = "yes")]
+    pub control_master: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+crate::names::named! {
+    "host problem";
+    /// Why a host gave no sessions.
+    pub enum HostProblemKind {
+        /// ssh could not reach it or log in.
+        Unreachable,
+        /// It did not answer within the timeout.
+        Timeout,
+        /// lf is not installed there (or not where the host list says).
+        NotInstalled,
+        /// Its lf speaks another version of the wire or the flags.
+        Incompatible,
+        /// Its lf failed (its own message says why).
+        Failed,
+    }
+}
+
+/// A host whose sessions are missing from a listing, and why: printed on
+/// stderr as one JSON object per line, and never a reason to fail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostProblem {
+    pub host: String,
+    pub problem: HostProblemKind,
+    /// For a person: what happened and what to do.
+    pub message: String,
 }
 
 /// Make a field required even though it may be null: serde would

@@ -3,6 +3,7 @@
 pub mod flow;
 pub mod handoff;
 pub mod hook;
+pub mod host;
 pub mod install_shell;
 pub mod primary;
 pub mod serve;
@@ -40,6 +41,7 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<session_restore::Cli>(),
         named::<session_bind::Cli>(),
         named::<work::Cli>(),
+        named::<host::Cli>(),
         named::<session_open::Cli>(),
         named::<session_count::Cli>(),
         named::<session_next::Cli>(),

@@ -10,6 +10,13 @@ use std::path::PathBuf;
 /// schema/session-record.schema.json). Listing is passive: it reads the
 /// database and /proc only, and starts or stops nothing. Filters combine;
 /// they apply before --limit, so a page of 10 holds 10 matches.
+///
+/// With --hosts (every host of lf-host list) or --host HOST, each host's
+/// sessions are listed there over ssh, at once, and merged in; their
+/// workspace.home_id names the host and their open_argv goes through ssh.
+/// A host that fails or does not answer within --host-timeout is reported
+/// on stderr as one JSON object a line ({"host", "problem", "message"})
+/// and the listing goes on without it.
 #[derive(Debug, Parser)]
 #[command(
     version,
@@ -20,7 +27,9 @@ Examples:
   lf-session-list --task LOO-291
   lf-session-list --here --all
   lf-session-list --limit 20 --page | jq -r .next
-  lf-session-list --jsonl | head -n 3"
+  lf-session-list --jsonl | head -n 3
+  lf-session-list --hosts --attention
+  lf-session-list --host build-box --host-timeout 2 2> problems.jsonl"
 )]
 pub struct Cli {
     /// Only sessions that need the person now (review, approve or reply).
@@ -61,6 +70,16 @@ pub struct Cli {
     /// Print one record per line (JSON Lines), streamed.
     #[arg(long)]
     jsonl: bool,
+    /// Also list the sessions of every host of the host list (lf-host).
+    #[arg(long)]
+    hosts: bool,
+    /// Also list the sessions of this host (repeatable; it need not be in the list).
+    #[arg(long, value_name = "HOST")]
+    host: Vec<String>,
+    /// How long each host may take, in seconds (default 5).
+    #[arg(long, value_name = "SECONDS",
+          value_parser = super::seconds(lf::Arg::HostTimeout, 3600))]
+    host_timeout: Option<std::time::Duration>,
 }
 
 impl Tool for Cli {
@@ -84,22 +103,47 @@ impl Tool for Cli {
             limit: self.limit,
             after: self.after,
         };
-        let listing = open_lf()?.list(&filter)?;
-        if self.jsonl {
-            listing.write(|record| out.json(&record))?;
-            return Ok(());
+        let lf = open_lf()?;
+        let remotes = lf.remotes(self.hosts, &self.host, self.host_timeout)?;
+        if remotes.is_empty() {
+            let listing = lf.list(&filter)?;
+            return print(out, self.jsonl, self.page, |show| listing.write(show));
         }
-        if self.page {
-            out.raw("{\"entries\":")?;
-        }
-        let mut array = ArrayWriter::begin(out)?;
-        let next = listing.write(|record| array.push(out, &record))?;
-        array.end(out)?;
-        if self.page {
-            out.raw(",\"next\":")?;
-            out.value(&next)?;
-            out.raw("}")?;
-        }
-        out.raw("\n")
+        let merged = lf.list_merged(&filter, &remotes)?;
+        lf::remote::list::report(merged.problems(), std::io::stderr().lock());
+        print(out, self.jsonl, self.page, |show| {
+            let mut merged = merged;
+            for record in merged.by_ref() {
+                show(record?)?;
+            }
+            Ok(merged.next_page().map(str::to_owned))
+        })
     }
+}
+
+/// Print the records a listing hands over: JSON Lines, an array, or a page.
+fn print(
+    out: &mut Output,
+    jsonl: bool,
+    page: bool,
+    list: impl FnOnce(
+        &mut dyn FnMut(lf::wire::SessionRecord) -> lf::Result<()>,
+    ) -> lf::Result<Option<String>>,
+) -> lf::Result<()> {
+    if jsonl {
+        list(&mut |record| out.json(&record))?;
+        return Ok(());
+    }
+    if page {
+        out.raw("{\"entries\":")?;
+    }
+    let mut array = ArrayWriter::begin(out)?;
+    let next = list(&mut |record| array.push(out, &record))?;
+    array.end(out)?;
+    if page {
+        out.raw(",\"next\":")?;
+        out.value(&next)?;
+        out.raw("}")?;
+    }
+    out.raw("\n")
 }

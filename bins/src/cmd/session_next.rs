@@ -9,7 +9,8 @@ use lf::queue::Next;
 /// skipped, so pressing it again goes on to the next one and cycles. Inside
 /// tmux it switches your client there (launching the agent if it is not
 /// running); outside tmux it attaches. When nothing waits it says so and
-/// exits 0, so a key binding never shows an error.
+/// exits 0, so a key binding never shows an error. When hosts are
+/// configured (lf-host), their waiting sessions take their turn too.
 #[derive(Debug, Parser)]
 #[command(
     version,

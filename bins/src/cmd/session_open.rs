@@ -1,5 +1,6 @@
 use crate::{Output, Tool, open_lf};
 use clap::Parser;
+use lf::remote::Located;
 use lf::session::{Destination, OpenOptions};
 
 /// Take this terminal to a session.
@@ -11,6 +12,11 @@ use lf::session::{Destination, OpenOptions};
 /// there. A session whose agent is live in another terminal is refused
 /// unless --replace stops that client ("Move here": unsent text there is
 /// lost). Concurrent opens of one session launch it once.
+///
+/// A session of another machine (--host HOST, or found on a host of
+/// lf-host list when it is not here) is opened there by that machine's lf,
+/// through ssh with a terminal: inside tmux in a new window, outside tmux
+/// in this terminal.
 #[derive(Debug, Parser)]
 #[command(
     version,
@@ -20,6 +26,7 @@ Examples:
   lf-session-open \"$(lf-session-list --attention | jq -r '.[0].id')\"
   lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --replace
   lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --detach | jq .state
+  lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --host build-box
   tmux bind-key a display-popup -E 'lf-session-open \"$(lf-session-list --attention | jq -r .[0].id)\"'"
 )]
 pub struct Cli {
@@ -41,6 +48,13 @@ pub struct Cli {
     /// Print the session's record and do nothing else.
     #[arg(long, conflicts_with_all = ["here", "replace", "detach"])]
     print: bool,
+    /// The session is on this host (as in lf-host list, or any host ssh takes).
+    #[arg(long, value_name = "HOST")]
+    host: Option<String>,
+    /// How long a host may take to say whether it has the session, in seconds (default 5).
+    #[arg(long, value_name = "SECONDS",
+          value_parser = super::seconds(lf::Arg::HostTimeout, 3600))]
+    host_timeout: Option<std::time::Duration>,
 }
 
 impl Tool for Cli {
@@ -48,6 +62,26 @@ impl Tool for Cli {
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
         let lf = open_lf()?;
+        if let Located::Remote(session) =
+            lf.locate(&self.id, self.host.as_deref(), self.host_timeout)?
+        {
+            if self.print {
+                return out.json(&session.record);
+            }
+            let flags: Vec<&str> = [
+                (self.here, "--here"),
+                (self.replace, "--replace"),
+                (self.try_lock, "--try"),
+            ]
+            .into_iter()
+            .filter_map(|(set, flag)| set.then_some(flag))
+            .collect();
+            if self.detach {
+                return out.json(&lf.detach_remote(&session, &flags)?);
+            }
+            let argv = lf.remote_open_argv(&session, &flags);
+            return lf.go_remote(&session, &argv);
+        }
         if self.print {
             return out.json(&lf.get(&self.id)?);
         }

@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 /// Ctrl-C leaves. Where the terminal has room, the selected session's tmux
 /// pane is shown beside or below the list (text and colours only). The
 /// picker draws on the terminal (/dev/tty), so --print can send the chosen
-/// record to stdout instead of opening it.
+/// record to stdout instead of opening it. When hosts are configured
+/// (lf-host), their sessions are listed too and open through ssh.
 #[derive(Debug, Parser)]
 #[command(
     version,
@@ -58,7 +59,15 @@ impl Tool for Cli {
             task: self.task,
             ..Default::default()
         };
-        let records = lf.list(&filter)?.collect::<lf::Result<Vec<_>>>()?;
+        // Sessions of the hosts of the list too (a --task is this
+        // machine's); a host that does not answer is left out in silence.
+        let remotes = match filter.task {
+            Some(_) => lf.remotes(false, &[], None)?,
+            None => lf.configured_remotes()?,
+        };
+        let records = lf
+            .list_merged(&filter, &remotes)?
+            .collect::<lf::Result<Vec<_>>>()?;
         if records.is_empty() {
             return Err(lf::Error::NothingToPick);
         }
@@ -73,10 +82,11 @@ impl Tool for Cli {
             return out.json(chosen);
         }
         let program = lf::session::launch::sibling_program("lf-session-open");
-        Err(lf::session::Destination::exec(&[
-            program.display().to_string(),
-            chosen.id.clone(),
-        ]))
+        let mut argv = vec![program.display().to_string(), chosen.id.clone()];
+        if let Some(host) = chosen.workspace.as_ref().and_then(|w| w.home_id.clone()) {
+            argv.extend(["--host".to_owned(), host]);
+        }
+        Err(lf::session::Destination::exec(&argv))
     }
 }
 

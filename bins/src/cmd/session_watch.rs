@@ -28,7 +28,7 @@ Examples:
   lf-session-watch
   lf-session-watch --attention | jq -r '\"\\(.to // \"done\"): \\(.record.title)\"'
   lf-session-watch --since 0 --no-follow           # every event the Home keeps
-  lf-session-watch --attention --exec sh -c 'jq -r .record.title | xargs -0 notify-send lf'
+  lf-session-watch --attention --exec sh -c 'notify-send lf \"$(jq -r .record.title)\"'
   lf-session-watch --exec curl -s -d @- https://hooks.example/lf"
 )]
 pub struct Cli {

@@ -621,11 +621,11 @@ fn default_title(provider: Provider, prompt: Option<&str>, argv: &[String], cwd:
 }
 
 /// A page cursor: the creation time and id of the last Session shown.
-fn format_cursor(created_at: i64, id: &str) -> String {
+pub(crate) fn format_cursor(created_at: i64, id: &str) -> String {
     format!("{created_at}.{id}")
 }
 
-fn parse_cursor(cursor: &str) -> Result<(i64, String)> {
+pub(crate) fn parse_cursor(cursor: &str) -> Result<(i64, String)> {
     let parsed = cursor.split_once('.').and_then(|(created, id)| {
         let created = created.parse::<i64>().ok()?;
         let id = SessionId::parse(id).ok()?;

@@ -283,8 +283,10 @@ fn record(
         task_ids.push(checkout.task_id.to_owned());
     }
     let workspace = checkout.map(|checkout| Workspace {
-        task_id: checkout.task_id.to_owned(),
-        worktree: checkout.worktree.to_owned(),
+        home_id: None,
+        task_id: Some(checkout.task_id.to_owned()),
+        worktree: Some(checkout.worktree.to_owned()),
+        unavailable: None,
     });
     let detail = state::detail(
         row.kind,

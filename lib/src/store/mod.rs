@@ -24,6 +24,8 @@ pub use clients::ClientReceipt;
 pub(crate) use events::{EventRow, NewEvent, Observer, Touched};
 #[cfg(test)]
 pub(crate) use readonly::Claim;
+#[cfg(test)]
+pub(crate) use readonly::Owed;
 pub(crate) use readonly::{Evidence, ReadOnly};
 pub(crate) use sessions::ListQuery;
 pub use sessions::{NewReview, NewRun, NewSessionRow, RunRow, SessionRow};

@@ -308,27 +308,32 @@ impl ReadOnly {
             })
             .map_err(|error| self.fail(error))
     }
+}
 
+impl Store {
     /// Every open Session that owes attention: approvals first, then
     /// replies, then reviews (what blocks an agent before what waits on
-    /// the person's judgement), each longest-waiting first.
-    pub fn owed(&self) -> Result<Vec<Owed>> {
+    /// the person's judgement), each longest-waiting first; the first
+    /// `limit` of them, if given. Read from the maintained column's index
+    /// alone.
+    pub(crate) fn owed(&self, limit: Option<usize>) -> Result<Vec<Owed>> {
         let sql = owing(
-            self.maintained,
+            true,
             "id, a, since",
-            "ORDER BY CASE a WHEN 'approve' THEN 0 WHEN 'reply' THEN 1 ELSE 2 END, since, id",
+            &format!(
+                "ORDER BY CASE a WHEN 'approve' THEN 0 WHEN 'reply' THEN 1 ELSE 2 END, since, id{}",
+                limit.map(|n| format!(" LIMIT {n}")).unwrap_or_default()
+            ),
         );
-        let mut statement = self.conn.prepare(&sql).map_err(|error| self.fail(error))?;
-        statement
-            .query_map([], |row| {
-                Ok(Owed {
-                    session: row.get(0)?,
-                    attention: row.get(1)?,
-                    since: row.get(2)?,
-                })
+        let mut statement = self.conn().prepare(&sql)?;
+        let owed = statement.query_map([], |row| {
+            Ok(Owed {
+                session: row.get(0)?,
+                attention: row.get(1)?,
+                since: row.get(2)?,
             })
-            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|error| self.fail(error))
+        })?;
+        Ok(owed.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 }
 

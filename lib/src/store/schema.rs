@@ -200,7 +200,9 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE sessions ADD COLUMN seen_ready_summary TEXT;
     UPDATE sessions SET seen_title = title, seen_ready_summary = ready_summary;
     UPDATE sessions SET seen_state = 'closed' WHERE completed_at IS NOT NULL;
-    CREATE INDEX sessions_attention ON sessions (attention, attention_since)
+    -- Covering: counting and next read the index alone, not the rows
+    -- (scattered over a Home's whole history).
+    CREATE INDEX sessions_attention ON sessions (attention, attention_since, id)
         WHERE attention IS NOT NULL;
     CREATE INDEX sessions_seen_active ON sessions (seen_state) WHERE seen_state = 'active';
     CREATE TABLE events (

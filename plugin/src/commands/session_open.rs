@@ -62,6 +62,12 @@ a plugin has no terminal to attach, so it returns the record; attach with \
                 "Return the session's record and do nothing else.",
                 None,
             )
+            .named(
+                "host",
+                SyntaxShape::String,
+                "The session is on this host (lf-host list); without it, a session that is not here is looked for on every host of the list.",
+                None,
+            )
             .input_output_type(Type::Nothing, Type::record())
             .category(Category::Custom("lf".into()))
     }
@@ -94,6 +100,29 @@ a plugin has no terminal to attach, so it returns the record; attach with \
         let args = [(Arg::Id, id.span)];
         let fail = |error| super::fail(engine, call, &args, error);
         let lf = open(engine, head)?;
+        let host = call.get_flag::<String>("host").map_err(shell)?;
+        if let lf::remote::Located::Remote(remote) =
+            lf.locate(&id.item, host.as_deref(), None).map_err(fail)?
+        {
+            if !call.has_flag("print").map_err(shell)? {
+                let flags: Vec<&str> = [("replace", "--replace"), ("try", "--try")]
+                    .into_iter()
+                    .filter(|(name, _)| call.has_flag(name).unwrap_or(false))
+                    .map(|(_, flag)| flag)
+                    .collect();
+                if lf.caller().in_tmux() {
+                    // A window of the engine's tmux session runs the ssh.
+                    let argv = lf.remote_open_argv(&remote, &flags);
+                    lf.go_remote(&remote, &argv).map_err(fail)?;
+                } else {
+                    eprintln!(
+                        "lf session open: {} is on host {}; go there with: lf-session-open {} --host {}",
+                        remote.record.id, remote.entry.host, remote.record.id, remote.entry.host
+                    );
+                }
+            }
+            return shown(engine, call, &args, Ok(remote.record));
+        }
         // A Run id names the session only until a new attempt replaces it.
         let session = lf.get(&id.item).map_err(fail)?.id;
         if call.has_flag("print").map_err(shell)? {

@@ -35,6 +35,11 @@ table, work and flow_membership are records, and task_ids, terminal_ids and open
 lists of strings. Filters apply before --limit. The list is streamed, so `first` stops the \
 listing early. Listing is passive: it reads the database and /proc, never tmux.
 
+With --hosts (or --host [a b]) the sessions of other machines are listed there over ssh and \
+merged in, newest first; their workspace.home_id is the host and their open_argv goes through \
+ssh. A host that is down, slow or runs another lf is left out and reported on stderr, one JSON \
+object a line ({host, problem, message}): the table still comes.
+
 Compose it:
   lf sessions | where attention != null | sort-by updated_at | first | lf session open $in.id
   lf sessions | where state == ready | lf session complete
@@ -96,6 +101,23 @@ and two closed ones."
             .switch(
                 "page",
                 "Return one page {entries, next}; pass next to --after for the following one.",
+                None,
+            )
+            .switch(
+                "hosts",
+                "Also the sessions of every host of the host list (lf-host), merged in; workspace.home_id names the host.",
+                None,
+            )
+            .named(
+                "host",
+                SyntaxShape::List(Box::new(SyntaxShape::String)),
+                "Also the sessions of these hosts (a list; they need not be in the host list).",
+                None,
+            )
+            .named(
+                "host-timeout",
+                SyntaxShape::Duration,
+                "How long each host may take (default 5sec); a host that fails is reported on stderr.",
                 None,
             )
             .input_output_types(vec![
@@ -214,9 +236,20 @@ and two closed ones."
             limit,
             after: text("after")?.map(|after| after.item),
         };
+        let hosts: Vec<String> = call
+            .get_flag::<Vec<String>>("host")
+            .map_err(shell)?
+            .unwrap_or_default();
+        let timeout = call
+            .get_flag::<std::time::Duration>("host-timeout")
+            .map_err(shell)?;
+        let lf = open(engine, head)?;
+        let remotes = lf.remotes(flag("hosts")?, &hosts, timeout).map_err(fail)?;
         // The filters are checked before the first record, so a bad one is
         // an error under its flag, not half a table.
-        let mut listing = open(engine, head)?.list(&filter).map_err(fail)?;
+        let mut listing = lf.list_merged(&filter, &remotes).map_err(fail)?;
+        // A table has no place for them, and they are not a failure.
+        lf::remote::list::report(listing.problems(), std::io::stderr().lock());
         if page {
             let entries = listing
                 .by_ref()
