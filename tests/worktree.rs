@@ -125,7 +125,10 @@ fn a_worktree_session_runs_on_its_own_branch_and_its_diff_is_gits() {
     let Some(WorkRef::Task(task)) = &record.work else {
         panic!("the worktree is the Session's Task: {record:#?}");
     };
-    assert_eq!(record.workspace.as_ref().unwrap().task_id.as_ref(), Some(task));
+    assert_eq!(
+        record.workspace.as_ref().unwrap().task_id.as_ref(),
+        Some(task)
+    );
     let listed = env.list(&["--task", "feature/parser"]);
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].id, record.id);
