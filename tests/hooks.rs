@@ -134,14 +134,7 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
     let env = Env::new();
     let record = env.new_session(&[]);
     let run = env.current_run(&record.id);
-    let chosen: String = env
-        .db()
-        .query_row(
-            "SELECT chosen_native_id FROM runs WHERE id = ?1",
-            [&run],
-            |row| row.get(0),
-        )
-        .unwrap();
+    let chosen = env.chosen_native_id(&run);
     let payload = |event: &str, extra: &str| {
         format!(r#"{{"hook_event_name":"{event}","session_id":"{chosen}","cwd":"/"{extra}}}"#)
             .into_bytes()

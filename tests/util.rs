@@ -428,6 +428,17 @@ impl Env {
         self.run_command(command)
     }
 
+    /// The native id lf chose for a Run (Claude's `--session-id`).
+    pub fn chosen_native_id(&self, run: &str) -> String {
+        self.db()
+            .query_row(
+                "SELECT chosen_native_id FROM runs WHERE id = ?1",
+                [run],
+                |row| row.get(0),
+            )
+            .unwrap()
+    }
+
     /// The current Run of a Session, read from the database.
     /// The pid of a Session's latest client (its agent).
     pub fn agent_pid(&self, session: &str) -> i32 {

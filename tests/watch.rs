@@ -78,7 +78,7 @@ impl Follower {
 }
 
 /// Every event the Home keeps, read without following.
-fn all_events(env: &Env) -> Vec<SessionEvent> {
+pub fn all_events(env: &Env) -> Vec<SessionEvent> {
     let ran = env.run("lf-session-watch", &["--since", "0", "--no-follow"]);
     ran.ok();
     ran.stdout
@@ -90,14 +90,7 @@ fn all_events(env: &Env) -> Vec<SessionEvent> {
 /// A Claude hook for a Session's current Run, as its agent would send it.
 fn claude_hook(env: &Env, session: &str, event: &str, extra: &str) {
     let run = env.current_run(session);
-    let chosen: String = env
-        .db()
-        .query_row(
-            "SELECT chosen_native_id FROM runs WHERE id = ?1",
-            [&run],
-            |row| row.get(0),
-        )
-        .unwrap();
+    let chosen = env.chosen_native_id(&run);
     let payload =
         format!(r#"{{"hook_event_name":"{event}","session_id":"{chosen}","cwd":"/"{extra}}}"#);
     env.hook("claude", Some(&run), payload.as_bytes()).ok();
@@ -410,4 +403,44 @@ fn pruning_keeps_the_events_bounded_and_a_late_consumer_is_told_of_the_gap() {
             .fails(2)
             .starts_with("LF_EVENTS_KEEP=\"lots\" is not a number of events")
     );
+}
+
+/// Real events of every kind agree with `schema/event.schema.json`: its
+/// keys are exactly the serialised ones, its kinds exactly the enum's, and
+/// each record is a valid session record.
+#[test]
+fn events_are_what_the_schema_says() {
+    use crate::schema::{assert_keys_match, read_json, validate};
+    let env = Env::new();
+    let record = env.new_session(&["--title", "schema"]);
+    env.run("lf-session-rename", &[&record.id, "schema 2"]).ok();
+    env.ready(&record.id, "done").ok();
+    env.run("lf-session-complete", &[&record.id]).ok();
+    let schema = read_json("schema/event.schema.json");
+    let records = read_json("schema/session-record.schema.json");
+    let events = all_events(&env);
+    let mut seen: Vec<&str> = Vec::new();
+    for event in &events {
+        let value = serde_json::to_value(event).unwrap();
+        assert_keys_match("an event", &value, &schema);
+        validate(&schema, &schema, &value, "").unwrap();
+        validate(&records, &records, &value["record"], "/record").unwrap();
+        seen.push(event.kind.as_str());
+    }
+    let kinds: Vec<&str> = schema["properties"]["kind"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|kind| kind.as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, EventKind::NAMES);
+    for kind in [
+        "created",
+        "title",
+        "ready_summary",
+        "attention",
+        "completed",
+    ] {
+        assert!(seen.contains(&kind), "{kind} in {seen:?}");
+    }
 }

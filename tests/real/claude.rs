@@ -98,6 +98,30 @@ fn claude_a_conversation_from_new_to_closed() {
     assert!(!env.show(&record.id).alive);
     let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default();
     assert!(log.is_empty(), "lf-hook refused or noted payloads:\n{log}");
+    // The real hooks' changes are the change stream: created, the reply
+    // owed, then the review, and the completion that ends it.
+    let events = crate::watch::all_events(&env);
+    assert!(events.iter().all(|event| event.session_id == record.id));
+    assert_eq!(events[0].kind, lf::wire::EventKind::Created);
+    let owed: Vec<Option<&str>> = events
+        .iter()
+        .filter(|event| event.kind == lf::wire::EventKind::Attention)
+        .map(|event| event.to.as_deref())
+        .collect();
+    let reply = owed.iter().position(|to| *to == Some("reply"));
+    let review = owed.iter().rposition(|to| *to == Some("review"));
+    assert!(
+        reply.is_some() && reply < review && owed.last() == Some(&None),
+        "{owed:?}"
+    );
+    let completed = events.last().unwrap();
+    assert_eq!(
+        (completed.kind, completed.from.as_deref()),
+        (lf::wire::EventKind::Attention, Some("review"))
+    );
+    assert!(events.iter().any(|event| {
+        event.kind == lf::wire::EventKind::Completed && event.from.as_deref() == Some("ready")
+    }));
 }
 
 /// Defect 3: `approve` within a second of the dialog (PermissionRequest),

@@ -316,6 +316,24 @@ pub(crate) fn parent_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
 }
 
 /// A flag's non-negative integer as a `u32`, or an error under it.
+/// A flag that counts something (`--limit`, `--since`): absent, or a
+/// number from 0, refused under the flag otherwise.
+pub(crate) fn natural_flag<T: TryFrom<i64>>(
+    engine: &EngineInterface,
+    call: &EvaluatedCall,
+    flag: &str,
+    what: &str,
+) -> Result<Option<T>, LabeledError> {
+    let Some(value) = call.get_flag::<Spanned<i64>>(flag).map_err(shell)? else {
+        return Ok(None);
+    };
+    T::try_from(value.item).map(Some).map_err(|_| {
+        LabeledError::new(format!("--{flag} takes {what}, 0 or more"))
+            .with_label("not valid here", value_span(engine, value.span))
+            .with_code("lf::usage")
+    })
+}
+
 pub(crate) fn flag_u32(
     engine: &EngineInterface,
     flag: &str,

@@ -206,14 +206,7 @@ and two closed ones."
             return Err(conflicting("--here", "--cwd", cwd.span));
         }
         let fail = |error| super::fail(engine, call, &[], error);
-        let limit = match call.get_flag::<Spanned<i64>>("limit").map_err(shell)? {
-            Some(limit) => Some(usize::try_from(limit.item).map_err(|_| {
-                LabeledError::new("--limit takes a number of sessions, 0 or more")
-                    .with_label("not valid here", super::value_span(engine, limit.span))
-                    .with_code("lf::usage")
-            })?),
-            None => None,
-        };
+        let limit = super::natural_flag(engine, call, "limit", "a number of sessions")?;
         let filter = ListFilter {
             attention: flag("attention")?,
             state: text("state")?

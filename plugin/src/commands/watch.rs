@@ -7,8 +7,7 @@ use crate::value::to_value;
 use lf::events::{Next, WatchOptions};
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand};
 use nu_protocol::{
-    Category, Example, LabeledError, ListStream, PipelineData, Signature, Spanned, SyntaxShape,
-    Type, Value,
+    Category, Example, LabeledError, ListStream, PipelineData, Signature, SyntaxShape, Type, Value,
 };
 use std::time::Duration;
 
@@ -107,14 +106,7 @@ Compose it:
         _input: PipelineData,
     ) -> Result<PipelineData, LabeledError> {
         let head = call.head;
-        let since = match call.get_flag::<Spanned<i64>>("since").map_err(shell)? {
-            Some(since) => Some(u64::try_from(since.item).map_err(|_| {
-                LabeledError::new("--since takes the seq of an event, 0 or more")
-                    .with_label("not valid here", super::value_span(engine, since.span))
-                    .with_code("lf::usage")
-            })?),
-            None => None,
-        };
+        let since = super::natural_flag(engine, call, "since", "the seq of an event")?;
         let options = WatchOptions {
             since,
             attention: call.has_flag("attention").map_err(shell)?,
