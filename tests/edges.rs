@@ -2,7 +2,7 @@ use crate::util::*;
 use std::io::Read;
 use std::process::Stdio;
 
-const BINARIES: [&str; 19] = [
+const BINARIES: [&str; 21] = [
     "lf-session-list",
     "lf-session-count",
     "lf-session-next",
@@ -11,6 +11,8 @@ const BINARIES: [&str; 19] = [
     "lf-session-ready",
     "lf-session-rename",
     "lf-session-complete",
+    "lf-session-diff",
+    "lf-session-restore",
     "lf-session-bind",
     "lf-session-open",
     "lf-session-pick",

@@ -9,16 +9,6 @@ fn state_is(env: &Env, id: &str, state: SessionState) -> SessionRecord {
     })
 }
 
-fn native_id(env: &Env, session: &str) -> Option<String> {
-    env.db()
-        .query_row(
-            "SELECT r.native_id FROM sessions s JOIN runs r ON r.id = s.current_run_id WHERE s.id = ?1",
-            [session],
-            |row| row.get(0),
-        )
-        .unwrap()
-}
-
 fn launches(env: &Env) -> Vec<Vec<String>> {
     env.agent_log("launch")
         .into_iter()
@@ -119,7 +109,7 @@ fn a_launcher_killed_mid_launch_is_relaunched_by_the_next_open() {
         .trim()
         .parse()
         .unwrap();
-    assert_eq!(native_id(&env, &record.id), None);
+    assert_eq!(env.native_id(&record.id), None);
     kill(serve_pid, Signal::KILL);
     let output = opening.wait_with_output().unwrap();
     assert_eq!(
@@ -137,7 +127,7 @@ fn a_launcher_killed_mid_launch_is_relaunched_by_the_next_open() {
         (record.id.as_str(), "fragile")
     );
     assert_eq!(reopened.state, SessionState::Active);
-    assert!(native_id(&env, &record.id).is_some());
+    assert!(env.native_id(&record.id).is_some());
     let runs: i64 = env
         .db()
         .query_row(
@@ -175,7 +165,7 @@ fn an_agent_silent_at_start_waits_for_the_person_and_is_not_killed() {
         ),
         "{opened:#?}"
     );
-    assert_eq!(native_id(&env, &record.id), None);
+    assert_eq!(env.native_id(&record.id), None);
     assert!(env.tmux_has(&tmux_name(&record.id)));
 }
 

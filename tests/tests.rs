@@ -36,6 +36,8 @@ mod queue;
 mod real;
 /// Remote Homes over a real sshd: the host list, one merged list, one jump.
 mod remote;
+/// lf-session-restore: lost Sessions brought back, once.
+mod restore;
 /// Shared helpers of the JSON-contract tests: fixtures, schemas, a validator.
 mod schema;
 /// lf-session-bind: preview, permanence, run ids.
@@ -56,3 +58,5 @@ mod watch;
 mod wire;
 /// lf-work: waves and tasks, association by worktree.
 mod work;
+/// A git worktree per Session: creation, diff, removal.
+mod worktree;

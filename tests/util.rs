@@ -30,6 +30,8 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-session-next" => env!("CARGO_BIN_EXE_lf-session-next"),
         "lf-session-watch" => env!("CARGO_BIN_EXE_lf-session-watch"),
         "lf-install-shell" => env!("CARGO_BIN_EXE_lf-install-shell"),
+        "lf-session-diff" => env!("CARGO_BIN_EXE_lf-session-diff"),
+        "lf-session-restore" => env!("CARGO_BIN_EXE_lf-session-restore"),
         "lf-host" => env!("CARGO_BIN_EXE_lf-host"),
         other => panic!("no binary named {other}"),
     };
@@ -443,6 +445,17 @@ impl Env {
         self.db()
             .query_row(
                 "SELECT pid FROM clients WHERE session_id = ?1 ORDER BY recorded_at DESC LIMIT 1",
+                [session],
+                |row| row.get(0),
+            )
+            .unwrap()
+    }
+
+    /// The native id of a Session's current Run, if known.
+    pub fn native_id(&self, session: &str) -> Option<String> {
+        self.db()
+            .query_row(
+                "SELECT r.native_id FROM sessions s JOIN runs r ON r.id = s.current_run_id WHERE s.id = ?1",
                 [session],
                 |row| row.get(0),
             )

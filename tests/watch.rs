@@ -344,19 +344,29 @@ fn a_client_that_dies_is_an_event_the_next_time_anything_looks() {
     wait_for("the listing to see it", 20, || {
         (env.show(&listed).state != SessionState::Active).then_some(())
     });
+    wait_for("the listing to see it lost", 20, || {
+        (env.show(&listed).state == SessionState::Lost).then_some(())
+    });
     let after: Vec<SessionEvent> = all_events(&env)
         .into_iter()
         .filter(|event| event.seq > before && event.kind == EventKind::State)
         .collect();
-    assert_eq!(after.len(), 1, "told once, however often it is listed");
+    // active → lost; or, when a listing looked in the moment between the
+    // agent's death and its launcher's, active → unknown → lost: each
+    // change told once, however often it is listed.
     assert_eq!(after[0].from.as_deref(), Some("active"));
+    assert_eq!(after.last().unwrap().to.as_deref(), Some("lost"));
+    assert!(after.len() <= 2, "{after:#?}");
+    for pair in after.windows(2) {
+        assert_eq!(pair[0].to, pair[1].from, "{after:#?}");
+    }
     env.show(&listed);
     assert_eq!(
         all_events(&env)
             .iter()
             .filter(|event| event.seq > before && event.kind == EventKind::State)
             .count(),
-        1
+        after.len()
     );
 }
 

@@ -81,6 +81,7 @@ fn full_record() -> SessionRecord {
         ],
         terminal_ids: vec!["%12".to_owned()],
         alive: true,
+        lost: Some(lf::state::LostReason::Terminal),
         created_at: lf::clock::Timestamp::parse("2026-11-28T22:18:31.123456Z").unwrap(),
         updated_at: lf::clock::Timestamp::parse("2026-11-28T22:19:00.000000Z").unwrap(),
         completed_at: Some(lf::clock::Timestamp::parse("2026-11-28T23:00:00.000000Z").unwrap()),
@@ -105,6 +106,7 @@ fn sparse_record() -> SessionRecord {
         workspace: None,
         terminal_ids: vec![],
         alive: false,
+        lost: None,
         completed_at: None,
         ..full_record()
     }
@@ -502,6 +504,10 @@ fn the_schema_enums_are_exactly_the_serialised_values() {
     check(
         "/$defs/FlowOccurrence/enum",
         every_occurrence().iter().map(to_value).collect(),
+    );
+    check(
+        "/$defs/LostReason/enum",
+        lf::state::LostReason::ALL.iter().map(to_value).collect(),
     );
     // The wire's own names for them agree with serde's.
     for state in SessionState::ALL {

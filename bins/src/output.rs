@@ -46,7 +46,12 @@ impl Output {
     }
 
     pub fn raw(&mut self, text: &str) -> lf::Result<()> {
-        let result = self.writer.write_all(text.as_bytes());
+        self.bytes(text.as_bytes())
+    }
+
+    /// Bytes as they are (a patch).
+    pub fn bytes(&mut self, bytes: &[u8]) -> lf::Result<()> {
+        let result = self.writer.write_all(bytes);
         self.check(result)
     }
 

@@ -23,7 +23,7 @@ _lf__session__complete() {
 
     case "${cmd}" in
         lf__session__complete)
-            opts="-h -V --grace --help --version"
+            opts="-h -V --grace --remove-worktree --force --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

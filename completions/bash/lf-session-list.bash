@@ -30,7 +30,7 @@ _lf__session__list() {
             fi
             case "${prev}" in
                 --state)
-                    COMPREPLY=($(compgen -W "unknown waiting active ready closed interrupted" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "unknown waiting active ready closed interrupted lost" -- "${cur}"))
                     return 0
                     ;;
                 --kind)

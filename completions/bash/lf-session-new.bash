@@ -23,7 +23,7 @@ _lf__session__new() {
 
     case "${cmd}" in
         lf__session__new)
-            opts="-h -V --provider --model --title --cwd --task --no-launch --attach --help --version"
+            opts="-h -V --provider --model --title --cwd --task --worktree --base --no-launch --attach --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -46,6 +46,14 @@ _lf__session__new() {
                     return 0
                     ;;
                 --task)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --worktree)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

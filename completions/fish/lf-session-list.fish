@@ -3,7 +3,8 @@ waiting\t''
 active\t''
 ready\t''
 closed\t''
-interrupted\t''"
+interrupted\t''
+lost\t''"
 complete -c lf-session-list -l kind -d 'Only sessions of this kind' -r -f -a "conversation\t''
 flow\t''"
 complete -c lf-session-list -l task -d 'Only sessions bound to this Task or working in its worktree (id or identifier)' -r

@@ -1,7 +1,7 @@
 module completions {
 
   def "nu-complete lf-session-list state" [] {
-    [ "unknown" "waiting" "active" "ready" "closed" "interrupted" ]
+    [ "unknown" "waiting" "active" "ready" "closed" "interrupted" "lost" ]
   }
 
   def "nu-complete lf-session-list kind" [] {

@@ -29,6 +29,8 @@ pub const VARIABLES: &[&str] = &[
     "LF_RUN_ID",
     // Where Claude Code keeps its state (a trust dialog is read from it).
     "CLAUDE_CONFIG_DIR",
+    // Where `lf-session-new --worktree` puts worktrees (see `worktree`).
+    crate::session::worktree::PLACE_ENV,
     // How the binaries print errors: `json` for one JSON object.
     "LF_ERROR_FORMAT",
     // How many events of the change stream a Home keeps.

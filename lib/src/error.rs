@@ -69,6 +69,9 @@ pub enum Arg {
     Timeout,
     /// A handoff's outcome (`--handed-back`, `--completed` or `--failed`).
     Outcome,
+    /// The branch a worktree starts from (`--base`).
+    Base,
+    RemoveWorktree,
     /// A remote host (`--host`, `lf-host add HOST`).
     Host,
     /// The lf Home on a remote host (`lf-host add --home`).
@@ -165,6 +168,25 @@ pub enum Error {
     IdentifierLooksLikeId(String),
     #[error("{} is not inside a git repository; run lf-primary in a repository, or pass --wave", quote(.0))]
     NotInRepository(String),
+    #[error(
+        "{} is not inside a git repository: --worktree needs one; pass --cwd with a directory of a repository",
+        quote(.0)
+    )]
+    NotAGitRepository(String),
+    #[error(
+        "the repository {} is on no branch (its HEAD is detached): name the branch to start from with --base BRANCH",
+        quote(.0)
+    )]
+    DetachedBase(String),
+    #[error(
+        "{} is not a branch of this repository: --base takes a local branch (main) or a remote-tracking one (origin/main)",
+        quote(.0)
+    )]
+    BaseNotABranch(String),
+    #[error(
+        "--worktree registers a Task of its own; leave out --task (or use the Task's worktree with --task alone)"
+    )]
+    WorktreeWithTask,
     #[error(
         "{} is not a handoff parent: use task:TASK (a Task id or identifier) or wave:WAVE (a Wave id or name)",
         quote(.0)
@@ -328,6 +350,34 @@ pub enum Error {
     #[error("host {} is already in the host list; remove it first to change it (lf-host remove)", quote(.0))]
     HostExists(String),
     #[error(
+        "the branch {} already exists in {}; choose another --worktree NAME, or register its worktree as a Task (lf-work task add --worktree DIR) and pass --task",
+        quote(.branch), quote(.repo)
+    )]
+    BranchExists { branch: String, repo: String },
+    #[error(
+        "{} already exists; choose another --worktree NAME, or set LF_WORKTREES to put worktrees elsewhere",
+        quote(.0)
+    )]
+    WorktreeDirExists(String),
+    #[error(
+        "Session {session} has no worktree to remove (it is bound to no Task with a worktree); complete it without --remove-worktree"
+    )]
+    NoWorktree { session: String },
+    #[error(
+        "removing the worktree {} of Session {session} would lose {lost}; commit and merge that first, or pass --force to discard it",
+        quote(.worktree)
+    )]
+    WouldLoseWork {
+        session: String,
+        worktree: String,
+        lost: String,
+    },
+    #[error(
+        "Session {other} is open in the worktree {} too; complete it first, or remove the worktree with the last Session that uses it",
+        quote(.worktree)
+    )]
+    WorktreeInUse { other: String, worktree: String },
+    #[error(
         "invocation {invocation} belongs to flow {flow:?} of Task {task}; it cannot hold a review of flow {requested:?}"
     )]
     InvocationOfOtherFlow {
@@ -453,6 +503,8 @@ pub enum Error {
     Tmux { what: String, stderr: String },
     #[error("the tmux session {0} ended as soon as it started")]
     TmuxEnded(String),
+    #[error("the tmux session {0} exists already: another process launched it")]
+    TmuxSessionExists(String),
     #[error("tmux could not attach to {0}")]
     AttachFailed(String),
     /// The program of a launch is not installed; `install` says how (the
@@ -474,6 +526,12 @@ pub enum Error {
         seconds: u64,
         tmux: String,
     },
+    #[error("cannot {what}; git said: {stderr}")]
+    Git { what: String, stderr: String },
+    #[error("git is not installed (not found on PATH); install git to use worktrees and diffs")]
+    NoGit,
+    #[error("{0} Session(s) could not be restored; the line of each says why")]
+    RestoreFailed(usize),
     #[error("a Claude Run has no chosen session id")]
     NoChosenId,
     #[error("this command session has no argv to run")]
@@ -588,6 +646,10 @@ impl Error {
             | NeedsAgent(_)
             | IdentifierLooksLikeId(_)
             | NotInRepository(_)
+            | NotAGitRepository(_)
+            | DetachedBase(_)
+            | BaseNotABranch(_)
+            | WorktreeWithTask
             | BadParent(_)
             | TooManyVariables { .. }
             | NotAVariable { .. }
@@ -632,6 +694,11 @@ impl Error {
             | NotPrimary(_)
             | WaveExists(_)
             | TaskExists(_)
+            | BranchExists { .. }
+            | WorktreeDirExists(_)
+            | NoWorktree { .. }
+            | WouldLoseWork { .. }
+            | WorktreeInUse { .. }
             | InvocationOfOtherFlow { .. }
             | InvocationFinished(_)
             | ParentWithoutWorktree { .. }
@@ -660,11 +727,15 @@ impl Error {
             | TmuxFailed(_)
             | Tmux { .. }
             | TmuxEnded(_)
+            | TmuxSessionExists(_)
             | AttachFailed(_)
             | NotOnPath { .. }
             | LaunchFailed(_)
             | LauncherExited { .. }
             | StartTimeout { .. }
+            | Git { .. }
+            | NoGit
+            | RestoreFailed(_)
             | NoChosenId
             | NoArgv
             | NotStored(_)
@@ -720,6 +791,10 @@ impl Error {
             BadCommand { .. } | ArgvNotForAgent(_) => Arg::Argv,
             NotOnPath { arg, .. } => *arg,
             NeedsAgent(_) => Arg::Provider,
+            NotAGitRepository(_) => Arg::Cwd,
+            DetachedBase(_) | BaseNotABranch(_) => Arg::Base,
+            BranchExists { .. } | WorktreeDirExists(_) | WorktreeWithTask => Arg::Worktree,
+            NoWorktree { .. } | WouldLoseWork { .. } | WorktreeInUse { .. } => Arg::RemoveWorktree,
             IdentifierLooksLikeId(_) | TaskExists(_) => Arg::Identifier,
             WaveExists(_) => Arg::Name,
             BadParent(_) | ParentBusy { .. } | ReplayDiffers { .. } => Arg::Parent,

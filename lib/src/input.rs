@@ -220,6 +220,50 @@ impl Token {
     }
 }
 
+const BRANCH: Token = Token {
+    arg: Arg::Worktree,
+    what: "worktree name",
+    trim: false,
+    punctuation: "-_./",
+    unicode: false,
+    max: 100,
+    no_leading_dash: true,
+    opaque: false,
+    allowed: "1 to 100 ASCII letters, digits and - _ . / that make a git branch name \
+              (not starting with - or /, no .. or //, no part starting with . or ending in .lock, not HEAD)",
+};
+pub const WORKTREE_NAME: Token = BRANCH;
+pub const BASE_BRANCH: Token = Token {
+    arg: Arg::Base,
+    what: "base branch",
+    ..BRANCH
+};
+
+/// A branch name lf creates or starts from: a strict subset of git's ref
+/// name rules (`git check-ref-format`), so it is also a safe directory
+/// name once its `/` are replaced, and never reads as a flag.
+pub fn branch_name(token: Token, text: &str) -> Result<String> {
+    let name = token.check(text)?;
+    let git_refuses = name == "HEAD"
+        || name.starts_with('/')
+        || name.ends_with('/')
+        || name.ends_with('.')
+        || name.contains("..")
+        || name.contains("//")
+        || name
+            .split('/')
+            .any(|part| part.starts_with('.') || part.ends_with(".lock"));
+    if git_refuses {
+        return Err(Error::BadToken {
+            arg: token.arg,
+            what: token.what,
+            text: name,
+            allowed: token.allowed,
+        });
+    }
+    Ok(name)
+}
+
 /// The argv of a `command` Session or a handoff's attach command: at most
 /// 1,000 items, none holding a NUL (which no argv can carry).
 pub fn argv(argv: &[String]) -> Result<()> {
@@ -267,6 +311,47 @@ pub fn title_from_prompt(prompt: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::ErrorKind;
+
+    #[test]
+    fn branch_names_follow_git_and_never_read_as_flags_or_paths() {
+        for good in ["lf-1a2b3c4d", "feature/parser", "fix_2.1", "origin/main"] {
+            assert_eq!(branch_name(WORKTREE_NAME, good).unwrap(), good);
+        }
+        for bad in [
+            "",
+            "-x",
+            "--force",
+            "HEAD",
+            "a..b",
+            "../up",
+            "/abs",
+            "a/",
+            "a//b",
+            ".hidden",
+            "a/.b",
+            "x.lock",
+            "a/b.lock/c",
+            "end.",
+            "a b",
+            "a~1",
+            "a^",
+            "a:b",
+            "a?",
+            "a*",
+            "a[b",
+            "a\\b",
+            "a@{1}",
+            "tab\tname",
+            "é",
+        ] {
+            let error = branch_name(WORKTREE_NAME, bad).unwrap_err();
+            assert_eq!(error.arg(), Some(Arg::Worktree), "{bad:?}");
+        }
+        assert_eq!(
+            branch_name(BASE_BRANCH, "..").unwrap_err().arg(),
+            Some(Arg::Base)
+        );
+    }
 
     #[test]
     fn titles_are_trimmed_bounded_and_printable() {

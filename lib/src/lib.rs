@@ -7,8 +7,9 @@
 //! - `state` — state, attention and actions: the rules people see, as pure
 //!   functions of a Session's facts.
 //! - `session` — the operations on Sessions, launching them (`launch`),
-//!   primaries, and turning stored rows into records (`project`); `work`,
-//!   `flow`, `handoff`, `live` (the live-process snapshot), `queue` (who
+//!   primaries, turning stored rows into records (`project`), a worktree
+//!   per Session and its diff (`worktree`) and bringing lost Sessions back
+//!   (`restore`); `work`, `flow`, `handoff`, `live` (the live-process snapshot), `queue` (who
 //!   waits for the person: counts and next) and `hook` hold the operations
 //!   of their own subjects; `events` is the change stream (recorded as
 //!   writes commit, followed by `lf-session-watch`).
@@ -22,7 +23,8 @@
 //!   cwd); `home` — the private data directory; `store` — the SQLite
 //!   database and all of lf's SQL; `locks` — cross-process locks;
 //!   `liveness` — whether a client runs, and all `/proc` reading;
-//!   `provider` — the agent CLIs; `tmux` — the one place that runs tmux.
+//!   `provider` — the agent CLIs; `tmux` — the one place that runs tmux;
+//!   `git` — the one place that runs git (worktrees and diffs).
 
 pub mod caller;
 pub mod clock;
@@ -31,6 +33,7 @@ pub mod error;
 pub mod events;
 mod facade;
 pub mod flow;
+pub mod git;
 pub mod handoff;
 pub mod home;
 pub mod hook;

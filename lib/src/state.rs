@@ -22,6 +22,23 @@ crate::names::named! {
 }
 
 crate::names::named! {
+    "lost reason";
+    /// Why a Session's agent is gone although it never ended by itself
+    /// (`lf-session-restore` brings such Sessions back).
+    pub enum LostReason {
+        /// The machine restarted while the agent ran (its launcher was
+        /// recorded under another boot id).
+        Reboot,
+        /// Its terminal went away: the tmux server, or the Session's tmux
+        /// pane, was killed, and lf-serve saw the hang-up.
+        Terminal,
+        /// lf-serve and the agent were killed without a word (SIGKILL, the
+        /// OOM killer) on this boot.
+        Killed,
+    }
+}
+
+crate::names::named! {
     "turn";
     /// The latest turn of a conversation, from the provider's hooks.
     pub enum Turn {
@@ -41,6 +58,9 @@ pub struct Facts {
     pub live_client: bool,
     /// How the current Run's provider ended, if it did.
     pub outcome: Option<RunOutcome>,
+    /// The current Run's agent was running and is gone without having
+    /// ended by itself (no outcome): why.
+    pub lost: Option<LostReason>,
     pub latest_turn: Option<Turn>,
     /// The agent waits on a permission prompt.
     pub permission_pending: bool,
@@ -50,8 +70,8 @@ pub struct Facts {
     pub task_finished: bool,
 }
 
-/// First match wins: closed, ready, active, interrupted, waiting, unknown.
-/// A provider's exit never closes a Session.
+/// First match wins: closed, ready, active, lost, interrupted, waiting,
+/// unknown. A provider's exit never closes a Session.
 pub fn state(facts: &Facts) -> SessionState {
     if facts.completed {
         SessionState::Closed
@@ -59,6 +79,8 @@ pub fn state(facts: &Facts) -> SessionState {
         SessionState::Ready
     } else if facts.live_client {
         SessionState::Active
+    } else if facts.lost.is_some() {
+        SessionState::Lost
     } else if facts.outcome == Some(RunOutcome::Interrupted) {
         SessionState::Interrupted
     } else if facts.kind == SessionKind::Flow {
@@ -114,6 +136,40 @@ pub fn attention_since(attention: Attention, kind: SessionKind, at: &Moments) ->
         (Attention::Reply, _) => at.turn_completed,
     };
     recorded.unwrap_or(at.updated)
+}
+
+/// What is known of the current Run's launch, for [`lost`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LaunchFacts {
+    /// A launcher started the Run's agent.
+    pub started: bool,
+    /// The Run ended (lf-serve saw its terminal hang up, when no outcome).
+    pub ended: bool,
+    /// The launcher was recorded under another boot than this one.
+    pub other_boot: bool,
+    /// The launcher (`lf-serve`) still runs.
+    pub launcher_alive: bool,
+}
+
+/// Why the current Run's agent is gone without having ended by itself, or
+/// `None`: it runs, it never started, it recorded how it ended (exited,
+/// interrupted, failed), or its launcher is still there to record it.
+pub fn lost(
+    outcome: Option<RunOutcome>,
+    live_client: bool,
+    launch: LaunchFacts,
+) -> Option<LostReason> {
+    if !launch.started || outcome.is_some() || live_client {
+        None
+    } else if launch.other_boot {
+        Some(LostReason::Reboot)
+    } else if launch.launcher_alive {
+        None
+    } else if launch.ended {
+        Some(LostReason::Terminal)
+    } else {
+        Some(LostReason::Killed)
+    }
 }
 
 pub const ACTIVE_ELSEWHERE: &str =
@@ -326,6 +382,7 @@ mod tests {
             ready: false,
             live_client: false,
             outcome: None,
+            lost: None,
             latest_turn: None,
             permission_pending: false,
             pending_review: false,
@@ -360,6 +417,13 @@ mod tests {
             ..ready
         };
         assert_eq!(state(&active), SessionState::Active);
+        let lost = Facts {
+            live_client: false,
+            outcome: None,
+            lost: Some(LostReason::Reboot),
+            ..active.clone()
+        };
+        assert_eq!(state(&lost), SessionState::Lost);
         let interrupted = Facts {
             live_client: false,
             ..active
@@ -371,6 +435,39 @@ mod tests {
         };
         assert_eq!(state(&waiting), SessionState::Waiting);
         assert_eq!(state(&conversation()), SessionState::Unknown);
+    }
+
+    #[test]
+    fn lost_is_an_agent_gone_without_ending_by_itself() {
+        let started = LaunchFacts {
+            started: true,
+            ..LaunchFacts::default()
+        };
+        let rebooted = LaunchFacts {
+            other_boot: true,
+            ..started
+        };
+        let hung_up = LaunchFacts {
+            ended: true,
+            ..started
+        };
+        let serving = LaunchFacts {
+            launcher_alive: true,
+            ..hung_up
+        };
+        assert_eq!(lost(None, false, rebooted), Some(LostReason::Reboot));
+        assert_eq!(lost(None, false, hung_up), Some(LostReason::Terminal));
+        assert_eq!(lost(None, false, started), Some(LostReason::Killed));
+        assert_eq!(lost(None, false, serving), None, "lf-serve will record it");
+        assert_eq!(lost(None, true, rebooted), None, "it runs");
+        assert_eq!(
+            lost(None, false, LaunchFacts::default()),
+            None,
+            "never launched"
+        );
+        for outcome in RunOutcome::ALL {
+            assert_eq!(lost(Some(*outcome), false, rebooted), None, "{outcome:?}");
+        }
     }
 
     #[test]

@@ -136,6 +136,10 @@ impl Tmux {
                 std::thread::sleep(std::time::Duration::from_millis(50));
                 continue;
             }
+            // tmux refuses a second session of a name, atomically.
+            if stderr.starts_with("duplicate session") {
+                return Err(Error::TmuxSessionExists(name.to_owned()));
+            }
             return Err(Error::Tmux {
                 what: format!("cannot start the tmux session {name}"),
                 stderr,
@@ -145,6 +149,19 @@ impl Tmux {
             return Err(Error::TmuxEnded(name.to_owned()));
         }
         Ok(())
+    }
+
+    /// The names of every session of this server (none when no server
+    /// runs): one look for many sessions.
+    pub fn session_names(&self) -> Result<std::collections::HashSet<String>> {
+        let output = self.output(&["list-sessions", "-F", "#{session_name}"])?;
+        if !output.status.success() {
+            return Ok(Default::default());
+        }
+        Ok(String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect())
     }
 
     /// What a pane shows now, its colours as SGR escapes (`capture-pane -p

@@ -43,6 +43,10 @@ crate::names::named! {
         Closed,
         /// The last launch ended by a signal or an interrupt.
         Interrupted,
+        /// The agent was running and is gone without having ended by
+        /// itself: a reboot, or its terminal (the tmux server) went away.
+        /// `lost` says which; `lf-session-restore` brings it back.
+        Lost,
     }
 }
 
@@ -244,10 +248,126 @@ pub struct SessionRecord {
     /// Whether a client (the agent) of the Session is alive now, whatever
     /// its state: a `ready` Session may still have its agent running.
     pub alive: bool,
+    /// Why the agent is gone although it never ended by itself (a reboot,
+    /// a lost terminal), whatever the state; null otherwise.
+    #[serde(deserialize_with = "required")]
+    pub lost: Option<crate::state::LostReason>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     #[serde(deserialize_with = "required")]
     pub completed_at: Option<Timestamp>,
+}
+
+/// What `lf-session-diff` prints: a Session's work, for review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionDiff {
+    /// The Session id.
+    pub id: String,
+    /// The directory compared: the Session's worktree, else the top of its
+    /// cwd's repository.
+    pub directory: String,
+    /// The Session's own worktree (its Task's), if it has one.
+    #[serde(deserialize_with = "required")]
+    pub worktree: Option<String>,
+    /// The branch checked out there (null on a detached HEAD).
+    #[serde(deserialize_with = "required")]
+    pub branch: Option<String>,
+    /// What the files are compared with: the worktree branch's base (its
+    /// upstream), from where the branch left it; else `HEAD`.
+    pub base: String,
+    /// Commits on the branch that the base lacks, and the reverse.
+    pub ahead: u64,
+    pub behind: u64,
+    /// Whether anything there is not committed (untracked files count).
+    pub uncommitted: bool,
+    /// Files changed against the base, committed or not (`git diff
+    /// --numstat`); untracked files are listed in `untracked` instead.
+    pub files: Vec<FileChange>,
+    /// Untracked files; a folder nothing in which is tracked is one entry
+    /// ending in `/`.
+    pub untracked: Vec<String>,
+    /// Sums over `files` (binary files count nothing).
+    pub insertions: u64,
+    pub deletions: u64,
+}
+
+/// One changed file of a [`SessionDiff`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileChange {
+    pub path: String,
+    /// The path it was renamed from.
+    #[serde(deserialize_with = "required")]
+    pub from: Option<String>,
+    /// Lines added and removed; null for a binary file.
+    #[serde(deserialize_with = "required")]
+    pub insertions: Option<u64>,
+    #[serde(deserialize_with = "required")]
+    pub deletions: Option<u64>,
+    pub binary: bool,
+}
+
+crate::names::named! {
+    "restore result";
+    /// What `lf-session-restore` did with one Session.
+    pub enum RestoreResult {
+        /// Its exact native conversation runs again, in its tmux session.
+        Resumed,
+        /// It had no native conversation to resume (`command`, or an agent
+        /// that never named one): a new launch of the same argv runs.
+        Relaunched,
+        /// Nothing was done; `skipped` says why.
+        Skipped,
+        /// Its launch failed; `reason` holds the diagnostic.
+        Failed,
+        /// `--dry-run`: it would be resumed.
+        WouldResume,
+        /// `--dry-run`: it would be relaunched.
+        WouldRelaunch,
+    }
+}
+
+crate::names::named! {
+    "skip reason";
+    /// Why `lf-session-restore` left a Session as it was.
+    pub enum RestoreSkip {
+        /// Its agent runs (or its launcher is still recording how it ended).
+        Running,
+        /// Its agent exited by itself: the person quit it.
+        Exited,
+        /// Its agent was stopped by a signal while its terminal stayed.
+        Interrupted,
+        /// Its last launch failed.
+        LaunchFailed,
+        /// It was never launched.
+        NeverLaunched,
+        /// It was completed while restore ran.
+        Completed,
+    }
+}
+
+/// One line of `lf-session-restore`: one open Session and what happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestoreLine {
+    pub id: String,
+    pub title: String,
+    #[serde(deserialize_with = "required")]
+    pub provider: Option<String>,
+    pub result: RestoreResult,
+    /// Why its agent was gone (as the record's `lost` said), if it was.
+    #[serde(deserialize_with = "required")]
+    pub lost: Option<crate::state::LostReason>,
+    /// Why it was skipped (`result` is `skipped`).
+    #[serde(deserialize_with = "required")]
+    pub skipped: Option<RestoreSkip>,
+    /// For a person: why it was skipped, or the failed launch's diagnostic.
+    #[serde(deserialize_with = "required")]
+    pub reason: Option<String>,
+    /// The native conversation resumed (or, relaunched, chosen), if known.
+    #[serde(deserialize_with = "required")]
+    pub native_id: Option<String>,
+    /// The durable tmux session it runs in (resumed or relaunched).
+    #[serde(deserialize_with = "required")]
+    pub tmux_session: Option<String>,
 }
 
 crate::names::named! {

@@ -28,6 +28,7 @@ impl Plugin for LfPlugin {
             Box::new(commands::SessionOpen),
             Box::new(commands::SessionReady),
             Box::new(commands::SessionComplete),
+            Box::new(commands::SessionDiff),
             Box::new(commands::SessionRename),
             Box::new(commands::SessionBind),
             Box::new(commands::WorkWaveAdd),

@@ -13,6 +13,9 @@ mod flows_handoffs;
 // `lf active`, the live-process snapshot, against a fake live client.
 #[path = "nu/active.rs"]
 mod active;
+// `lf session diff`, against a worktree of a real repository.
+#[path = "nu/diff.rs"]
+mod diff;
 
 use lf::session::Turn;
 use lf::wire::{Attention, SessionRecord, SessionState};
@@ -151,6 +154,7 @@ impl Env {
                 prompt: None,
                 argv: Vec::new(),
                 launch: false,
+                worktree: None,
             })
             .unwrap()
             .id
@@ -515,6 +519,7 @@ fn help_lf_sessions_shows_examples_with_results() {
             "lf handoffs",
             "lf session bind",
             "lf session complete",
+            "lf session diff",
             "lf session new",
             "lf session open",
             "lf session ready",

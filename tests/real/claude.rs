@@ -253,9 +253,10 @@ fn claude_marks_itself_ready_without_a_dialog() {
 }
 
 /// Defect 4: killing the pane kills lf-serve with SIGHUP; it must still
-/// record how the agent ended.
+/// record what happened: the agent did not end by itself, its terminal
+/// went away (lost, so that lf-session-restore brings it back).
 #[test]
-fn claude_a_killed_pane_is_interrupted_and_resumes_the_same_conversation() {
+fn claude_a_killed_pane_is_lost_and_resumes_the_same_conversation() {
     let (model, env, record, pane) = started();
     say(&env, &pane, "Remember the word pelican");
     wait_for_state(
@@ -268,11 +269,16 @@ fn claude_a_killed_pane_is_interrupted_and_resumes_the_same_conversation() {
     let native = anthropic::session_id(&model.wait_prompt("pelican", 5)).unwrap();
     wait_transcript(&env, &native, "pelican");
     env.tmux(&["kill-pane", "-t", &pane]);
-    let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
-        record.state == SessionState::Interrupted
+    let killed = wait_record(&env, &record.id, "lost", 20, |record| {
+        record.state == SessionState::Lost
     });
     assert!(!killed.alive);
-    assert_eq!(killed.attention, None, "nothing is there to reply to");
+    assert_eq!(killed.lost, Some(lf::state::LostReason::Terminal));
+    assert_eq!(
+        killed.attention,
+        Some(Attention::Reply),
+        "the conversation still waits for the person"
+    );
     let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
     assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
     let pane = crate::real::pane(&opened);

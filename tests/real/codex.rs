@@ -113,10 +113,11 @@ fn codex_cli(env: &Env, args: &[&str]) {
 /// with Codex's prompt on screen.
 fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
     env.tmux(&["kill-pane", "-t", pane]);
-    let killed = wait_record(env, id, "interrupted", 20, |record| {
-        record.state == SessionState::Interrupted
+    let killed = wait_record(env, id, "lost", 20, |record| {
+        record.state == SessionState::Lost
     });
     assert!(!killed.alive);
+    assert_eq!(killed.lost, Some(lf::state::LostReason::Terminal));
     let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
     assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
     let pane = crate::real::pane(&opened);

@@ -11,6 +11,7 @@
 mod bench;
 mod claude;
 mod codex;
+mod restore;
 
 use crate::model::Server;
 use crate::util::{Env, wait_for};
@@ -62,6 +63,30 @@ fn real_env() -> Env {
 /// workspace-trust dialog.
 pub fn claude_env(model: &Server, trusted: &[&str]) -> Env {
     let mut env = real_env();
+    with_claude(&mut env, model, trusted);
+    env
+}
+
+/// An environment for the real Codex against a fake Responses server, with
+/// `trusted` folders (made under the work folder) trusted in its config,
+/// approvals asked on request, and no paste-burst detection (text that
+/// tmux types at once would otherwise be a paste, and an Enter right after
+/// it a new line instead of a submission).
+pub fn codex_env(model: &Server, trusted: &[&str]) -> Env {
+    let mut env = real_env();
+    with_codex(&mut env, model, trusted);
+    env
+}
+
+/// An environment for both real CLIs, each against its fake server.
+pub fn agents_env(anthropic: &Server, responses: &Server, trusted: &[&str]) -> Env {
+    let mut env = real_env();
+    with_claude(&mut env, anthropic, trusted);
+    with_codex(&mut env, responses, trusted);
+    env
+}
+
+fn with_claude(env: &mut Env, model: &Server, trusted: &[&str]) {
     let projects: serde_json::Map<String, serde_json::Value> = trusted
         .iter()
         .map(|name| {
@@ -79,7 +104,7 @@ pub fn claude_env(model: &Server, trusted: &[&str]) -> Env {
         "projects": projects,
     });
     std::fs::write(env.dir.path().join(".claude.json"), state.to_string()).unwrap();
-    env.vars = vec![
+    env.vars.extend([
         ("ANTHROPIC_BASE_URL".into(), model.url()),
         ("ANTHROPIC_API_KEY".into(), API_KEY.into()),
         (
@@ -88,17 +113,10 @@ pub fn claude_env(model: &Server, trusted: &[&str]) -> Env {
         ),
         ("DISABLE_AUTOUPDATER".into(), "1".into()),
         ("TERM".into(), "xterm-256color".into()),
-    ];
-    env
+    ]);
 }
 
-/// An environment for the real Codex against a fake Responses server, with
-/// `trusted` folders (made under the work folder) trusted in its config,
-/// approvals asked on request, and no paste-burst detection (text that
-/// tmux types at once would otherwise be a paste, and an Enter right after
-/// it a new line instead of a submission).
-pub fn codex_env(model: &Server, trusted: &[&str]) -> Env {
-    let mut env = real_env();
+fn with_codex(env: &mut Env, model: &Server, trusted: &[&str]) {
     let home = env.dir.path().join(".codex");
     std::fs::create_dir_all(&home).unwrap();
     let mut config = format!(
@@ -116,12 +134,12 @@ pub fn codex_env(model: &Server, trusted: &[&str]) -> Env {
         ));
     }
     std::fs::write(home.join("config.toml"), config).unwrap();
-    env.vars = vec![
+    env.vars.retain(|(key, _)| key != "TERM");
+    env.vars.extend([
         ("CODEX_HOME".into(), home.display().to_string()),
         ("LF_TEST_MODEL_KEY".into(), "sk-lf-test".into()),
         ("TERM".into(), "xterm-256color".into()),
-    ];
-    env
+    ]);
 }
 
 /// Wait until the Session's record satisfies `done` (a generous failure

@@ -11,6 +11,7 @@ pub mod session_active;
 pub mod session_bind;
 pub mod session_complete;
 pub mod session_count;
+pub mod session_diff;
 pub mod session_list;
 pub mod session_new;
 pub mod session_next;
@@ -18,6 +19,7 @@ pub mod session_open;
 pub mod session_pick;
 pub mod session_ready;
 pub mod session_rename;
+pub mod session_restore;
 pub mod session_watch;
 pub mod work;
 
@@ -35,6 +37,8 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<session_ready::Cli>(),
         named::<session_rename::Cli>(),
         named::<session_complete::Cli>(),
+        named::<session_diff::Cli>(),
+        named::<session_restore::Cli>(),
         named::<session_bind::Cli>(),
         named::<work::Cli>(),
         named::<host::Cli>(),

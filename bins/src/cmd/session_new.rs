@@ -10,6 +10,13 @@ use std::path::PathBuf;
 /// tmux session (lf-<12 id characters>), then prints the record. --attach
 /// goes there; --no-launch only records it (lf-session-open launches it
 /// later).
+///
+/// --worktree [NAME] creates a branch NAME (default lf-<8 id characters)
+/// from --base (default: the repository's current branch), which it tracks
+/// as its upstream, checks it out in a new worktree beside the repository
+/// (<repo>.worktrees/NAME, or $LF_WORKTREES/<repo>/NAME), registers that
+/// worktree as the session's Task and runs the agent there. An existing
+/// branch, folder or Task of that name is refused, never reused.
 #[derive(Debug, Parser)]
 #[command(
     version,
@@ -18,7 +25,9 @@ Examples:
   lf-session-new --no-launch 'Fix the flaky parser test'
   lf-session-new --no-launch --provider codex --model gpt-5.1-codex --cwd ~/src/app
   lf-session-new --no-launch --task LOO-291 --title 'Review the migration'
-  lf-session-new --no-launch --provider command -- htop"
+  lf-session-new --no-launch --provider command -- htop
+  lf-session-new --worktree 'Add the retry policy'
+  lf-session-new --worktree=fix/parser --base origin/main --provider codex --cwd ~/src/app"
 )]
 pub struct Cli {
     /// The agent CLI to run.
@@ -35,8 +44,14 @@ pub struct Cli {
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
     /// Bind the session to this Task (id or identifier).
-    #[arg(long, value_name = "TASK")]
+    #[arg(long, value_name = "TASK", conflicts_with = "worktree")]
     task: Option<String>,
+    /// Work in a new git worktree on a new branch: --worktree, or --worktree=NAME (default lf-<8 id characters).
+    #[arg(long, value_name = "NAME", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    worktree: Option<String>,
+    /// The branch the worktree's branch starts from and is compared with (default: the current branch).
+    #[arg(long, value_name = "BRANCH", requires = "worktree")]
+    base: Option<String>,
     /// Only record the session; do not launch it.
     #[arg(long, conflicts_with = "attach")]
     no_launch: bool,
@@ -66,6 +81,12 @@ impl Tool for Cli {
             prompt: self.prompt,
             argv: self.argv,
             launch: !self.no_launch,
+            worktree: self
+                .worktree
+                .map(|name| lf::session::worktree::WorktreeRequest {
+                    name: (!name.is_empty()).then_some(name),
+                    base: self.base,
+                }),
         })?;
         if self.no_launch {
             return out.json(&record);

@@ -28,7 +28,7 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(30);
 pub const START_GRACE: Duration = Duration::from_secs(5);
 /// How long an agent may outlive its terminal before it is stopped.
 const HANGUP_GRACE: Duration = Duration::from_secs(5);
-const POLL: Duration = Duration::from_millis(10);
+pub(crate) const POLL: Duration = Duration::from_millis(10);
 /// How often lf-serve looks at its agent, its Run and its transcript.
 const WATCH: Duration = Duration::from_millis(50);
 
@@ -223,6 +223,39 @@ impl Lf {
     }
 }
 
+/// A launch an opener waits for: its Run, its tmux session, whether the
+/// agent must confirm its conversation first, and until when.
+pub(crate) struct Starting {
+    pub run: String,
+    pub tmux: String,
+    confirms: bool,
+    deadline: Instant,
+}
+
+impl Starting {
+    pub(crate) fn new(lf: &Lf, run: &str, resuming: bool, tmux: &str) -> Result<Self> {
+        let provider = Provider::parse(&lf.run(run)?.provider)?;
+        // A resume of a provider that confirms nothing at start is confirmed
+        // by lf-serve once it has kept running (`resume_settle`).
+        let confirms = provider.confirms_native_id_at_start()
+            || (resuming && provider.resume_settle().is_some());
+        Ok(Starting {
+            run: run.to_owned(),
+            tmux: tmux.to_owned(),
+            confirms,
+            deadline: Instant::now() + START_TIMEOUT,
+        })
+    }
+}
+
+/// The launcher's argv for a Run: `lf-serve RUN`, beside this program.
+fn serve_argv(run: &str) -> Vec<String> {
+    vec![
+        sibling_program("lf-serve").display().to_string(),
+        run.to_owned(),
+    ]
+}
+
 /// A program installed beside the running executable.
 pub fn sibling_program(name: &str) -> PathBuf {
     std::env::current_exe()
@@ -262,14 +295,26 @@ impl Lf {
             }
         }
         let run = self.launchable_run(&row)?;
-        let serve = vec![
-            sibling_program("lf-serve").display().to_string(),
-            run.id.clone(),
-        ];
         if options.here {
             drop(lock);
-            return Ok(Destination::Exec(serve));
+            return Ok(Destination::Exec(serve_argv(&run.id)));
         }
+        self.start_in_tmux(&row, &run, &tmux, &name)?;
+        drop(lock);
+        self.wait_started(&run.id, run.native_id.is_some(), &tmux, &name)?;
+        Ok(Destination::Tmux(name))
+    }
+
+    /// Start `lf-serve RUN` in the Session's durable tmux session `name`,
+    /// detached. The caller holds the launch lock and found no such tmux
+    /// session: from now on its existence keeps other openers out.
+    pub(crate) fn start_in_tmux(
+        &self,
+        row: &SessionRow,
+        run: &RunRow,
+        tmux: &Tmux,
+        name: &str,
+    ) -> Result<()> {
         self.store()?.record_diagnostic(&run.id, None)?;
         // What runs in the session (lf-serve, the agent, an lf-session-open
         // typed there) uses this Home and this caller's tmux server, not
@@ -278,16 +323,14 @@ impl Lf {
         if let Some(socket) = self.caller.var(tmux::SOCKET_ENV) {
             environment.push((tmux::SOCKET_ENV, socket.to_owned()));
         }
-        tmux.new_session(&name, std::path::Path::new(&row.cwd), &environment, &serve)?;
-        drop(lock);
-        self.wait_started(&run.id, run.native_id.is_some(), &tmux, &name)?;
-        Ok(Destination::Tmux(name))
+        let serve = serve_argv(&run.id);
+        tmux.new_session(name, std::path::Path::new(&row.cwd), &environment, &serve)
     }
 
     /// The Run a launch should use: the current one if it can still be
     /// resumed or was never launched, else a new attempt under the same
     /// Session (its title, summary and work stay).
-    fn launchable_run(&self, row: &SessionRow) -> Result<RunRow> {
+    pub(crate) fn launchable_run(&self, row: &SessionRow) -> Result<RunRow> {
         let current = self.run(&row.current_run_id)?;
         // A resume that died before its agent confirmed it is not repeated.
         if (current.native_id.is_some() && !current.resume_failed) || !current.published {
@@ -311,7 +354,7 @@ impl Lf {
         self.run(next.id.as_str())
     }
 
-    fn run(&self, id: &str) -> Result<RunRow> {
+    pub(crate) fn run(&self, id: &str) -> Result<RunRow> {
         self.store()?
             .run_row(id)?
             .ok_or_else(|| Error::RunNotFound(id.to_string()))
@@ -355,42 +398,52 @@ impl Lf {
     /// an agent that dies at once — a resume of a conversation it does not
     /// know included — is not reported as started.
     fn wait_started(&self, run: &str, resuming: bool, tmux: &Tmux, name: &str) -> Result<()> {
-        let deadline = Instant::now() + START_TIMEOUT;
-        let provider = Provider::parse(&self.run(run)?.provider)?;
-        // A resume of a provider that confirms nothing at start is confirmed
-        // by lf-serve once it has kept running (`resume_settle`).
-        let confirms = provider.confirms_native_id_at_start()
-            || (resuming && provider.resume_settle().is_some());
+        let start = Starting::new(self, run, resuming, name)?;
         loop {
-            let row = self.run(run)?;
-            if let Some(diagnostic) = &row.diagnostic {
-                return Err(Error::LaunchFailed(diagnostic.clone()));
-            }
-            if row.published
-                && (!confirms || row.confirmed || row.waits_for_person)
-                && self.run_has_live_client(run)?
-            {
+            if self.started(&start, &mut |name| tmux.has_session(name))? {
                 return Ok(());
-            }
-            if !tmux.has_session(name)? {
-                let row = self.run(run)?;
-                return Err(match row.diagnostic {
-                    Some(diagnostic) => Error::LaunchFailed(diagnostic),
-                    None => Error::LauncherExited {
-                        run: run.to_owned(),
-                        log: self.home().runs().join(run).join("serve.log"),
-                    },
-                });
-            }
-            if Instant::now() >= deadline {
-                return Err(Error::StartTimeout {
-                    run: run.to_owned(),
-                    seconds: START_TIMEOUT.as_secs(),
-                    tmux: name.to_owned(),
-                });
             }
             std::thread::sleep(POLL);
         }
+    }
+
+    /// Whether a launch is resumable (or waits for a person) now; an error
+    /// when it failed, its launcher exited (`running` says whether a tmux
+    /// session of that name runs) or its time is up.
+    pub(crate) fn started(
+        &self,
+        start: &Starting,
+        running: &mut dyn FnMut(&str) -> Result<bool>,
+    ) -> Result<bool> {
+        let run = start.run.as_str();
+        let row = self.run(run)?;
+        if let Some(diagnostic) = &row.diagnostic {
+            return Err(Error::LaunchFailed(diagnostic.clone()));
+        }
+        if row.published
+            && (!start.confirms || row.confirmed || row.waits_for_person)
+            && self.run_has_live_client(run)?
+        {
+            return Ok(true);
+        }
+        if !running(&start.tmux)? {
+            let row = self.run(run)?;
+            return Err(match row.diagnostic {
+                Some(diagnostic) => Error::LaunchFailed(diagnostic),
+                None => Error::LauncherExited {
+                    run: run.to_owned(),
+                    log: self.home().runs().join(run).join("serve.log"),
+                },
+            });
+        }
+        if Instant::now() >= start.deadline {
+            return Err(Error::StartTimeout {
+                run: run.to_owned(),
+                seconds: START_TIMEOUT.as_secs(),
+                tmux: start.tmux.clone(),
+            });
+        }
+        Ok(false)
     }
 
     fn run_has_live_client(&self, run: &str) -> Result<bool> {
@@ -573,6 +626,10 @@ impl Lf {
             std::thread::sleep(WATCH);
         };
         drop(lock);
+        // The hang-up and the agent's end come together: look once more.
+        if hangup.is_none() && HANGUP.load(Ordering::SeqCst) {
+            hangup = Some(Instant::now());
+        }
         let now = now_micros();
         self.store()?.end_client(&process, now)?;
         // The agent may have confirmed since the last look.
@@ -601,11 +658,13 @@ impl Lf {
             };
             return Err(self.fail(&run.id, diagnostic));
         }
-        let outcome = if hangup.is_some() {
-            RunOutcome::Interrupted
-        } else {
-            outcome_of(&status)
-        };
+        if hangup.is_some() {
+            // The agent did not end by itself: its terminal went away. No
+            // outcome, so the Session reads `lost` and restore brings it back.
+            self.store()?.record_hangup(&run.id, now)?;
+            return Ok(RunOutcome::Interrupted);
+        }
+        let outcome = outcome_of(&status);
         self.store()?
             .record_outcome(&run.id, outcome, status.code(), now)?;
         Ok(outcome)
@@ -662,7 +721,7 @@ impl Lf {
     }
 }
 
-fn refuse_completed(row: &SessionRow) -> Result<()> {
+pub(crate) fn refuse_completed(row: &SessionRow) -> Result<()> {
     if row.completed_at.is_some() {
         return Err(Error::AlreadyComplete(row.id.clone()));
     }

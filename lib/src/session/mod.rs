@@ -9,6 +9,8 @@ pub mod ops;
 pub mod pick;
 pub mod primary;
 pub mod project;
+pub mod restore;
+pub mod worktree;
 
 pub use crate::state::{Facts, FlowFacts, RunOutcome, Turn};
 pub use launch::{Destination, OpenOptions};

@@ -32,6 +32,9 @@ pub struct NewConversation {
     pub argv: Vec<String>,
     /// It will be launched at once: its program must be installed.
     pub launch: bool,
+    /// Work in a new git worktree and branch of `cwd`'s repository,
+    /// registered as the Session's Task.
+    pub worktree: Option<super::worktree::WorktreeRequest>,
 }
 
 /// What to list. Filters that need liveness or task association are
@@ -177,11 +180,14 @@ impl Lf {
             .as_deref()
             .map(crate::input::title)
             .transpose()?;
+        if request.worktree.is_some() && request.task.is_some() {
+            return Err(Error::WorktreeWithTask);
+        }
         let task = match &request.task {
             Some(selector) => Some(crate::work::find_task(self.store()?, selector)?),
             None => None,
         };
-        let cwd = match (
+        let mut cwd = match (
             &request.cwd,
             task.as_ref().and_then(|task| task.worktree.as_ref()),
         ) {
@@ -193,15 +199,32 @@ impl Lf {
                 crate::work::canonical_dir(self.caller.cwd()?, Arg::Cwd, "working directory")?
             }
         };
+        let id = SessionId::new();
+        let worktree = match &request.worktree {
+            Some(worktree) => Some(self.plan_worktree(worktree, &cwd, &id)?),
+            None => None,
+        };
+        let place = match &worktree {
+            Some(plan) => plan.path.display().to_string(),
+            None => cwd.clone(),
+        };
         let (title, title_source) = match title {
             Some(title) => (title, TitleSource::Human),
             None => (
-                default_title(request.provider, prompt.as_deref(), &request.argv, &cwd),
+                default_title(request.provider, prompt.as_deref(), &request.argv, &place),
                 TitleSource::Generated,
             ),
         };
+        let task = match &worktree {
+            Some(plan) => {
+                let task = self.create_worktree(plan, &title)?;
+                cwd = task.worktree.clone().unwrap_or(place);
+                Some(task)
+            }
+            None => task,
+        };
         let session = NewSessionRow {
-            id: SessionId::new(),
+            id,
             kind: SessionKind::Conversation,
             title,
             title_source,
@@ -222,7 +245,12 @@ impl Lf {
             argv: request.argv,
             prompt,
         };
-        self.store()?.insert_session(&session, &run, now_micros())?;
+        if let Err(error) = self.store()?.insert_session(&session, &run, now_micros()) {
+            if let Some(plan) = &worktree {
+                self.discard_worktree(plan);
+            }
+            return Err(error);
+        }
         self.get(session.id.as_str())
     }
 

@@ -326,7 +326,7 @@ mod tests {
             "actions": [], "ready_summary": null, "provider": "claude", "detail": "claude",
             "cwd": "/work/app", "work": null, "wave_id": null, "work_path": "product / LOO-7",
             "task_ids": [], "primary_scope": null, "flow_membership": {"kind": "independent"},
-            "workspace": null, "open_argv": [], "terminal_ids": [], "alive": false,
+            "workspace": null, "open_argv": [], "terminal_ids": [], "alive": false, "lost": null,
             "created_at": "2026-11-29T00:00:00.000000Z", "updated_at": "2026-11-29T06:00:00.000000Z",
             "completed_at": null
         });

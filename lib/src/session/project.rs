@@ -111,19 +111,32 @@ impl LiveClients {
         Ok(self.check(store, row)?.is_some())
     }
 
+    /// This boot's id, read once.
+    fn boot(&self) -> Result<&str> {
+        if let Some(boot) = self.boot.get() {
+            return Ok(boot);
+        }
+        let boot = crate::liveness::boot_id()?;
+        Ok(self.boot.get_or_init(|| boot))
+    }
+
+    /// Why the Session's agent is gone without having ended by itself, if
+    /// it is (`state::lost`). The launcher is looked up in `/proc` only for
+    /// a Run that started, has no outcome and no live client.
+    pub fn lost(&self, row: &SessionRow, live_client: bool) -> Result<Option<state::LostReason>> {
+        if !may_be_lost(row, live_client) {
+            return Ok(None);
+        }
+        Ok(lost(row, live_client, self.boot()?))
+    }
+
     /// `Some(terminals)` when a client of the Session lives, checked once.
     fn check(&self, store: &Store, row: &SessionRow) -> Result<Option<Vec<String>>> {
         if !self.receipts.contains(&row.id) {
             return Ok(None);
         }
         remembered(&self.checked, &row.id, || {
-            let boot = match self.boot.get() {
-                Some(boot) => boot,
-                None => {
-                    let boot = crate::liveness::boot_id()?;
-                    self.boot.get_or_init(|| boot)
-                }
-            };
+            let boot = self.boot()?;
             let mut terminals: Vec<String> = Vec::new();
             let mut live = false;
             // A receipt from another boot is dead without looking.
@@ -144,6 +157,34 @@ impl LiveClients {
             Ok(live.then_some(terminals))
         })
     }
+}
+
+/// Whether a row can be lost at all, from what the database says alone.
+fn may_be_lost(row: &SessionRow, live_client: bool) -> bool {
+    row.launch.started && row.outcome.is_none() && !live_client && row.completed_at.is_none()
+}
+
+/// Why a Session's agent is gone without having ended by itself
+/// (`state::lost`), on the boot `boot`; a completed Session is never lost.
+pub(crate) fn lost(row: &SessionRow, live_client: bool, boot: &str) -> Option<state::LostReason> {
+    if !may_be_lost(row, live_client) {
+        return None;
+    }
+    let launch = &row.launch;
+    let (other_boot, launcher_alive) = match &launch.launcher {
+        Some(launcher) => (launcher.boot_id != boot, launcher.is_alive(boot)),
+        None => (false, false),
+    };
+    state::lost(
+        row.outcome,
+        live_client,
+        state::LaunchFacts {
+            started: launch.started,
+            ended: launch.ended,
+            other_boot,
+            launcher_alive,
+        },
+    )
 }
 
 /// What turns rows into records: the lookups loaded once per command
@@ -176,13 +217,15 @@ impl Projection {
 /// The facts the rules need, from a row and the loaded lookups.
 fn facts(store: &Store, row: &SessionRow, catalog: &Catalog, live: &LiveClients) -> Result<Facts> {
     let flow = row.flow.as_ref();
+    let live_client = live.is_live(store, row)?;
     Ok(Facts {
         kind: row.kind,
         interactive: row.interactive,
         completed: row.completed_at.is_some(),
         ready: row.ready_summary.is_some() && !row.ready_superseded,
-        live_client: live.is_live(store, row)?,
+        live_client,
         outcome: row.outcome,
+        lost: live.lost(row, live_client)?,
         latest_turn: row.latest_turn,
         permission_pending: row.permission_pending,
         pending_review: state::is_pending_review(&row.id, flow),
@@ -255,6 +298,7 @@ fn record(
         open_argv: open.argv(&row.id),
         terminal_ids: live.terminals(store, &row)?,
         alive: facts.live_client,
+        lost: facts.lost,
         title: row.title,
         title_source: row.title_source,
         kind: row.kind,

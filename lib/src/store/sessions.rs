@@ -46,6 +46,18 @@ pub struct SessionRow {
     /// The state its latest event told (`None` before the first; see
     /// `crate::events`).
     pub seen_state: Option<crate::wire::SessionState>,
+    /// How far the current Run's launch got: whether it started and ended
+    /// (an end without an outcome is a lost terminal), and the launcher
+    /// (`lf-serve`) that served it.
+    pub launch: LaunchRecord,
+}
+
+/// What the store knows of the current Run's launch, for `state::lost`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchRecord {
+    pub started: bool,
+    pub ended: bool,
+    pub launcher: Option<crate::liveness::ProcessIdentity>,
 }
 
 /// The columns `SessionRow::from_row` reads, in order.
@@ -54,7 +66,8 @@ pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source,
     s.flow_id, s.step, s.node, s.iterations, s.independent, s.current_run_id, s.latest_turn, \
     s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome, \
     f.name, f.finished, f.current_run_id, f.pending_session_id, s.ready_superseded, \
-    s.ready_at, s.permission_at, s.turn_completed_at, s.seen_state";
+    s.ready_at, s.permission_at, s.turn_completed_at, s.seen_state, r.started_at, r.ended_at, \
+    r.launcher_boot_id, r.launcher_pid, r.launcher_starttime";
 
 pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
     LEFT JOIN flows f ON f.id = s.flow_id";
@@ -173,6 +186,18 @@ impl SessionRow {
             permission_at: row.get(30)?,
             turn_completed_at: row.get(31)?,
             seen_state: row.get(32)?,
+            launch: LaunchRecord {
+                started: row.get::<_, Option<i64>>(33)?.is_some(),
+                ended: row.get::<_, Option<i64>>(34)?.is_some(),
+                launcher: match (text(35)?, row.get::<_, Option<u32>>(36)?) {
+                    (Some(boot_id), Some(pid)) => Some(crate::liveness::ProcessIdentity {
+                        boot_id,
+                        pid,
+                        starttime: row.get::<_, Option<i64>>(37)?.unwrap_or_default() as u64,
+                    }),
+                    _ => None,
+                },
+            },
         })
     }
 }
@@ -671,10 +696,27 @@ impl Store {
         exit_code: Option<i32>,
         now: i64,
     ) -> Result<()> {
+        self.end_run(run, Some(outcome), exit_code, now)
+    }
+
+    /// A Run's terminal hung up (its tmux server or pane went away) and its
+    /// agent went with it: the Run ends with no outcome, since the agent did
+    /// not end by itself (`state::lost` reads this as a lost terminal).
+    pub fn record_hangup(&self, run: &str, now: i64) -> Result<()> {
+        self.end_run(run, None, None, now)
+    }
+
+    fn end_run(
+        &self,
+        run: &str,
+        outcome: Option<RunOutcome>,
+        exit_code: Option<i32>,
+        now: i64,
+    ) -> Result<()> {
         let tx = self.write()?;
         let changed = tx.execute(
             "UPDATE runs SET outcome = ?2, exit_code = ?3, ended_at = ?4 WHERE id = ?1",
-            params![run, outcome.as_str(), exit_code, now],
+            params![run, outcome.map(RunOutcome::as_str), exit_code, now],
         )?;
         if changed == 0 {
             return Err(Error::RunNotFound(run.to_string()));

@@ -33,7 +33,9 @@ impl SimplePluginCommand for SessionNew {
 session (lf-<12 id characters>), then returns the session's record. --no-launch only \
 records it (lf session open launches it later). The working directory is --cwd, else the \
 Task's worktree, else your current directory. For --provider command, give the command as \
-a list: --argv [htop -d 5].
+a list: --argv [htop -d 5]. --worktree NAME creates the branch NAME from --base (default: \
+the repository's current branch) in a new worktree beside the repository, registers it \
+as the session's Task and runs the agent there, as `lf-session-new --worktree=NAME` does.
 
 Go to a launched session with `lf session open <id>` inside tmux, or with \
 `lf-session-open <id>` in a terminal."
@@ -74,6 +76,18 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
                 "task",
                 SyntaxShape::String,
                 "Bind the session to this Task (id or identifier).",
+                None,
+            )
+            .named(
+                "worktree",
+                SyntaxShape::String,
+                "Work in a new git worktree on a new branch of this name, registered as the session's Task.",
+                None,
+            )
+            .named(
+                "base",
+                SyntaxShape::String,
+                "The branch the worktree's branch starts from (default: the current branch).",
                 None,
             )
             .named(
@@ -139,6 +153,7 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
             .map_err(shell)?
             .map(|argv| argv.item)
             .unwrap_or_default();
+        let base = flag("base")?.map(|base| base.item);
         let fail = |provider: Option<Provider>, error: lf::Error| {
             let command = provider == Some(Provider::Command) && error.arg() == Some(Arg::Argv);
             let labeled = super::fail(engine, call, &args, error);
@@ -161,6 +176,10 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
                 prompt: prompt.as_ref().map(|prompt| prompt.item.clone()),
                 argv,
                 launch,
+                worktree: flag("worktree")?.map(|name| lf::session::worktree::WorktreeRequest {
+                    name: Some(name.item),
+                    base: base.clone(),
+                }),
             })
             .map_err(|error| fail(Some(provider), error))?;
         if launch {

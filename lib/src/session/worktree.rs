@@ -1,0 +1,483 @@
+//! A git worktree per Session: `lf-session-new --worktree` creates a branch
+//! from a base and checks it out in a worktree of its own, registered as
+//! the Session's Task (so `work_path`, `--task` and `lf-session-active
+//! --task` work as for any Task); `lf-session-diff` shows what the Session
+//! changed against that base; `lf-session-complete --remove-worktree`
+//! removes the worktree, and the branch once merged, only when nothing
+//! would be lost.
+//!
+//! The base is the new branch's upstream (`git worktree add --track`): git
+//! itself then keeps it (`git status` in the worktree counts against it),
+//! and lf stores nothing about the worktree beyond the Task's path.
+//! Worktrees go beside the repository, in `<repo>.worktrees/<name>`, or
+//! under `$LF_WORKTREES/<repo>/<name>` (see docs/decisions.md).
+
+use crate::clock::now_micros;
+use crate::error::{Arg, Error, Result};
+use crate::facade::Lf;
+use crate::git::{Git, NumStat, Status};
+use crate::ids::{SessionId, TaskId};
+use crate::input;
+use crate::store::{ListQuery, SessionRow, TaskRow};
+use crate::wire::{FileChange, SessionDiff, SessionRecord};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The variable that says where worktrees go (`$LF_WORKTREES/<repo>/<name>`).
+pub const PLACE_ENV: &str = "LF_WORKTREES";
+
+/// What `--worktree [NAME]` and `--base REF` ask for.
+#[derive(Debug, Clone, Default)]
+pub struct WorktreeRequest {
+    /// The branch (and the worktree's folder name); by default `lf-` and
+    /// the Session id's first 8 characters.
+    pub name: Option<String>,
+    /// The branch to start from; by default the repository's current one.
+    pub base: Option<String>,
+}
+
+/// A worktree checked and ready to be created.
+#[derive(Debug, Clone)]
+pub(crate) struct PlannedWorktree {
+    repo: Git,
+    pub path: PathBuf,
+    pub branch: String,
+    base: String,
+}
+
+/// What removing a Session's worktree did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorktreeRemoval {
+    pub worktree: String,
+    pub branch: Option<String>,
+    /// The branch was deleted too (it was merged, or `--force`).
+    pub branch_deleted: bool,
+    /// What `--force` discarded, for a person to recover what they can.
+    pub discarded: Option<String>,
+}
+
+impl std::fmt::Display for WorktreeRemoval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "removed the worktree {}", self.worktree)?;
+        match (&self.branch, self.branch_deleted) {
+            (Some(branch), true) => write!(f, " and the branch {branch}")?,
+            (Some(branch), false) => write!(f, "; kept the branch {branch}")?,
+            (None, _) => {}
+        }
+        if let Some(discarded) = &self.discarded {
+            write!(f, "; discarded {discarded}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Lf {
+    /// Check everything a new worktree needs — a repository, a free branch
+    /// name and folder, a base branch, no Task of that name — before
+    /// anything is created.
+    pub(crate) fn plan_worktree(
+        &self,
+        request: &WorktreeRequest,
+        cwd: &str,
+        session: &SessionId,
+    ) -> Result<PlannedWorktree> {
+        let branch = match &request.name {
+            Some(name) => input::branch_name(input::WORKTREE_NAME, name)?,
+            None => format!("lf-{}", &session.as_str()[..8]),
+        };
+        let base = request
+            .base
+            .as_deref()
+            .map(|base| input::branch_name(input::BASE_BRANCH, base))
+            .transpose()?;
+        let toplevel = Git::at(cwd)
+            .toplevel()?
+            .ok_or_else(|| Error::NotAGitRepository(cwd.to_owned()))?;
+        let repo = Git::at(&toplevel);
+        let base = match base {
+            Some(base) => base,
+            None => repo
+                .current_branch()?
+                .ok_or_else(|| Error::DetachedBase(toplevel.display().to_string()))?,
+        };
+        match repo.full_ref_name(&base)? {
+            Some(full) if full.starts_with("refs/heads/") || full.starts_with("refs/remotes/") => {}
+            _ => return Err(Error::BaseNotABranch(base)),
+        }
+        if repo.has_ref(&format!("refs/heads/{branch}"))? {
+            return Err(Error::BranchExists {
+                branch,
+                repo: toplevel.display().to_string(),
+            });
+        }
+        let path = self
+            .worktree_place(&toplevel)?
+            .join(branch.replace('/', "-"));
+        if std::fs::symlink_metadata(&path).is_ok() {
+            return Err(Error::WorktreeDirExists(path.display().to_string()));
+        }
+        if self.store()?.find_task(&branch)?.is_some() {
+            return Err(Error::TaskExists(branch));
+        }
+        Ok(PlannedWorktree {
+            repo,
+            path,
+            branch,
+            base,
+        })
+    }
+
+    /// The folder worktrees of this repository go in.
+    fn worktree_place(&self, toplevel: &Path) -> Result<PathBuf> {
+        let name = toplevel
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "repository".to_owned());
+        Ok(match self.caller.var(PLACE_ENV) {
+            Some(place) => self.caller.path(Path::new(place))?.join(name),
+            None => toplevel
+                .parent()
+                .unwrap_or(toplevel)
+                .join(format!("{name}.worktrees")),
+        })
+    }
+
+    /// Create the planned worktree and register it as a Task: its id.
+    pub(crate) fn create_worktree(&self, plan: &PlannedWorktree, title: &str) -> Result<TaskRow> {
+        plan.repo
+            .add_worktree(&plan.path, &plan.branch, &plan.base)?;
+        let registered = crate::work::canonical_dir(&plan.path, Arg::Worktree, "worktree")
+            .and_then(|worktree| {
+                let row = TaskRow {
+                    id: TaskId::new().to_string(),
+                    identifier: plan.branch.clone(),
+                    title: title.to_owned(),
+                    worktree: Some(worktree),
+                    wave_id: None,
+                    created_at: now_micros(),
+                    finished_at: None,
+                };
+                self.store()?.insert_task(&row)?;
+                Ok(row)
+            });
+        if registered.is_err() {
+            self.discard_worktree(plan);
+        }
+        registered
+    }
+
+    /// Undo a worktree just created (nothing is in it yet).
+    pub(crate) fn discard_worktree(&self, plan: &PlannedWorktree) {
+        let _ = plan.repo.remove_worktree(&plan.path, true);
+        let _ = plan.repo.delete_branch(&plan.branch, true);
+    }
+
+    /// The worktree a Session works in: its Task's, else the Task worktree
+    /// its cwd lies in.
+    fn session_worktree(&self, row: &SessionRow) -> Result<Option<(TaskRow, String)>> {
+        let store = self.store()?;
+        if let Some(task) = row.task_id.as_deref()
+            && let Some(task) = store.find_task(task)?
+            && let Some(worktree) = task.worktree.clone()
+        {
+            return Ok(Some((task, worktree)));
+        }
+        let catalog = super::project::Catalog::load(store)?;
+        let Some(checkout) = catalog.task_at(&row.cwd) else {
+            return Ok(None);
+        };
+        let worktree = checkout.worktree.to_owned();
+        Ok(store
+            .find_task(checkout.task_id)?
+            .map(|task| (task, worktree)))
+    }
+
+    /// What a Session changed, for review: its worktree against the base
+    /// its branch left, or its cwd's repository against HEAD.
+    pub fn diff(&self, selector: &str) -> Result<SessionDiff> {
+        let row = self.find(selector)?;
+        let (git, worktree) = self.diff_place(&row)?;
+        let directory;
+        let (status, base, files) = if let Some(worktree) = &worktree {
+            directory = worktree.clone();
+            // Both at once: the status and the diff against the base.
+            // One look at the files (the status), and the branch's commits
+            // beside it, which need none.
+            let status = git.start_status()?;
+            let committed = git.start_committed_numstat("@{upstream}")?;
+            let (status, committed) = (status.status()?, committed.numstat());
+            match status.upstream.clone() {
+                Some(upstream) => {
+                    let files = against_base(&git, &status, committed?)?;
+                    (status, upstream, files)
+                }
+                // No base (a detached HEAD, an upstream unset): against HEAD.
+                None => {
+                    let files = git.start_numstat("HEAD", false, &[])?.numstat()?;
+                    (status, "HEAD".to_owned(), files)
+                }
+            }
+        } else {
+            let toplevel = git.start_toplevel()?;
+            let status = git.start_status()?;
+            let files = git.start_numstat("HEAD", false, &[])?;
+            directory = toplevel.line()?;
+            (status.status()?, "HEAD".to_owned(), files.numstat()?)
+        };
+        let against_upstream = base != "HEAD";
+        let files: Vec<FileChange> = files
+            .into_iter()
+            .map(|file| FileChange {
+                binary: file.insertions.is_none(),
+                path: file.path,
+                from: file.from,
+                insertions: file.insertions,
+                deletions: file.deletions,
+            })
+            .collect();
+        Ok(SessionDiff {
+            id: row.id,
+            directory,
+            worktree,
+            branch: status.branch.clone(),
+            ahead: if against_upstream { status.ahead } else { 0 },
+            behind: if against_upstream { status.behind } else { 0 },
+            uncommitted: status.uncommitted(),
+            insertions: files.iter().filter_map(|file| file.insertions).sum(),
+            deletions: files.iter().filter_map(|file| file.deletions).sum(),
+            files,
+            untracked: status.untracked,
+            base,
+        })
+    }
+
+    /// The unified diff of what `diff` counts, for a pager.
+    pub fn diff_patch(&self, selector: &str) -> Result<Vec<u8>> {
+        let row = self.find(selector)?;
+        let (git, worktree) = self.diff_place(&row)?;
+        if worktree.is_some() && git.status()?.upstream.is_some() {
+            return git.patch("@{upstream}", true);
+        }
+        git.patch("HEAD", false)
+    }
+
+    /// Where a Session's diff is taken: its worktree (which must still be
+    /// there), else its cwd (which must be in a repository).
+    fn diff_place(&self, row: &SessionRow) -> Result<(Git, Option<String>)> {
+        match self.session_worktree(row)? {
+            Some((_, worktree)) => {
+                crate::work::canonical_dir(Path::new(&worktree), Arg::Id, "worktree")?;
+                Ok((Git::at(&worktree), Some(worktree)))
+            }
+            None => {
+                crate::work::canonical_dir(Path::new(&row.cwd), Arg::Id, "working directory")?;
+                Ok((Git::at(&row.cwd), None))
+            }
+        }
+    }
+
+    /// Complete a Session and remove its worktree (and its branch, once
+    /// merged into its base). Uncommitted or unmerged work is refused,
+    /// naming it, unless `force`; then nothing is changed. The agent may
+    /// write until it is stopped: the worktree is looked at again after.
+    pub fn complete_removing_worktree(
+        &self,
+        selector: &str,
+        grace: Duration,
+        force: bool,
+    ) -> Result<(SessionRecord, WorktreeRemoval)> {
+        let row = self.find(selector)?;
+        if row.completed_at.is_some() {
+            return Err(Error::AlreadyComplete(row.id));
+        }
+        // Only the worktree of the Session's own Task: one it merely runs
+        // inside belongs to another.
+        let task = match row.task_id.as_deref() {
+            Some(task) => self.store()?.find_task(task)?,
+            None => None,
+        };
+        let (task, worktree) = task
+            .and_then(|task| Some((task.worktree.clone()?, task)))
+            .map(|(worktree, task)| (task, worktree))
+            .ok_or_else(|| Error::NoWorktree {
+                session: row.id.clone(),
+            })?;
+        crate::work::canonical_dir(Path::new(&worktree), Arg::RemoveWorktree, "worktree")?;
+        let git = Git::at(&worktree);
+        self.refuse_losing(&row.id, &worktree, &git.status()?, force)?;
+        self.refuse_shared(&row, &task, &worktree)?;
+        let record = self.complete(selector, grace)?;
+        let kept = |error: Error| {
+            error.during(format!(
+                "Session {} was completed; its worktree {worktree} was kept",
+                record.id
+            ))
+        };
+        let status = git.status().map_err(kept)?;
+        self.refuse_losing(&record.id, &worktree, &status, force)
+            .map_err(kept)?;
+        let merged = status.upstream.is_some() && status.ahead == 0;
+        let mut discarded = Vec::new();
+        if status.uncommitted() {
+            discarded.push(uncommitted(&status));
+        }
+        let branch = status.branch.clone();
+        let tip = match &branch {
+            Some(branch) if force && !merged && status.upstream.is_some() => Some(
+                git.short_commit(&format!("refs/heads/{branch}"))
+                    .map_err(kept)?,
+            ),
+            _ => None,
+        };
+        if let (Some(branch), Some(tip)) = (&branch, &tip) {
+            discarded.push(format!(
+                "{} on the branch {branch} (its last commit was {tip})",
+                commits(status.ahead, status.upstream.as_deref())
+            ));
+        }
+        let repo = Git::at(git.common_dir().map_err(kept)?);
+        repo.remove_worktree(Path::new(&worktree), force)
+            .map_err(kept)?;
+        // Only the branch lf made for this Task (named as the Task).
+        let branch_deleted = match &branch {
+            Some(branch) if *branch != task.identifier => false,
+            Some(branch) if merged => repo.delete_branch(branch, false).is_ok(),
+            Some(branch) if tip.is_some() => repo.delete_branch(branch, true).is_ok(),
+            _ => false,
+        };
+        self.store()?.finish_task(&task.id, now_micros())?;
+        Ok((
+            self.get(&record.id)?,
+            WorktreeRemoval {
+                worktree,
+                branch,
+                branch_deleted,
+                discarded: (!discarded.is_empty()).then(|| discarded.join(" and ")),
+            },
+        ))
+    }
+
+    fn refuse_losing(
+        &self,
+        session: &str,
+        worktree: &str,
+        status: &Status,
+        force: bool,
+    ) -> Result<()> {
+        if force {
+            return Ok(());
+        }
+        let mut lost = Vec::new();
+        if status.uncommitted() {
+            lost.push(uncommitted(status));
+        }
+        match (&status.branch, &status.upstream) {
+            (None, _) => lost.push("a detached HEAD (commits on no branch)".to_owned()),
+            (Some(branch), Some(upstream)) if status.ahead > 0 => lost.push(format!(
+                "{} on the branch {branch}",
+                commits(status.ahead, Some(upstream))
+            )),
+            _ => {}
+        }
+        if lost.is_empty() {
+            return Ok(());
+        }
+        Err(Error::WouldLoseWork {
+            session: session.to_owned(),
+            worktree: worktree.to_owned(),
+            lost: lost.join(" and "),
+        })
+    }
+
+    /// Another open Session working in the same worktree keeps it.
+    fn refuse_shared(&self, row: &SessionRow, task: &TaskRow, worktree: &str) -> Result<()> {
+        let mut other = None;
+        self.store()?
+            .session_rows_after(&ListQuery::default(), None, None, |open| {
+                let inside = Path::new(&open.cwd).starts_with(worktree);
+                if open.id != row.id && (open.task_id.as_ref() == Some(&task.id) || inside) {
+                    other = Some(open.id);
+                    return Ok(false);
+                }
+                Ok(true)
+            })?;
+        match other {
+            Some(other) => Err(Error::WorktreeInUse {
+                other,
+                worktree: worktree.to_owned(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The most changed paths compared one by one; more are compared whole.
+const PATHS_AT_ONCE: usize = 256;
+
+/// What `git diff --numstat --merge-base BASE` says, from the branch's
+/// commits against the base (`committed`) and the paths the status found
+/// changed, compared with the base on their own: the files are looked at
+/// once, by the status, instead of by a second walk of the whole tree.
+fn against_base(git: &Git, status: &Status, committed: Vec<NumStat>) -> Result<Vec<NumStat>> {
+    if status.changed.is_empty() {
+        return Ok(committed);
+    }
+    let mut paths: std::collections::BTreeSet<String> = status.changed.iter().cloned().collect();
+    // A rename committed and then changed again: both of its paths, so
+    // git pairs them as the whole diff would.
+    for file in &committed {
+        if let Some(from) = &file.from
+            && paths.contains(&file.path)
+        {
+            paths.insert(from.clone());
+        }
+    }
+    if paths.len() > PATHS_AT_ONCE {
+        return git.start_numstat("@{upstream}", true, &[])?.numstat();
+    }
+    let touched = |file: &NumStat| {
+        paths.contains(&file.path) || file.from.as_ref().is_some_and(|from| paths.contains(from))
+    };
+    let mut files: Vec<NumStat> = committed
+        .into_iter()
+        .filter(|file| !touched(file))
+        .collect();
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    files.extend(git.start_numstat("@{upstream}", true, &paths)?.numstat()?);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// "uncommitted changes to 2 files and 1 untracked file".
+fn uncommitted(status: &Status) -> String {
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let mut parts = Vec::new();
+    if !status.changed.is_empty() {
+        parts.push(format!(
+            "uncommitted changes to {}",
+            count(status.changed.len(), "file")
+        ));
+    }
+    let folders = status
+        .untracked
+        .iter()
+        .filter(|path| path.ends_with('/'))
+        .count();
+    let files = status.untracked.len() - folders;
+    if files > 0 {
+        parts.push(count(files, "untracked file"));
+    }
+    if folders > 0 {
+        parts.push(count(folders, "untracked folder"));
+    }
+    parts.join(" and ")
+}
+
+/// "2 commits not merged into main".
+fn commits(ahead: u64, base: Option<&str>) -> String {
+    format!(
+        "{ahead} commit{} not merged into {}",
+        if ahead == 1 { "" } else { "s" },
+        base.unwrap_or("its base")
+    )
+}
