@@ -173,12 +173,21 @@ fn changes(
 }
 
 /// Tell followers that events were committed: touch the bell (creating
-/// it, owner-only, the first time). Best effort: a follower also looks
-/// every [`LIVENESS_EVERY`].
+/// it, owner-only, the first time). Both its times are set: inotify reports
+/// a change of both as IN_ATTRIB, of the modification time alone as
+/// IN_MODIFY, which every write to the WAL beside it also is. Best effort:
+/// a follower also looks every [`LIVENESS_EVERY`].
 fn ring(bell: &std::path::Path) {
+    let now = std::time::SystemTime::now();
     let touched =
         crate::home::open_private(bell, std::fs::OpenOptions::new().write(true).create(true))
-            .and_then(|file| file.set_modified(std::time::SystemTime::now()));
+            .and_then(|file| {
+                file.set_times(
+                    std::fs::FileTimes::new()
+                        .set_accessed(now)
+                        .set_modified(now),
+                )
+            });
     let _ = touched;
 }
 
@@ -401,6 +410,26 @@ fn wait_for_ring(fd: &OwnedFd, wait: Duration, home: &Home) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bell is heard at once: inotify queues the event within the
+    /// touch itself, so a follower never waits for its next look.
+    #[test]
+    fn ringing_the_bell_wakes_a_follower() {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path().join("home"));
+        let fd = watch_bell(&home).unwrap();
+        let ready = |fd: &OwnedFd| {
+            let mut fds = [PollFd::new(fd, PollFlags::IN)];
+            poll(&mut fds, Some(&Timespec::default())).unwrap()
+        };
+        for round in 0..3 {
+            wait_for_ring(&fd, Duration::ZERO, &home).unwrap();
+            assert_eq!(ready(&fd), 0, "round {round}: nothing rang yet");
+            ring(&home.events_bell());
+            assert_eq!(ready(&fd), 1, "round {round}: the ring is heard");
+        }
+    }
 
     #[test]
     fn the_bound_comes_from_the_variable_or_the_default() {
