@@ -52,6 +52,16 @@ several processes complete one session at once, exactly one succeeds."
                 "Seconds between SIGTERM and SIGKILL for the sessions' live clients (default 5).",
                 None,
             )
+            .switch(
+                "remove-worktree",
+                "Also remove the session's worktree (lf session new --worktree), and its branch once merged into its base; refused while work would be lost.",
+                None,
+            )
+            .switch(
+                "force",
+                "With --remove-worktree: remove it even if uncommitted or unmerged work would be lost.",
+                None,
+            )
             .input_output_types(vec![
                 (Type::Nothing, Type::record()),
                 (Type::String, Type::record()),
@@ -98,6 +108,18 @@ several processes complete one session at once, exactly one succeeds."
                 .map_err(|error| super::fail(engine, call, &[], error))?,
             None => Duration::from_secs(5),
         };
+        let remove_worktree = call.has_flag("remove-worktree").map_err(shell)?;
+        let force = call.has_flag("force").map_err(shell)?;
+        if force && !remove_worktree {
+            return Err(
+                LabeledError::new("--force only goes with --remove-worktree")
+                    .with_label(
+                        "add --remove-worktree",
+                        super::flag_span(engine, call, "force").unwrap_or(head),
+                    )
+                    .with_code("lf::usage"),
+            );
+        }
         let mut ids = Vec::new();
         piped_ids(input, &mut ids)?;
         let single = match (argument, ids.is_empty()) {
@@ -127,9 +149,16 @@ several processes complete one session at once, exactly one succeeds."
         }
         let mut records = Vec::with_capacity(ids.len());
         for id in &ids {
-            let record = lf
-                .complete(&id.item, grace)
-                .map_err(|error| error_at(error, id.span))?;
+            let record = if remove_worktree {
+                let (record, removal) = lf
+                    .complete_removing_worktree(&id.item, grace, force)
+                    .map_err(|error| super::fail(engine, call, &[(Arg::Id, id.span)], error))?;
+                eprintln!("lf session complete: {removal}");
+                record
+            } else {
+                lf.complete(&id.item, grace)
+                    .map_err(|error| error_at(error, id.span))?
+            };
             records.push(to_value(&record, head)?);
         }
         if single && let Some(record) = records.pop() {

@@ -79,3 +79,63 @@ fn lf_session_diff_is_a_record_with_a_files_table() {
     patch.ok();
     assert!(patch.stdout.contains("+three"), "{}", patch.stdout);
 }
+
+/// `lf session complete --remove-worktree` in the real `nu`: refused, under
+/// the flag, while the worktree holds uncommitted work (nothing changes);
+/// with `--force` the session is closed and its worktree gone.
+#[test]
+fn lf_session_complete_removes_a_worktree_only_when_nothing_is_lost_or_forced() {
+    let env = Env::new();
+    let repo = env.mkdir("repo");
+    git(&env, &repo, &["init", "-q", "-b", "main"]);
+    std::fs::write(repo.join("a.txt"), "one\n").unwrap();
+    git(&env, &repo, &["add", "."]);
+    git(&env, &repo, &["commit", "-qm", "start"]);
+    let record = env
+        .lf()
+        .create(lf::NewConversation {
+            provider: lf::provider::Provider::Command,
+            model: None,
+            title: Some("remove me".into()),
+            cwd: Some(repo.clone()),
+            task: None,
+            prompt: None,
+            argv: vec!["true".into()],
+            launch: false,
+            worktree: Some(WorktreeRequest {
+                name: Some("nu-remove".into()),
+                base: None,
+            }),
+        })
+        .unwrap();
+    let worktree = Path::new(&record.cwd).to_path_buf();
+    std::fs::write(worktree.join("a.txt"), "changed\n").unwrap();
+    let refused = env.nu(&format!(
+        "try {{ lf session complete {} --remove-worktree }} catch {{ |e| $e.msg }}",
+        record.id
+    ));
+    refused.ok();
+    assert!(
+        refused
+            .stdout
+            .contains("would lose uncommitted changes to 1 file"),
+        "{}",
+        refused.describe()
+    );
+    assert!(worktree.exists(), "nothing removed");
+    let lonely_force = env.nu(&format!(
+        "try {{ lf session complete {} --force }} catch {{ |e| $e.msg }}",
+        record.id
+    ));
+    assert_eq!(
+        lonely_force.stdout.trim(),
+        "--force only goes with --remove-worktree"
+    );
+    let closed = env.nu(&format!(
+        "lf session complete {} --remove-worktree --force | get state",
+        record.id
+    ));
+    closed.ok();
+    assert_eq!(closed.stdout.trim(), "closed", "{}", closed.describe());
+    assert!(!worktree.exists(), "the worktree is removed");
+}
