@@ -132,10 +132,26 @@ fn a_killed_server_is_restored_exactly_once_with_each_native_id() {
     let codex_native = fake_codex_thread(&env, &codex);
     env.run("lf-session-complete", &[&completed.id]).ok();
     env.type_line(&quit.terminal_ids[0], "/exit");
-    wait_for("the quit agent to exit", 20, || {
-        let record = env.show(&quit.id);
-        (!record.alive && record.state == SessionState::Unknown).then_some(())
+    // Until its launcher recorded that it exited by itself: a dead agent
+    // whose launcher still runs reads the same, and the server killed
+    // before that record would make it lost.
+    let quit_run = env.current_run(&quit.id);
+    wait_for("the quit agent's exit to be recorded", 20, || {
+        let outcome: Option<String> = env
+            .db()
+            .query_row(
+                "SELECT outcome FROM runs WHERE id = ?1",
+                [&quit_run],
+                |row| row.get(0),
+            )
+            .unwrap();
+        (outcome.as_deref() == Some("exited")).then_some(())
     });
+    let record = env.show(&quit.id);
+    assert!(
+        !record.alive && record.state == SessionState::Unknown,
+        "{record:#?}"
+    );
 
     let command_run = env.current_run(&command.id);
     env.tmux(&["kill-server"]);
