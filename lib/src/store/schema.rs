@@ -200,10 +200,11 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE sessions ADD COLUMN seen_ready_summary TEXT;
     UPDATE sessions SET seen_title = title, seen_ready_summary = ready_summary;
     UPDATE sessions SET seen_state = 'closed' WHERE completed_at IS NOT NULL;
-    -- Covering: counting and next read the index alone, not the rows
-    -- (scattered over a Home's whole history).
+    -- Covering: next reads the index alone, not the rows (scattered over
+    -- a Home's whole history); counting reads a smaller one of its own.
     CREATE INDEX sessions_attention ON sessions (attention, attention_since, id)
         WHERE attention IS NOT NULL;
+    CREATE INDEX sessions_attention_kind ON sessions (attention) WHERE attention IS NOT NULL;
     CREATE INDEX sessions_seen_active ON sessions (seen_state) WHERE seen_state = 'active';
     CREATE TABLE events (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
