@@ -26,31 +26,36 @@ fn git(env: &Env, dir: &Path, args: &[&str]) {
     assert!(status.success(), "git {args:?}");
 }
 
-#[test]
-fn lf_session_diff_is_a_record_with_a_files_table() {
-    let env = Env::new();
+/// A repository with one commit of `a.txt` ("one", "two") and a Session
+/// (not launched) on a worktree of its own, named `name`.
+fn worktree_session(env: &Env, name: &str) -> lf::wire::SessionRecord {
     let repo = env.mkdir("repo");
-    git(&env, &repo, &["init", "-q", "-b", "main"]);
+    git(env, &repo, &["init", "-q", "-b", "main"]);
     std::fs::write(repo.join("a.txt"), "one\ntwo\n").unwrap();
-    git(&env, &repo, &["add", "."]);
-    git(&env, &repo, &["commit", "-qm", "start"]);
-    let record = env
-        .lf()
+    git(env, &repo, &["add", "."]);
+    git(env, &repo, &["commit", "-qm", "start"]);
+    env.lf()
         .create(lf::NewConversation {
             provider: lf::provider::Provider::Command,
             model: None,
-            title: Some("diff me".into()),
-            cwd: Some(repo.clone()),
+            title: Some(name.into()),
+            cwd: Some(repo),
             task: None,
             prompt: None,
             argv: vec!["true".into()],
             launch: false,
             worktree: Some(WorktreeRequest {
-                name: Some("nu-diff".into()),
+                name: Some(name.into()),
                 base: None,
             }),
         })
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn lf_session_diff_is_a_record_with_a_files_table() {
+    let env = Env::new();
+    let record = worktree_session(&env, "nu-diff");
     let worktree = Path::new(&record.cwd);
     std::fs::write(worktree.join("a.txt"), "one\n2\nthree\n").unwrap();
     let script = format!(
@@ -86,28 +91,7 @@ fn lf_session_diff_is_a_record_with_a_files_table() {
 #[test]
 fn lf_session_complete_removes_a_worktree_only_when_nothing_is_lost_or_forced() {
     let env = Env::new();
-    let repo = env.mkdir("repo");
-    git(&env, &repo, &["init", "-q", "-b", "main"]);
-    std::fs::write(repo.join("a.txt"), "one\n").unwrap();
-    git(&env, &repo, &["add", "."]);
-    git(&env, &repo, &["commit", "-qm", "start"]);
-    let record = env
-        .lf()
-        .create(lf::NewConversation {
-            provider: lf::provider::Provider::Command,
-            model: None,
-            title: Some("remove me".into()),
-            cwd: Some(repo.clone()),
-            task: None,
-            prompt: None,
-            argv: vec!["true".into()],
-            launch: false,
-            worktree: Some(WorktreeRequest {
-                name: Some("nu-remove".into()),
-                base: None,
-            }),
-        })
-        .unwrap();
+    let record = worktree_session(&env, "nu-remove");
     let worktree = Path::new(&record.cwd).to_path_buf();
     std::fs::write(worktree.join("a.txt"), "changed\n").unwrap();
     let refused = env.nu(&format!(
