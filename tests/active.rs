@@ -663,12 +663,16 @@ fn running_and_waiting_come_from_the_scheduler_state() {
     let idle = Child::sleep();
     record_client(&env, &busy_session.id, busy.id());
     record_client(&env, &idle_session.id, idle.id());
-    let snapshot = active_until(&env, "both argvs", |snapshot| {
+    // Until the sleep sleeps: just after its spawn it may still be running.
+    let snapshot = active_until(&env, "both argvs, the sleep asleep", |snapshot| {
         snapshot.sessions.len() == 2
             && snapshot
                 .sessions
                 .iter()
                 .all(|session| !session.processes[0].command.is_empty())
+            && snapshot.sessions.iter().any(|session| {
+                session.id == idle_session.id && session.processes[0].state == ProcessState::Waiting
+            })
     });
     let state = |session: &str| {
         let session = snapshot.sessions.iter().find(|s| s.id == session).unwrap();
