@@ -179,16 +179,11 @@ fn changes(
 /// a follower also looks every [`LIVENESS_EVERY`].
 fn ring(bell: &std::path::Path) {
     let now = std::time::SystemTime::now();
-    let touched =
-        crate::home::open_private(bell, std::fs::OpenOptions::new().write(true).create(true))
-            .and_then(|file| {
-                file.set_times(
-                    std::fs::FileTimes::new()
-                        .set_accessed(now)
-                        .set_modified(now),
-                )
-            });
-    let _ = touched;
+    let times = std::fs::FileTimes::new()
+        .set_accessed(now)
+        .set_modified(now);
+    let _ = crate::home::open_private(bell, std::fs::OpenOptions::new().write(true).create(true))
+        .and_then(|file| file.set_times(times));
 }
 
 /// What a follower asks for.
