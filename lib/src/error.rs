@@ -501,8 +501,6 @@ pub enum Error {
     TmuxFailed(#[source] std::io::Error),
     #[error("{what}: tmux said: {stderr}")]
     Tmux { what: String, stderr: String },
-    #[error("the tmux session {0} ended as soon as it started")]
-    TmuxEnded(String),
     #[error("the tmux session {0} exists already: another process launched it")]
     TmuxSessionExists(String),
     #[error("tmux could not attach to {0}")]
@@ -726,7 +724,6 @@ impl Error {
             | NoTmux
             | TmuxFailed(_)
             | Tmux { .. }
-            | TmuxEnded(_)
             | TmuxSessionExists(_)
             | AttachFailed(_)
             | NotOnPath { .. }

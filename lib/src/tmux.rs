@@ -85,9 +85,10 @@ impl Tmux {
         Ok(output.status.success())
     }
 
-    /// Start a detached session running `argv` (no shell) in `cwd`, then
-    /// check that it exists: a command that dies at once takes its session
-    /// with it, and that must not be reported as started.
+    /// Start a detached session running `argv` (no shell) in `cwd`. A
+    /// command that dies at once takes its session with it: the caller
+    /// waits for the launcher (`Lf::started`), which tells that apart, with
+    /// the launcher's log, so no second look is spent here.
     pub fn new_session(
         &self,
         name: &str,
@@ -144,9 +145,6 @@ impl Tmux {
                 what: format!("cannot start the tmux session {name}"),
                 stderr,
             });
-        }
-        if !self.has_session(name)? {
-            return Err(Error::TmuxEnded(name.to_owned()));
         }
         Ok(())
     }
