@@ -15,11 +15,8 @@ CHANGED=${CHANGED:-40}
 REPS=${REPS:-200}
 GOAL=${GOAL:-1.5}
 root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-if [[ -z ${BIN_DIR:-} ]]; then
-    echo "== building release binaries" >&2
-    cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p lf-bins
-    BIN_DIR="$root/target/release"
-fi
+source "$root/bench/release.sh"
+release lf-bins
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export LF_HOME="$work/home" HOME="$work" GIT_CONFIG_NOSYSTEM=1 \

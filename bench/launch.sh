@@ -32,9 +32,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/lf-bench-launch.XXXXXX")
 cleanup() { if [[ $KEEP == 1 ]]; then echo "kept $work" >&2; else rm -rf -- "$work"; fi; }
 trap cleanup EXIT
 
-echo "== building release binaries" >&2
-(cd "$root" && cargo build --release --quiet -p lf-bins -p lf-bench)
-bin="$root/target/release"
+source "$root/bench/release.sh"
+unset BIN_DIR
+release lf-bins lf-bench
+bin=$BIN_DIR
 
 home="$work/home"
 echo "== seeding $SESSIONS sessions" >&2

@@ -58,15 +58,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [[ -n ${BIN_DIR:-} ]]; then
-    bin=$(cd -- "$BIN_DIR" && pwd)
-else
-    echo "== building release binaries and the plugin" >&2
-    (cd "$root" && cargo build --release --quiet -p lf-bins -p lf-bench -p nu_plugin_lf)
-    target=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
-        python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-    bin="$target/release"
-fi
+source "$root/bench/release.sh"
+release lf-bins lf-bench nu_plugin_lf
+bin=$BIN_DIR
 
 # Live clients: processes that outlive the benchmark's queries.
 for _ in $(seq "$LIVE"); do

@@ -14,11 +14,8 @@ REPS=${REPS:-200}
 COUNT_GOAL=${COUNT_GOAL:-2.0}
 NEXT_GOAL=${NEXT_GOAL:-1.2}
 root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-if [[ -z ${BIN_DIR:-} ]]; then
-    echo "== building release binaries" >&2
-    cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p lf-bins -p lf-bench
-    BIN_DIR="$root/target/release"
-fi
+source "$root/bench/release.sh"
+release lf-bins lf-bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "== seeding $SESSIONS sessions" >&2

@@ -19,11 +19,8 @@ LOCAL=${LOCAL:-1000}
 REPS=${REPS:-30}
 GOAL=${GOAL:-1.5}
 root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-if [[ -z ${BIN_DIR:-} ]]; then
-    echo "== building release binaries" >&2
-    cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p lf-bins -p lf-bench
-    BIN_DIR="$root/target/release"
-fi
+source "$root/bench/release.sh"
+release lf-bins lf-bench
 work=$(mktemp -d /tmp/lf-bench-remote.XXXXXX)
 pids=()
 cleanup() {

@@ -14,11 +14,8 @@ SESSIONS=${SESSIONS:-20}
 ROUNDS=${ROUNDS:-7}
 GOAL=${GOAL:-2.0}
 root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-if [[ -z ${BIN_DIR:-} ]]; then
-    echo "== building release binaries" >&2
-    cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p lf-bins
-    BIN_DIR="$root/target/release"
-fi
+source "$root/bench/release.sh"
+release lf-bins
 work=$(mktemp -d)
 socket="lf-bench-restore-$$"
 trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT

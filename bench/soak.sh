@@ -26,13 +26,9 @@ here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname -- "$here")
 command -v jq >/dev/null || { echo "soak.sh: needs jq on PATH" >&2; exit 1; }
 
-if [[ -n ${BIN_DIR:-} ]]; then
-    bin=$(cd -- "$BIN_DIR" && pwd)
-else
-    echo "== building release binaries" >&2
-    (cd "$root" && cargo build --release --quiet -p lf-bins -p lf-bench)
-    bin="$root/target/release"
-fi
+source "$root/bench/release.sh"
+release lf-bins lf-bench
+bin=$BIN_DIR
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/lf-soak.XXXXXX")
 cleanup() {

@@ -21,11 +21,8 @@ IDLE=${IDLE:-60}
 LATENCY_GOAL=${LATENCY_GOAL:-100}
 IDLE_GOAL=${IDLE_GOAL:-5}
 root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-if [[ -z ${BIN_DIR:-} ]]; then
-    echo "== building release binaries" >&2
-    cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p lf-bins -p lf-bench
-    BIN_DIR="$root/target/release"
-fi
+source "$root/bench/release.sh"
+release lf-bins lf-bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "== seeding $SESSIONS sessions" >&2

@@ -9,7 +9,7 @@
 /// (a usage error listing the choices, about the argument `$arg` when a
 /// person types it), serde, and rusqlite.
 ///
-/// ```ignore
+/// ```text
 /// named! {
 ///     "Session kind", Some(Arg::Kind);
 ///     /// A Session's kind.

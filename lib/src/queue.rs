@@ -29,12 +29,7 @@ impl Lf {
     pub fn attention_counts(&self) -> Result<AttentionCounts> {
         match ReadOnly::open(self.home())? {
             Some(database) => database.attention_counts(),
-            None => Ok(AttentionCounts {
-                review: 0,
-                approve: 0,
-                reply: 0,
-                total: 0,
-            }),
+            None => Ok(AttentionCounts::default()),
         }
     }
 
@@ -280,9 +275,22 @@ mod tests {
                 expected.push((id, attention));
             }
         }
-        // The queue from the maintained column; the counts both from it
-        // and by the rule in SQL over every open Session (a Home not yet
-        // migrated to the column, which a read-only count cannot migrate).
+        // Leaving attention, and moving from one kind to another, keeps
+        // the counts as well as entering it.
+        for (n, (id, attention)) in expected.iter_mut().enumerate() {
+            let change = match n % 6 {
+                0 => "UPDATE sessions SET completed_at = 100 WHERE id = ?1",
+                3 => "UPDATE sessions SET permission_pending = 1 WHERE id = ?1",
+                _ => continue,
+            };
+            let tx = store.write().unwrap();
+            tx.execute(change, [&*id]).unwrap();
+            tx.commit().unwrap();
+            *attention = lf.get(id).unwrap().attention;
+        }
+        // The queue from the maintained column; the counts both kept and
+        // by the rule in SQL over every open Session (a Home not yet
+        // migrated to them, which a read-only count cannot migrate).
         let owed = store.owed(None).unwrap();
         assert_eq!(store.owed(Some(1)).unwrap()[..], owed[..1]);
         for database in [
@@ -291,6 +299,23 @@ mod tests {
         ] {
             agrees(&owed, &database, expected.clone());
         }
+        // A Home of version 8 (attention maintained, not yet counted) gets
+        // the counts of the Sessions it has when it is migrated.
+        store
+            .conn()
+            .execute_batch(
+                "DROP TRIGGER sessions_attention_counted; DROP TABLE attention_counts; \
+                 CREATE INDEX sessions_attention_kind ON sessions (attention) \
+                 WHERE attention IS NOT NULL; PRAGMA user_version = 8;",
+            )
+            .unwrap();
+        let migrated = Lf::at(lf.home().clone(), Caller::default());
+        migrated.store().unwrap();
+        agrees(
+            &owed,
+            &ReadOnly::open(lf.home()).unwrap().unwrap(),
+            expected,
+        );
     }
 
     fn agrees(

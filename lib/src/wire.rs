@@ -407,7 +407,7 @@ pub struct SessionEvent {
 }
 
 /// How many open Sessions owe each kind of attention (`lf-session-count`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttentionCounts {
     pub review: u64,
     pub approve: u64,

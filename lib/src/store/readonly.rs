@@ -78,8 +78,8 @@ pub(crate) struct ReadOnly {
     path: PathBuf,
     /// Whether Runs record their launcher (schema with launcher columns).
     launchers: bool,
-    /// Whether Sessions keep their attention (`sessions.attention`).
-    maintained: bool,
+    /// Whether the counts of each attention are kept (`attention_counts`).
+    counted: bool,
 }
 
 impl ReadOnly {
@@ -103,6 +103,9 @@ impl ReadOnly {
             true,
         )
         .map_err(fail)?;
+        // One consistent view for every question below, this first one
+        // included (one read transaction: its locks are taken once).
+        conn.execute_batch("BEGIN DEFERRED").map_err(fail)?;
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(fail)?;
@@ -116,22 +119,20 @@ impl ReadOnly {
         if version == 0 {
             return Ok(None);
         }
-        // One consistent view for every question below.
-        conn.execute_batch("BEGIN DEFERRED").map_err(fail)?;
         let launchers = version >= schema::RUN_LAUNCHERS;
         Ok(Some(ReadOnly {
             conn,
             path,
             launchers,
-            maintained: version >= schema::MAINTAINED_ATTENTION,
+            counted: version >= schema::ATTENTION_COUNTED,
         }))
     }
 
-    /// Read attention by the rule, as in a Home not migrated to the
-    /// maintained column.
+    /// Count attention by the rule, as in a Home not migrated to the kept
+    /// counts.
     #[cfg(test)]
     pub(crate) fn by_the_rule(mut self) -> Self {
-        self.maintained = false;
+        self.counted = false;
         self
     }
 
@@ -277,29 +278,34 @@ pub(crate) struct Owed {
 }
 
 impl ReadOnly {
-    /// How many open Sessions owe each kind of attention.
+    /// How many open Sessions owe each kind of attention: the kept counts,
+    /// or (in a Home not yet migrated to them, which a read-only
+    /// connection cannot migrate) by the rule over every open Session.
     pub fn attention_counts(&self) -> Result<crate::wire::AttentionCounts> {
-        let sql = owing(
-            self.maintained,
-            "COALESCE(SUM(a = 'review'), 0), COALESCE(SUM(a = 'approve'), 0), \
-             COALESCE(SUM(a = 'reply'), 0)",
-            "",
-        );
-        self.conn
-            .query_row(&sql, [], |row| {
-                let count = |index| {
-                    row.get::<_, i64>(index)
-                        .map(|n| u64::try_from(n).unwrap_or(0))
-                };
-                let (review, approve, reply) = (count(0)?, count(1)?, count(2)?);
-                Ok(crate::wire::AttentionCounts {
-                    review,
-                    approve,
-                    reply,
-                    total: review + approve + reply,
-                })
+        use crate::wire::Attention;
+        let sql = if self.counted {
+            "SELECT attention, sessions FROM attention_counts".to_owned()
+        } else {
+            owing(false, "a, count(*)", "GROUP BY a")
+        };
+        let mut counts = crate::wire::AttentionCounts::default();
+        let mut statement = self.conn.prepare(&sql).map_err(|error| self.fail(error))?;
+        let rows = statement
+            .query_map([], |row| {
+                Ok((row.get::<_, Attention>(0)?, row.get::<_, i64>(1)?))
             })
-            .map_err(|error| self.fail(error))
+            .map_err(|error| self.fail(error))?;
+        for row in rows {
+            let (attention, sessions) = row.map_err(|error| self.fail(error))?;
+            let sessions = u64::try_from(sessions).unwrap_or(0);
+            *match attention {
+                Attention::Review => &mut counts.review,
+                Attention::Approve => &mut counts.approve,
+                Attention::Reply => &mut counts.reply,
+            } = sessions;
+            counts.total += sessions;
+        }
+        Ok(counts)
     }
 }
 

@@ -201,7 +201,8 @@ pub const MIGRATIONS: &[&str] = &[
     UPDATE sessions SET seen_title = title, seen_ready_summary = ready_summary;
     UPDATE sessions SET seen_state = 'closed' WHERE completed_at IS NOT NULL;
     -- Covering: next reads the index alone, not the rows (scattered over
-    -- a Home's whole history); counting reads a smaller one of its own.
+    -- a Home's whole history); counting read a smaller one of its own
+    -- until version 9 kept the counts themselves.
     CREATE INDEX sessions_attention ON sessions (attention, attention_since, id)
         WHERE attention IS NOT NULL;
     CREATE INDEX sessions_attention_kind ON sessions (attention) WHERE attention IS NOT NULL;
@@ -217,6 +218,28 @@ pub const MIGRATIONS: &[&str] = &[
         record TEXT NOT NULL
     ) STRICT;
     "#,
+    // 9: the counts `lf-session-count` prints (a tmux status line runs it
+    // every few seconds), kept by the transaction that changes an
+    // attention, so counting reads three rows instead of every Session
+    // that waits. `sessions.attention` is only ever set by an UPDATE
+    // (`refresh_attention`, as a write commits) and Sessions are never
+    // deleted, so one trigger on that UPDATE keeps them.
+    r#"
+    CREATE TABLE attention_counts (
+        attention TEXT PRIMARY KEY,
+        sessions INTEGER NOT NULL
+    ) STRICT, WITHOUT ROWID;
+    INSERT INTO attention_counts (attention, sessions)
+        SELECT owed.a, (SELECT count(*) FROM sessions s WHERE s.attention = owed.a)
+        FROM (SELECT 'review' AS a UNION ALL SELECT 'approve' UNION ALL SELECT 'reply') owed;
+    CREATE TRIGGER sessions_attention_counted AFTER UPDATE OF attention ON sessions
+        WHEN old.attention IS NOT new.attention
+    BEGIN
+        UPDATE attention_counts SET sessions = sessions - 1 WHERE attention = old.attention;
+        UPDATE attention_counts SET sessions = sessions + 1 WHERE attention = new.attention;
+    END;
+    DROP INDEX sessions_attention_kind;
+    "#,
 ];
 
 /// The version whose migration records the launcher of each Run.
@@ -225,6 +248,10 @@ pub const RUN_LAUNCHERS: i64 = 4;
 /// The version whose migration adds the maintained `sessions.attention`,
 /// computed for every open Session as it runs.
 pub const MAINTAINED_ATTENTION: i64 = 8;
+
+/// The version whose migration keeps the count of each attention
+/// (`attention_counts`).
+pub const ATTENTION_COUNTED: i64 = 9;
 
 pub fn version() -> i64 {
     MIGRATIONS.len() as i64
