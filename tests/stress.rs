@@ -214,6 +214,67 @@ fn a_newer_or_corrupt_database_is_refused_and_left_as_it_was() {
     );
 }
 
+/// A Claude hook process for `run`, its payload written to its stdin.
+fn spawn_hook(env: &Env, run: &str, native: &str, event: &str) -> std::process::Child {
+    let payload = serde_json::json!({
+        "hook_event_name": event,
+        "session_id": native,
+        "notification_type": "permission_prompt",
+    });
+    let mut child = env
+        .command("lf-hook")
+        .arg("claude")
+        .env("LF_RUN_ID", run)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    child
+}
+
+/// The most common Home: its Sessions were created once, and for weeks
+/// only hooks write. A hook process, too, must bound the WAL as it closes
+/// (it exits without unwinding, so its store must be closed first): else
+/// every hook rebuilds the WAL index from a WAL that grows by every hook.
+#[test]
+fn hooks_alone_keep_the_wal_bounded() {
+    let env = Env::new();
+    let id = env.new_session(&["--title", "agent"]).id;
+    let (run, native): (String, String) = env
+        .db()
+        .query_row(
+            "SELECT r.id, r.chosen_native_id FROM sessions s \
+             JOIN runs r ON r.id = s.current_run_id WHERE s.id = ?1",
+            [&id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    let wal = env.home().join("loopflow.db-wal");
+    let mut largest = 0;
+    for step in 0..800usize {
+        let event = ["Notification", "Stop"][step % 2];
+        assert!(
+            spawn_hook(&env, &run, &native, event)
+                .wait()
+                .unwrap()
+                .success()
+        );
+        largest = largest.max(std::fs::metadata(&wal).map(|meta| meta.len()).unwrap_or(0));
+    }
+    assert!(
+        largest <= 2 * lf::store::WAL_LIMIT,
+        "800 hooks grew the WAL to {largest} bytes (limit {})",
+        lf::store::WAL_LIMIT
+    );
+    assert_eq!(env.list(&[]).len(), 1);
+}
+
 /// Thousands of short-lived writers, one after another, as a Home really
 /// ages: each process is the only one with the database open, so SQLite
 /// rebuilds its WAL index from the WAL on every open. The WAL must stay
@@ -260,25 +321,7 @@ fn the_wal_stays_bounded_across_thousands_of_separate_writers() {
         } else {
             let (run, native) = &runs[step % runs.len()];
             let event = events[(step / runs.len()) % events.len()];
-            let payload = serde_json::json!({
-                "hook_event_name": event,
-                "session_id": native,
-                "notification_type": "permission_prompt",
-            });
-            let mut child = env
-                .command("lf-hook")
-                .arg("claude")
-                .env("LF_RUN_ID", run)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::null())
-                .spawn()
-                .unwrap();
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(payload.to_string().as_bytes())
-                .unwrap();
+            let mut child = spawn_hook(&env, run, native, event);
             if step % 97 == 0 {
                 std::thread::sleep(std::time::Duration::from_micros(300 + step as u64 % 4000));
                 killed += usize::from(child.kill().is_ok());

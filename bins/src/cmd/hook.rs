@@ -72,6 +72,9 @@ pub fn main() -> ! {
     if let (Some((provider, message)), Ok(lf)) = (problem, &lf) {
         lf.log_hook(&provider, &message);
     }
+    // `exit` runs no destructors: close the store first, which bounds the
+    // WAL (a Home written only by hooks would grow it by every hook).
+    drop(lf);
     std::process::exit(0)
 }
 
