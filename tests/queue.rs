@@ -102,7 +102,10 @@ fn next_takes_approvals_then_replies_then_reviews_longest_waiting_first() {
 
 /// The tmux kit, loaded into a real private server with a real client (a
 /// pane of another server attached to it): its keys go to the sessions
-/// that need the person, in turn, and the status line counts them.
+/// that need the person, in turn, and the status line counts them. Its
+/// binaries are found through `@lf-bin-dir`, a folder whose name holds
+/// what a shell or tmux would read as code (issue 20: the kit put the
+/// value into its commands unquoted).
 #[test]
 fn the_tmux_kit_binds_next_and_the_picker_and_counts_in_the_status_line() {
     let env = Env::new();
@@ -134,12 +137,17 @@ fn the_tmux_kit_binds_next_and_the_picker_and_counts_in_the_status_line() {
     env.tmux(&["new-session", "-d", "-s", "home", "--", "sleep", "600"]);
     env.tmux(&["set-option", "-g", "@lf-status", "on"]);
     env.tmux(&["set-option", "-g", "@lf-next-key", "J"]);
+    let bin_dir = env.mkdir("it's a #{session_name} $HOME; bin");
+    for name in ["lf-session-next", "lf-session-count", "lf-session-pick"] {
+        std::os::unix::fs::symlink(crate::util::bin(name), bin_dir.join(name)).unwrap();
+    }
+    env.tmux(&["set-option", "-g", "@lf-bin-dir", bin_dir.to_str().unwrap()]);
     let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../share/tmux/lf.tmux");
     env.tmux(&["run-shell", kit.to_str().unwrap()]);
     let keys = env.tmux(&["list-keys", "-T", "prefix"]);
     let keys = keys.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        keys.contains("prefix J run-shell -b lf-session-next"),
+        keys.contains("prefix J run-shell -b") && keys.contains("bin/lf-session-next"),
         "the overridden key: {keys}"
     );
     assert!(

@@ -16,6 +16,8 @@ mod generated;
 mod handoff;
 /// lf-hook: fuzzed payloads, fencing on the current Run.
 mod hooks;
+/// Hostile input (issue 20): folders, repositories, hosts and handoffs that cannot run anything.
+mod hostile;
 /// lf-install-shell: completions and man pages reach bash, zsh, fish, Nushell and man.
 mod install_shell;
 /// Launching with fake agents in a private tmux server.

@@ -2,6 +2,13 @@
 //! shell string) with exact targets: sessions as `=NAME`, panes by id.
 //! `LF_TMUX_SOCKET` selects a tmux server by socket name (`-L`); tests use
 //! it to run a private server each and never touch the user's.
+//!
+//! An argv is not enough where tmux itself interprets an argument: it
+//! expands formats (`#{…}`, and `#(…)`, which runs a shell command) in
+//! some of them, `new-session -c` among them. Text lf did not write (a
+//! folder's name: a cloned repository chooses it) reaches such an argument
+//! only through [`literal`]. The others lf passes (`-e`, the command's
+//! argv, `-t` targets) are taken as they are; a test holds both.
 
 use crate::error::{Arg, Error, Result};
 use crate::ids::{PaneId, SessionId};
@@ -22,6 +29,13 @@ pub struct Tmux {
 /// The durable tmux session of an lf Session: `lf-` and 12 id characters.
 pub fn session_name(id: &SessionId) -> String {
     format!("lf-{}", &id.as_str()[..12])
+}
+
+/// Text for an argument tmux expands formats in, meaning exactly itself:
+/// every `#` doubled (`##` is tmux's own escape for one `#`), so no `#{…}`
+/// or `#(…)` inside is read as a format or run.
+pub fn literal(text: &str) -> String {
+    text.replace('#', "##")
 }
 
 impl Tmux {
@@ -101,13 +115,14 @@ impl Tmux {
             what: "working directory",
             path: cwd.to_path_buf(),
         })?;
+        let cwd = literal(cwd);
         let mut args: Vec<String> = [
             "new-session",
             "-d",
             "-s",
             name,
             "-c",
-            cwd,
+            &cwd,
             "-x",
             "200",
             "-y",
@@ -291,6 +306,39 @@ mod tests {
     fn names_are_derived_from_the_id() {
         let id = SessionId::parse("0123456789abcdef0123456789abcdef").unwrap();
         assert_eq!(session_name(&id), "lf-0123456789ab");
+    }
+
+    /// Issue 20: a folder named `x#(touch PWNED)y` ran `touch PWNED` when a
+    /// session started in it, and the agent started elsewhere.
+    #[test]
+    fn a_folder_name_is_never_a_format() {
+        let server = Server::new();
+        let dir = tempfile::tempdir().unwrap();
+        // Harmless if run: the folder the agent starts in shows the bug.
+        let folder = dir.path().join("x#(echo ran)#{pane_id}y");
+        std::fs::create_dir(&folder).unwrap();
+        let out = dir.path().join("out");
+        let argv = vec![
+            "sh".to_owned(),
+            "-c".to_owned(),
+            "printf '%s\\n' \"$(pwd)\" \"$LF_PROBE\" \"$1\" > \"$2\"; sleep 30".to_owned(),
+            "sh".to_owned(),
+            "#(echo ran)".to_owned(),
+            out.display().to_string(),
+        ];
+        let env = [("LF_PROBE", "#{pane_id}".to_owned())];
+        server.0.new_session("lf-f", &folder, &env, &argv).unwrap();
+        for _ in 0..300 {
+            if std::fs::read_to_string(&out).is_ok_and(|text| text.lines().count() == 3) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let canonical = std::fs::canonicalize(&folder).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            format!("{}\n#{{pane_id}}\n#(echo ran)\n", canonical.display())
+        );
     }
 
     #[test]

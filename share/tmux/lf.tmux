@@ -24,19 +24,30 @@ option() {
     fi
 }
 
+# Values reach a shell (the popup, run-shell and #() run their command
+# with sh -c) and, for run-shell and #(), tmux's format expansion first:
+# each is single-quoted for sh and has every # doubled where tmux expands
+# (## is tmux's one #), so a value holding ', spaces, $ or #( ) means
+# only itself. tmux ends #( at the first ), which nothing escapes: a
+# status value holding one is refused, with a message.
+quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+literal() { printf '%s' "$1" | sed 's/#/##/g'; }
+refuse() { tmux display-message "lf.tmux: $1"; }
+
 dir=$(option @lf-bin-dir '')
-bin() { if [ -n "$dir" ]; then printf '%s/%s' "$dir" "$1"; else printf '%s' "$1"; fi; }
+bin() { if [ -n "$dir" ]; then quote "$dir/$1"; else quote "$1"; fi; }
 
 pick=$(option @lf-pick-key a)
 next=$(option @lf-next-key N)
 [ -n "$pick" ] && tmux bind-key "$pick" display-popup -E -w 90% -h 80% "$(bin lf-session-pick)"
-[ -n "$next" ] && tmux bind-key "$next" run-shell -b "$(bin lf-session-next)"
+[ -n "$next" ] && tmux bind-key "$next" run-shell -b "$(literal "$(bin lf-session-next)")"
 if [ "$(option @lf-status off)" = on ]; then
     format=$(option @lf-status-format '')
-    if [ -n "$format" ]; then
-        tmux set-option -ga status-right " #($(bin lf-session-count) --format '$format')"
-    else
-        tmux set-option -ga status-right " #($(bin lf-session-count))"
-    fi
+    command=$(bin lf-session-count)
+    [ -n "$format" ] && command="$command --format $(quote "$format")"
+    case $command in
+    *')'*) refuse "@lf-status-format and @lf-bin-dir cannot hold a closing parenthesis in a status line command; the counts are not shown" ;;
+    *) tmux set-option -ga status-right " #($(literal "$command"))" ;;
+    esac
 fi
 exit 0
