@@ -60,3 +60,108 @@ fn a_folder_named_like_a_tmux_format_runs_nothing() {
     assert_eq!(started(2), format!("{0}\n{0}\n", folder.display()));
     assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
 }
+
+/// A program line for a repository's config: run through `sh -c` by git,
+/// it leaves `PWNED_<what>` in `$HOME` (the sealed Env's folder).
+fn marker(what: &str) -> String {
+    format!("cd; touch PWNED_{what}; false")
+}
+
+/// The agent can write its worktree: a `.git` file pointing at a git
+/// directory it made, whose config names an fsmonitor, ran that program
+/// as the person ran `lf-session-diff` or `lf-session-complete
+/// --remove-worktree` (both read `git status` there).
+#[test]
+fn a_worktree_whose_git_file_an_agent_rewrote_runs_nothing() {
+    use crate::worktree::{git, repository, worktree_session};
+    let env = Env::new();
+    let repo = repository(&env);
+    let record = worktree_session(&env, &repo, "fix");
+    let worktree = std::path::PathBuf::from(&record.cwd);
+    // The agent's gitdir: a whole repository inside the worktree.
+    let evil = worktree.join(".evil");
+    git(
+        &env,
+        &repo,
+        &["clone", "-q", "--bare", ".", evil.to_str().unwrap()],
+    );
+    git(&env, &evil, &["config", "core.bare", "false"]);
+    git(
+        &env,
+        &evil,
+        &["config", "core.fsmonitor", &marker("FSMONITOR")],
+    );
+    std::fs::write(worktree.join(".git"), "gitdir: .evil\n").unwrap();
+    std::fs::write(worktree.join("lib.rs"), "changed\n").unwrap();
+
+    let message = env.run("lf-session-diff", &[&record.id]).fails(1);
+    assert!(
+        message.contains("is not the one git made for its repository")
+            && message.contains("points inside the worktree itself"),
+        "{message}"
+    );
+    let message = env
+        .run("lf-session-complete", &[&record.id, "--remove-worktree"])
+        .fails(1);
+    assert!(message.contains("lf runs no git in it"), "{message}");
+    assert_eq!(
+        env.show(&record.id).state,
+        SessionState::Active,
+        "not completed"
+    );
+    assert!(worktree.exists(), "the worktree is kept");
+    // Pointing at another worktree of the same repository is refused too.
+    let other = worktree_session(&env, &repo, "other");
+    let other_git = std::fs::read_to_string(Path::new(&other.cwd).join(".git")).unwrap();
+    std::fs::write(worktree.join(".git"), other_git).unwrap();
+    let message = env.run("lf-session-diff", &[&record.id]).fails(1);
+    assert!(message.contains("of another worktree"), "{message}");
+    assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
+}
+
+/// The agent working in the repository itself can write its config: an
+/// fsmonitor, a clean filter, a textconv and an external diff named
+/// there ran when the person looked at the diff.
+#[test]
+fn a_repository_config_names_programs_that_lf_git_never_runs() {
+    use crate::worktree::{git, repository, session_diff};
+    let env = Env::new();
+    let repo = repository(&env);
+    let record = env.new_session(&["--cwd", repo.to_str().unwrap(), "--title", "in place"]);
+    for (key, what) in [
+        ("core.fsmonitor", "FSMONITOR"),
+        ("filter.evil.clean", "CLEAN"),
+        ("filter.evil.process", "PROCESS"),
+        ("filter.we=ird.clean", "CLEAN_ODD_NAME"),
+        ("diff.evil.textconv", "TEXTCONV"),
+        ("diff.evil.command", "EXTERNAL"),
+        ("diff.external", "DIFF_EXTERNAL"),
+    ] {
+        git(&env, &repo, &["config", key, &marker(what)]);
+    }
+    std::fs::write(
+        repo.join(".git/info/attributes"),
+        "* filter=evil diff=evil\nlib.rs filter=we=ird\n",
+    )
+    .unwrap();
+    std::fs::write(repo.join("lib.rs"), "fn a() {}\n").unwrap();
+    // A stat that no longer matches the index makes git read the file.
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(repo.join("lib.rs"))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let diff = session_diff(&env, &record.id);
+    assert!(diff.uncommitted);
+    assert_eq!(
+        diff.files
+            .iter()
+            .map(|file| file.path.as_str())
+            .collect::<Vec<_>>(),
+        ["lib.rs"]
+    );
+    env.run("lf-session-diff", &[&record.id, "--patch"]).ok();
+    assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
+}

@@ -7,7 +7,7 @@ use lf::wire::{SessionDiff, SessionRecord, SessionState, WorkRef};
 use std::path::{Path, PathBuf};
 
 /// Run git in `dir` with a sealed configuration; its stdout.
-fn git(env: &Env, dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(env: &Env, dir: &Path, args: &[&str]) -> String {
     let output = std::process::Command::new("git")
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
@@ -32,7 +32,7 @@ fn git(env: &Env, dir: &Path, args: &[&str]) -> String {
 }
 
 /// A repository `repo` under the work folder, on `main`, with one commit.
-fn repository(env: &Env) -> PathBuf {
+pub(crate) fn repository(env: &Env) -> PathBuf {
     let repo = env.mkdir("repo");
     git(env, &repo, &["init", "-q", "-b", "main"]);
     std::fs::write(repo.join("README.md"), "# app\n").unwrap();
@@ -47,7 +47,7 @@ fn write(path: &Path, text: &str) {
 }
 
 /// A Session with a worktree `name`, launched with the fake Claude.
-fn worktree_session(env: &Env, repo: &Path, name: &str) -> SessionRecord {
+pub(crate) fn worktree_session(env: &Env, repo: &Path, name: &str) -> SessionRecord {
     let flag = format!("--worktree={name}");
     env.run(
         "lf-session-new",
@@ -72,7 +72,7 @@ fn numstat(text: &str) -> Vec<(String, Option<u64>, Option<u64>)> {
 }
 
 /// `lf-session-diff`'s JSON, checked against schema/diff.schema.json, decoded.
-fn session_diff(env: &Env, id: &str) -> SessionDiff {
+pub(crate) fn session_diff(env: &Env, id: &str) -> SessionDiff {
     let ran = env.run("lf-session-diff", &[id]);
     ran.ok();
     let value: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();

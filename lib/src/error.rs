@@ -528,6 +528,11 @@ pub enum Error {
     Git { what: String, stderr: String },
     #[error("git is not installed (not found on PATH); install git to use worktrees and diffs")]
     NoGit,
+    #[error(
+        "the worktree {} is not the one git made for its repository ({reason}), so lf runs no git in it; look at its .git file (an agent may have rewritten it), or remove the folder yourself",
+        .worktree.display()
+    )]
+    ForeignGitDir { worktree: PathBuf, reason: String },
     #[error("{0} Session(s) could not be restored; the line of each says why")]
     RestoreFailed(usize),
     #[error("a Claude Run has no chosen session id")]
@@ -732,6 +737,7 @@ impl Error {
             | StartTimeout { .. }
             | Git { .. }
             | NoGit
+            | ForeignGitDir { .. }
             | RestoreFailed(_)
             | NoChosenId
             | NoArgv

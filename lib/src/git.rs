@@ -3,6 +3,18 @@
 //! before they get here, and `--` separates paths wherever git takes them.
 //! Output is read in git's machine formats (`--porcelain=v2 -z`,
 //! `--numstat -z`), so no path is ever split on a space or a newline.
+//!
+//! A repository's config can name programs that git runs on its own: an
+//! fsmonitor, hooks, clean/smudge filters, textconv and external diffs.
+//! The agent writes in the folders lf reads (its worktree, its cwd), so
+//! lf's git runs none of them: every call turns off the fsmonitor and the
+//! hooks, each read of the files (status, diff) turns off every filter
+//! driver the config defines, and diffs pass `--no-ext-diff
+//! --no-textconv`; a submodule's dirt is not looked at (that would run
+//! git with the submodule's config). A linked worktree is read through the
+//! git directory of the repository that made it, checked first
+//! ([`Git::worktree`]), never through whatever its `.git` file says now.
+//! The threat model is in docs/decisions.md.
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -12,7 +24,33 @@ use std::process::{Command, Output, Stdio};
 #[derive(Debug, Clone)]
 pub struct Git {
     dir: PathBuf,
+    /// A linked worktree's checked git directory and its repository's.
+    linked: Option<Linked>,
+    /// The config that turns off the programs the repository names.
+    overrides: std::cell::OnceCell<Vec<(String, String)>>,
 }
+
+#[derive(Debug, Clone)]
+struct Linked {
+    git_dir: PathBuf,
+    common_dir: PathBuf,
+}
+
+/// What every diff passes: no external diff or textconv program, and no
+/// status run inside a submodule.
+const NO_DIFF_PROGRAMS: [&str; 3] = [
+    "--no-ext-diff",
+    "--no-textconv",
+    "--ignore-submodules=dirty",
+];
+
+/// Config every call carries: the programs git would run by itself on a
+/// read, whatever the repository's config says.
+const NO_PROGRAMS: [(&str, &str); 2] = [
+    ("core.fsmonitor", "false"),
+    // Never a hook (no folder of this name exists).
+    ("core.hooksPath", "/dev/null/no-hooks"),
+];
 
 /// `git status --porcelain=v2 --branch`, as far as lf reads it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -91,7 +129,113 @@ fn failed(what: &str, output: &Output) -> Error {
 
 impl Git {
     pub fn at(dir: impl Into<PathBuf>) -> Self {
-        Git { dir: dir.into() }
+        Git {
+            dir: dir.into(),
+            linked: None,
+            overrides: Default::default(),
+        }
+    }
+
+    /// A worktree, read through its repository's own records of it, never
+    /// its `.git` file alone (the agent working there can rewrite that
+    /// file to point at a git directory it made, whose config runs what
+    /// it likes). A `.git` folder is a repository of its own. A `.git`
+    /// file must point into `<repository>/worktrees/`, outside the
+    /// worktree, at a git directory whose `gitdir` points back at this
+    /// worktree and whose `commondir` is that repository: what `git
+    /// worktree add` made. git is then told both folders, so a `.git`
+    /// changed afterwards changes nothing.
+    pub fn worktree(dir: impl Into<PathBuf>) -> Result<Self> {
+        let dir: PathBuf = dir.into();
+        let foreign = |reason: String| Error::ForeignGitDir {
+            worktree: dir.clone(),
+            reason,
+        };
+        let top = std::fs::canonicalize(&dir)
+            .map_err(|error| foreign(format!("cannot resolve the folder: {error}")))?;
+        let dot_git = top.join(".git");
+        let meta = std::fs::symlink_metadata(&dot_git)
+            .map_err(|error| foreign(format!("cannot read its .git: {error}")))?;
+        if meta.is_dir() {
+            return Ok(Git::at(dir));
+        }
+        if !meta.is_file() {
+            return Err(foreign(".git is neither a file nor a folder".to_owned()));
+        }
+        let read = |path: &Path| {
+            std::fs::read_to_string(path)
+                .map(|text| text.trim_end_matches(['\n', '\r']).to_owned())
+                .map_err(|error| foreign(format!("cannot read {}: {error}", path.display())))
+        };
+        let canonical = |path: &Path| {
+            std::fs::canonicalize(path)
+                .map_err(|error| foreign(format!("cannot resolve {}: {error}", path.display())))
+        };
+        let pointer = read(&dot_git)?;
+        let target = pointer
+            .strip_prefix("gitdir: ")
+            .ok_or_else(|| foreign(".git does not say `gitdir: PATH`".to_owned()))?;
+        let git_dir = canonical(&top.join(target))?;
+        if git_dir.starts_with(&top) {
+            return Err(foreign(format!(
+                "its .git points inside the worktree itself, at {}",
+                git_dir.display()
+            )));
+        }
+        let common_dir = match git_dir.parent() {
+            Some(parent) if parent.file_name().is_some_and(|name| name == "worktrees") => {
+                parent.parent().map(Path::to_path_buf)
+            }
+            _ => None,
+        }
+        .ok_or_else(|| {
+            foreign(format!(
+                "its .git points at {}, which is not in a repository's worktrees folder",
+                git_dir.display()
+            ))
+        })?;
+        let common = canonical(&git_dir.join(read(&git_dir.join("commondir"))?))?;
+        if common != common_dir {
+            return Err(foreign(format!(
+                "{} belongs to the repository {}, not to {}",
+                git_dir.display(),
+                common.display(),
+                common_dir.display()
+            )));
+        }
+        let back = PathBuf::from(read(&git_dir.join("gitdir"))?);
+        let back = if back.is_absolute() {
+            back
+        } else {
+            git_dir.join(back)
+        };
+        if back.parent().map(canonical).transpose()?.as_deref() != Some(top.as_path()) {
+            return Err(foreign(format!(
+                "{} is the git directory of another worktree ({})",
+                git_dir.display(),
+                back.display()
+            )));
+        }
+        Ok(Git {
+            dir: top,
+            linked: Some(Linked {
+                git_dir,
+                common_dir,
+            }),
+            overrides: Default::default(),
+        })
+    }
+
+    /// The repository or worktree a folder lies in (the nearest folder up
+    /// that holds a `.git`), checked as [`Git::worktree`] checks one.
+    pub fn containing(dir: &Path) -> Result<Self> {
+        match dir
+            .ancestors()
+            .find(|folder| std::fs::symlink_metadata(folder.join(".git")).is_ok())
+        {
+            Some(top) => Git::worktree(top),
+            None => Ok(Git::at(dir)),
+        }
     }
 
     pub fn dir(&self) -> &Path {
@@ -99,13 +243,41 @@ impl Git {
     }
 
     fn command(&self, args: &[&str]) -> Command {
+        self.command_with(args, &[])
+    }
+
+    /// A git command with config given through `GIT_CONFIG_COUNT` (any key
+    /// and value, as no `-c` can carry a name holding `=`), after what the
+    /// caller's own environment gives that way.
+    fn command_with(&self, args: &[&str], config: &[(String, String)]) -> Command {
         let mut command = Command::new("git");
+        // Reading must never take the index lock from under the agent
+        // (`git status` would otherwise write the refreshed index).
+        command.arg("--no-optional-locks").arg("-C").arg(&self.dir);
+        if let Some(linked) = &self.linked {
+            command
+                .arg("--git-dir")
+                .arg(&linked.git_dir)
+                .arg("--work-tree")
+                .arg(&self.dir);
+        }
+        let inherited: usize = std::env::var("GIT_CONFIG_COUNT")
+            .ok()
+            .and_then(|count| count.parse().ok())
+            .unwrap_or(0);
+        let fixed = NO_PROGRAMS.iter().map(|(key, value)| (*key, *value));
+        let given = config
+            .iter()
+            .map(|(key, value)| (key.as_str(), value.as_str()));
+        let mut count = inherited;
+        for (key, value) in fixed.chain(given) {
+            command
+                .env(format!("GIT_CONFIG_KEY_{count}"), key)
+                .env(format!("GIT_CONFIG_VALUE_{count}"), value);
+            count += 1;
+        }
         command
-            // Reading must never take the index lock from under the agent
-            // (`git status` would otherwise write the refreshed index).
-            .arg("--no-optional-locks")
-            .arg("-C")
-            .arg(&self.dir)
+            .env("GIT_CONFIG_COUNT", count.to_string())
             .args(args)
             // Never a pager, an editor or a credential prompt: lf reads.
             .env("GIT_TERMINAL_PROMPT", "0")
@@ -121,10 +293,57 @@ impl Git {
         self.command(args).output().map_err(not_run)
     }
 
+    /// Config that turns off every filter driver the repository's config
+    /// defines (a clean filter runs on a status of a changed file): asked
+    /// once, from the config alone, which runs nothing.
+    fn no_filters(&self) -> Result<&[(String, String)]> {
+        if let Some(overrides) = self.overrides.get() {
+            return Ok(overrides);
+        }
+        let output = self.output(&[
+            "config",
+            "--null",
+            "--name-only",
+            "--get-regexp",
+            r"^filter\.",
+        ])?;
+        let mut drivers: Vec<&str> = output
+            .stdout
+            .split(|byte| *byte == 0)
+            .filter_map(|name| std::str::from_utf8(name).ok())
+            .filter_map(|name| name.strip_prefix("filter.")?.rsplit_once('.'))
+            .map(|(driver, _)| driver)
+            .collect();
+        drivers.sort_unstable();
+        drivers.dedup();
+        let overrides = drivers
+            .into_iter()
+            .flat_map(|driver| {
+                [
+                    ("clean", ""),
+                    ("smudge", ""),
+                    ("process", ""),
+                    ("required", "false"),
+                ]
+                .map(|(key, value)| (format!("filter.{driver}.{key}"), value.to_owned()))
+            })
+            .collect();
+        Ok(self.overrides.get_or_init(|| overrides))
+    }
+
     /// Start a command that must succeed; `what` says what failed.
     fn start(&self, args: &[&str], what: &str) -> Result<Running> {
-        let child = self
-            .command(args)
+        self.spawn(self.command(args), what)
+    }
+
+    /// Start a command that reads the files (and so would run filters).
+    fn start_reading(&self, args: &[&str], what: &str) -> Result<Running> {
+        let config = self.no_filters()?;
+        self.spawn(self.command_with(args, config), what)
+    }
+
+    fn spawn(&self, mut command: Command, what: &str) -> Result<Running> {
+        let child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -218,8 +437,11 @@ impl Git {
     }
 
     /// The repository's common git directory (where every worktree's
-    /// branches live), absolute.
+    /// branches live), absolute: for a checked worktree, the one checked.
     pub fn common_dir(&self) -> Result<PathBuf> {
+        if let Some(linked) = &self.linked {
+            return Ok(linked.common_dir.clone());
+        }
         let output = self.succeeded(
             &["rev-parse", "--path-format=absolute", "--git-common-dir"],
             "find the repository of the worktree",
@@ -243,7 +465,7 @@ impl Git {
 
     /// Start `git status --porcelain=v2 --branch -z`.
     pub fn start_status(&self) -> Result<Running> {
-        self.start(
+        self.start_reading(
             &[
                 "status",
                 "--porcelain=v2",
@@ -252,6 +474,8 @@ impl Git {
                 // An untracked folder is one entry (`notes/`), not a walk
                 // of everything in it.
                 "--untracked-files=normal",
+                // A submodule's own status would run with its own config.
+                "--ignore-submodules=dirty",
             ],
             "read the status of the worktree",
         )
@@ -266,48 +490,38 @@ impl Git {
     /// (`merge_base`), for `paths` only when some are given (literally:
     /// never read as patterns).
     pub fn start_numstat(&self, base: &str, merge_base: bool, paths: &[&str]) -> Result<Running> {
-        let mut args = vec![
-            "--literal-pathspecs",
-            "diff",
-            "--no-ext-diff",
-            "--numstat",
-            "-z",
-        ];
+        let mut args = vec!["--literal-pathspecs", "diff"];
+        args.extend(NO_DIFF_PROGRAMS);
+        args.extend(["--numstat", "-z"]);
         if merge_base {
             args.push("--merge-base");
         }
         args.extend([base, "--"]);
         args.extend(paths);
-        self.start(&args, &format!("compare the worktree with {base}"))
+        self.start_reading(&args, &format!("compare the worktree with {base}"))
     }
 
     /// Start `git diff --numstat -z --merge-base BASE HEAD`: the commits
     /// of the branch since it left `base`, without looking at the files.
     pub fn start_committed_numstat(&self, base: &str) -> Result<Running> {
-        self.start(
-            &[
-                "diff",
-                "--no-ext-diff",
-                "--numstat",
-                "-z",
-                "--merge-base",
-                base,
-                "HEAD",
-                "--",
-            ],
-            &format!("compare the branch with {base}"),
-        )
+        let mut args = vec!["diff"];
+        args.extend(NO_DIFF_PROGRAMS);
+        args.extend(["--numstat", "-z", "--merge-base", base, "HEAD", "--"]);
+        self.start_reading(&args, &format!("compare the branch with {base}"))
     }
 
     /// The unified diff, as `start_numstat` compares.
     pub fn patch(&self, base: &str, merge_base: bool) -> Result<Vec<u8>> {
-        let mut args = vec!["diff", "--no-ext-diff", "--no-color"];
+        let mut args = vec!["diff"];
+        args.extend(NO_DIFF_PROGRAMS);
+        args.push("--no-color");
         if merge_base {
             args.push("--merge-base");
         }
         args.extend([base, "--"]);
         Ok(self
-            .succeeded(&args, &format!("compare the worktree with {base}"))?
+            .start_reading(&args, &format!("compare the worktree with {base}"))?
+            .finish()?
             .stdout)
     }
 }

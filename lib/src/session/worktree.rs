@@ -267,11 +267,12 @@ impl Lf {
         match self.session_worktree(row)? {
             Some((_, worktree)) => {
                 crate::work::canonical_dir(Path::new(&worktree), Arg::Id, "worktree")?;
-                Ok((Git::at(&worktree), Some(worktree)))
+                Ok((Git::worktree(&worktree)?, Some(worktree)))
             }
             None => {
-                crate::work::canonical_dir(Path::new(&row.cwd), Arg::Id, "working directory")?;
-                Ok((Git::at(&row.cwd), None))
+                let cwd =
+                    crate::work::canonical_dir(Path::new(&row.cwd), Arg::Id, "working directory")?;
+                Ok((Git::containing(Path::new(&cwd))?, None))
             }
         }
     }
@@ -303,7 +304,7 @@ impl Lf {
                 session: row.id.clone(),
             })?;
         crate::work::canonical_dir(Path::new(&worktree), Arg::RemoveWorktree, "worktree")?;
-        let git = Git::at(&worktree);
+        let git = Git::worktree(&worktree)?;
         self.refuse_losing(&row.id, &worktree, &git.status()?, force)?;
         self.refuse_shared(&row, &task, &worktree)?;
         let record = self.complete(selector, grace)?;
