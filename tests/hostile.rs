@@ -165,3 +165,67 @@ fn a_repository_config_names_programs_that_lf_git_never_runs() {
     env.run("lf-session-diff", &[&record.id, "--patch"]).ok();
     assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
 }
+
+/// A Home its owner made read-only (0555) was made 0700 and written:
+/// tightening must only take permission away.
+#[test]
+fn a_read_only_home_is_refused_not_made_writable() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    env.new_session(&["--title", "before"]);
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o7777;
+    std::fs::set_permissions(env.home(), std::fs::Permissions::from_mode(0o555)).unwrap();
+    let message = env
+        .run("lf-session-new", &["--no-launch", "--title", "after"])
+        .fails(1);
+    assert_eq!(
+        message,
+        format!(
+            "the lf Home folder {0} is read-only (mode 0555) and lf writes there; make it writable (chmod u+w {0}) or set LF_HOME to another folder",
+            env.home().display()
+        )
+    );
+    assert_eq!(mode(&env.home()), 0o555, "the Home keeps its mode");
+    // A wider one is still narrowed, never widened: 0755 → 0700.
+    std::fs::set_permissions(env.home(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    env.new_session(&["--title", "after"]);
+    assert_eq!(mode(&env.home()), 0o700);
+}
+
+/// The provider argument of `lf-hook` went into `hook.log` as it was: a
+/// `cat hook.log` then ran the escape sequences it held.
+#[test]
+fn the_hook_log_shows_no_escape_sequence_raw() {
+    let env = Env::new();
+    env.new_session(&["--title", "logged"]);
+    env.hook("\u{1b}]2;pwned\u{7}\u{1b}[2J", None, b"{}").ok();
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap();
+    assert!(
+        !log.contains('\u{1b}') && !log.contains('\u{7}'),
+        "raw control characters in the hook log: {log:?}"
+    );
+    assert!(log.contains(r#""\u{1b}]2;pwned\u{7}\u{1b}[2J""#), "{log}");
+}
+
+/// Titles accepted bidirectional controls, which make a terminal show
+/// text in an order that reads as something else (Trojan Source).
+#[test]
+fn titles_refuse_text_direction_controls() {
+    let env = Env::new();
+    let record = env.new_session(&["--title", "fine"]);
+    for control in ['\u{202e}', '\u{202a}', '\u{2066}', '\u{2069}'] {
+        let title = format!("invoice{control}fdp.exe");
+        let message = env
+            .run("lf-session-new", &["--no-launch", "--title", &title])
+            .fails(2);
+        assert_eq!(
+            message,
+            format!(
+                "a title cannot contain control or text-direction characters (found {control:?})"
+            )
+        );
+        env.run("lf-session-rename", &[&record.id, &title]).fails(2);
+    }
+    assert_eq!(env.show(&record.id).title, "fine");
+    assert_eq!(env.list(&[]).len(), 1, "nothing was created");
+}

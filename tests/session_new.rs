@@ -136,7 +136,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
         (
             vec!["--title", "bad\u{1b}[2Jtitle"],
             2,
-            "control characters",
+            "control or text-direction characters",
         ),
         (vec!["--title", &long_title], 2, "at most 200 characters"),
         (vec!["--title", "   "], 2, "cannot be empty"),

@@ -71,7 +71,7 @@ fn empty_summaries_primary_sessions_and_missing_env_are_refused() {
     assert!(
         ready(&env, &session.id, &run, "a\u{1b}[2Jb")
             .fails(2)
-            .contains("control characters")
+            .contains("control or text-direction characters")
     );
     env.db()
         .execute(

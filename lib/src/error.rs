@@ -123,7 +123,7 @@ pub enum Error {
         max: usize,
         count: usize,
     },
-    #[error("a {what} cannot contain control characters (found {found:?})")]
+    #[error("a {what} cannot contain control or text-direction characters (found {found:?})")]
     ControlCharacter { arg: Arg, what: What, found: char },
     #[error("a {what} cannot contain a NUL byte")]
     NulByte { arg: Arg, what: What },
@@ -465,6 +465,11 @@ pub enum Error {
     },
     #[error("the lf Home folder {} is not a folder; move it aside or set LF_HOME", .0.display())]
     HomeNotAFolder(PathBuf),
+    #[error(
+        "the lf Home folder {0} is read-only (mode {mode:04o}) and lf writes there; make it writable (chmod u+w {0}) or set LF_HOME to another folder",
+        .path.display()
+    )]
+    HomeReadOnly { path: PathBuf, mode: u32 },
     #[error("{} is a shared folder (mode {mode:04o}), not an lf Home; set LF_HOME to a folder of your own", .path.display())]
     SharedFolder { path: PathBuf, mode: u32 },
     #[error(
@@ -721,6 +726,7 @@ impl Error {
             | HomeFile { .. }
             | HomeNotAFolder(_)
             | SharedFolder { .. }
+            | HomeReadOnly { .. }
             | NotOurs { .. }
             | LockFile { .. }
             | Lock { .. }

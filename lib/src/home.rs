@@ -75,7 +75,10 @@ impl Home {
     pub fn ensure(&self) -> Result<()> {
         for dir in [&self.root, &self.locks(), &self.runs()] {
             match std::fs::metadata(dir) {
-                Ok(meta) if meta.is_dir() => tighten(dir, &meta, PRIVATE_DIR)?,
+                Ok(meta) if meta.is_dir() => {
+                    refuse_read_only(dir, &meta)?;
+                    tighten(dir, &meta, PRIVATE_DIR)?;
+                }
                 Ok(_) => {
                     return Err(Error::HomeNotAFolder(dir.clone()));
                 }
@@ -140,6 +143,20 @@ impl Home {
     }
 }
 
+/// A Home folder its owner took write permission away from is theirs to
+/// give back: lf never adds permission, and says so instead of writing
+/// (root could write there anyway), before it changes anything.
+fn refuse_read_only(dir: &Path, meta: &std::fs::Metadata) -> Result<()> {
+    let mode = meta.permissions().mode() & 0o7777;
+    if mode & 0o300 == 0o300 || meta.uid() != current_uid() {
+        return Ok(());
+    }
+    Err(Error::HomeReadOnly {
+        path: dir.to_path_buf(),
+        mode,
+    })
+}
+
 /// The mode of every folder lf creates in the Home.
 pub const PRIVATE_DIR: u32 = 0o700;
 /// The mode of every file lf creates in the Home.
@@ -165,8 +182,9 @@ pub(crate) fn open_private(
 ) -> std::io::Result<std::fs::File> {
     let file = options.mode(PRIVATE_FILE).open(path)?;
     let meta = file.metadata()?;
-    if meta.permissions().mode() & 0o777 != PRIVATE_FILE && meta.uid() == current_uid() {
-        file.set_permissions(std::fs::Permissions::from_mode(PRIVATE_FILE))?;
+    let mode = meta.permissions().mode();
+    if mode & 0o077 != 0 && meta.uid() == current_uid() {
+        file.set_permissions(std::fs::Permissions::from_mode(narrowed(mode)))?;
     }
     Ok(file)
 }
@@ -189,8 +207,15 @@ fn current_uid() -> u32 {
     rustix::process::getuid().as_raw()
 }
 
-/// Narrow the mode of one existing path in the Home to `mode`, when it is
-/// this user's; another user's path that others may read is refused.
+/// A mode without what the group and others may do: narrowing only ever
+/// takes permission away (a Home its owner made read-only stays so).
+fn narrowed(mode: u32) -> u32 {
+    mode & 0o7700
+}
+
+/// Narrow the mode of one existing path in the Home (`narrowed`), when it
+/// is this user's; another user's path that others may read is refused,
+/// naming `mode`, the one lf would give it.
 fn tighten(path: &Path, meta: &std::fs::Metadata, mode: u32) -> Result<()> {
     let found = meta.permissions().mode() & 0o7777;
     if found & 0o077 == 0 {
@@ -209,7 +234,7 @@ fn tighten(path: &Path, meta: &std::fs::Metadata, mode: u32) -> Result<()> {
             private: mode,
         });
     }
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(narrowed(found)))
         .with_context_path("cannot make this lf Home entry private", path)
 }
 

@@ -147,7 +147,13 @@ fn receive(
 }
 
 /// Append one line to the hook log. Failing to log is not worth failing for.
+/// `provider` is whatever the caller passed: a name lf does not know is
+/// quoted, as the run is, so the log shows no escape sequence raw.
 pub fn log(home: &Home, provider: &str, run: Option<&str>, message: &str) {
+    let provider = match Provider::parse(provider) {
+        Ok(known) => known.as_str().to_owned(),
+        Err(_) => quote(provider),
+    };
     let line = format!(
         "{} {} run={} {}\n",
         rfc3339(now_micros()),

@@ -7,8 +7,16 @@
 
 use crate::error::{Arg, Error, Result, What};
 
+/// A character text from outside may not hold: a control character, or a
+/// bidirectional embedding, override or isolate (U+202A–U+202E,
+/// U+2066–U+2069), which reorders what a terminal shows so that the text
+/// reads as something it is not (the "Trojan Source" class).
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// Prose: trimmed, not empty, at most `max` characters, and free of
-/// control characters (newlines and tabs allowed where `lines` says).
+/// unsafe characters (`is_unsafe`; newlines and tabs allowed where `lines` says).
 #[derive(Debug, Clone, Copy)]
 pub struct Prose {
     pub arg: Arg,
@@ -71,7 +79,7 @@ impl Prose {
             });
         }
         let allowed = |c: char| lines && (c == '\n' || c == '\t');
-        if let Some(found) = trimmed.chars().find(|&c| c.is_control() && !allowed(c)) {
+        if let Some(found) = trimmed.chars().find(|&c| is_unsafe(c) && !allowed(c)) {
             return Err(Error::ControlCharacter { arg, what, found });
         }
         Ok(trimmed.to_owned())
@@ -188,7 +196,7 @@ pub const PROVIDER_SESSION_ID: Token = Token {
     max: 200,
     no_leading_dash: false,
     opaque: true,
-    allowed: "1 to 200 characters without spaces or control characters",
+    allowed: "1 to 200 characters without spaces, control or text-direction characters",
 };
 
 impl Token {
@@ -196,7 +204,7 @@ impl Token {
         let text = if self.trim { text.trim() } else { text };
         let letter = |c: char| {
             if self.opaque {
-                !c.is_control() && !c.is_whitespace()
+                !is_unsafe(c) && !c.is_whitespace()
             } else if self.unicode {
                 c.is_alphanumeric() || self.punctuation.contains(c)
             } else {
@@ -285,14 +293,14 @@ pub fn seconds(arg: Arg, value: f64, max: u64) -> Result<std::time::Duration> {
 }
 
 /// A generated title from a prompt: its first line, shortened, with
-/// control characters dropped. `None` when nothing printable is left.
+/// unsafe characters dropped. `None` when nothing printable is left.
 pub fn title_from_prompt(prompt: &str) -> Option<String> {
     let line: String = prompt
         .lines()
         .map(str::trim)
         .find(|line| !line.is_empty())?
         .chars()
-        .filter(|c| !c.is_control())
+        .filter(|&c| !is_unsafe(c))
         .collect();
     let line = line.trim();
     if line.is_empty() {

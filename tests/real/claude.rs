@@ -562,3 +562,22 @@ fn claude_attach_in_an_untrusted_folder_goes_to_the_dialog_at_once() {
     wait_for_state(&env, &record.id, SessionState::Active, None, 30);
     terminal(&["kill-server"]);
 }
+
+/// Issue 20: a first prompt that starts with `-` is the agent's prompt,
+/// not its flags (it went to Claude before any `--`, and Claude refused
+/// it as an unknown option or ran in print mode).
+#[test]
+fn claude_a_prompt_that_starts_with_a_dash_is_a_prompt() {
+    let model = anthropic::start();
+    let env = claude_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, "claude", &cwd, Some("-p --help is broken"));
+    model.wait_prompt("-p --help is broken", 60);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+}

@@ -474,3 +474,21 @@ fn codex_a_primary_session_hears_its_own_thread_and_resumes_it() {
     assert_eq!(thread(&resumed), thread(&first));
     assert!(resumed.body["input"].to_string().contains("heron"));
 }
+
+/// Issue 20: a first prompt that starts with `-` is the agent's prompt,
+/// not its flags (before any `--`, Codex read `-m…` as its model).
+#[test]
+fn codex_a_prompt_that_starts_with_a_dash_is_a_prompt() {
+    let model = responses::start();
+    let env = codex_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, "codex", &cwd, Some("-m is the wrong flag"));
+    model.wait_prompt("-m is the wrong flag", 60);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+}

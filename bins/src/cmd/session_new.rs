@@ -58,8 +58,8 @@ pub struct Cli {
     /// Go to the session once it runs.
     #[arg(long)]
     attach: bool,
-    /// The first message to the agent.
-    #[arg(value_name = "PROMPT")]
+    /// The first message to the agent (one starting with - is taken as it is).
+    #[arg(value_name = "PROMPT", allow_hyphen_values = true)]
     prompt: Option<String>,
     /// The command to run, for --provider command.
     #[arg(last = true, value_name = "ARGV")]

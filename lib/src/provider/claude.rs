@@ -61,7 +61,8 @@ pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
         ..
     } = launch.mode
     {
-        argv.push(prompt.to_owned());
+        // After `--`: a prompt that starts with `-` is a prompt, not a flag.
+        argv.extend(["--".to_owned(), prompt.to_owned()]);
     }
     Ok(argv)
 }
@@ -247,6 +248,7 @@ mod tests {
                 instructions(false),
                 "--model",
                 "opus",
+                "--",
                 "Fix it"
             ]
         );

@@ -77,7 +77,8 @@ pub(super) fn argv(launch: &Launch<'_>) -> Vec<String> {
         ..
     } = launch.mode
     {
-        argv.push(prompt.to_owned());
+        // After `--`: a prompt that starts with `-` is a prompt, not a flag.
+        argv.extend(["--".to_owned(), prompt.to_owned()]);
     }
     argv
 }
@@ -270,7 +271,10 @@ mod tests {
             prompt: Some("go"),
         }));
         assert_eq!(argv[0], "codex");
-        assert_eq!(&argv[argv.len() - 3..], ["--model", "gpt-5.1-codex", "go"]);
+        assert_eq!(
+            &argv[argv.len() - 4..],
+            ["--model", "gpt-5.1-codex", "--", "go"]
+        );
         let overrides: Vec<&str> = argv
             .windows(2)
             .filter(|pair| pair[0] == "-c")
