@@ -685,3 +685,194 @@ fn next_and_the_picker_take_their_turn_on_the_other_machine() {
         remote.attached(&name).then_some(())
     });
 }
+
+// ----- issue 20: everything a host says is untrusted
+
+/// What a hostile host puts in its error: a title change (OSC 2 … BEL),
+/// a screen clear (CSI 2J) and a right-to-left override, as JSON escapes
+/// (JSON strings cannot hold them raw), so they decode to the raw bytes.
+const HOSTILE: &str = r"it broke \u001b]2;x\u0007\u001b[2J \u202eevil";
+
+/// How lf must show it: each of them escaped, as `{:?}` escapes them.
+const HOSTILE_SHOWN: &str = r"it broke \u{1b}]2;x\u{7}\u{1b}[2J \u{202e}evil";
+
+impl Remote {
+    /// Put host `twin` (the same sshd) in the list with fake lf programs,
+    /// each a shell script, as its folder of lf's binaries.
+    fn fake_twin(&self, programs: &[(&str, &str)]) {
+        let dir = self.here.dir.path().join("fake-lf");
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, script) in programs {
+            let path = dir.join(name);
+            std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let dir = dir.display().to_string();
+        self.here
+            .run("lf-host", &["add", "twin", "--bin", &dir])
+            .ok();
+    }
+}
+
+/// Text lf printed holds nothing that acts on a terminal.
+fn assert_inert(text: &str) {
+    for c in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!text.contains(c), "{c:?} reached the output: {text:?}");
+    }
+}
+
+/// An error as `LF_ERROR_FORMAT=json` prints it.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonError {
+    program: String,
+    kind: lf::ErrorKind,
+    code: i32,
+    message: String,
+    causes: Vec<String>,
+}
+
+#[test]
+fn a_hosts_error_text_is_shown_escaped_on_every_path() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    let fail = |program: &str| {
+        let error = format!(
+            r#"{{"program": "{program}", "kind": "operational", "code": 1, "message": "{HOSTILE}"}}"#
+        );
+        format!("printf '%s\\n' '{error}' >&2; exit 1")
+    };
+    remote.fake_twin(&[
+        ("lf-session-open", &fail("lf-session-open")),
+        ("lf-session-list", &fail("lf-session-list")),
+    ]);
+    let id = lf::ids::SessionId::new().to_string();
+
+    // --host: the host's refusal, for a person and for a program.
+    let ran = here.run("lf-session-open", &["--print", &id, "--host", "twin"]);
+    assert_inert(&ran.stderr);
+    let message = ran.fails(1);
+    assert_eq!(message, format!("on host twin: {HOSTILE_SHOWN}"));
+    let mut command = here.command("lf-session-open");
+    command
+        .env("LF_ERROR_FORMAT", "json")
+        .args(["--print", &id, "--host", "twin"]);
+    let ran = here.run_command(command);
+    assert_inert(&ran.stderr);
+    let error: JsonError = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    assert_eq!((error.kind, error.code), (lf::ErrorKind::Operational, 1));
+    assert_eq!(error.program, "lf-session-open");
+    assert_inert(&error.message);
+    assert!(error.message.contains(HOSTILE_SHOWN), "{error:?}");
+    assert!(error.causes.is_empty(), "{error:?}");
+
+    // The lookup through the host list: the host's problem in not-found.
+    let ran = here.run("lf-session-open", &["--print", &id]);
+    assert_inert(&ran.stderr);
+    let message = ran.fails(3);
+    assert!(
+        message.contains("not found here or on any host"),
+        "{message:?}"
+    );
+    assert!(message.contains(HOSTILE_SHOWN), "{message:?}");
+
+    // A listing: the host's problem line.
+    let ran = here.run("lf-session-list", &["--host", "twin"]);
+    assert_inert(&ran.stderr);
+    let problems = problems_of(&ran);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].problem, HostProblemKind::Failed);
+    assert_inert(&problems[0].message);
+    assert!(problems[0].message.contains(HOSTILE_SHOWN), "{problems:?}");
+}
+
+/// The peak resident memory of a process of ours, from its
+/// `/proc/PID/status` (`VmHWM`, a high-water mark), in KiB.
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[test]
+fn a_host_that_floods_an_open_is_cut_off_at_one_record() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    remote.fake_twin(&[("lf-session-open", "exec yes")]);
+    let id = lf::ids::SessionId::new().to_string();
+    let mut command = here.command("lf-session-open");
+    command
+        .args(["--print", &id, "--host", "twin", "--host-timeout", "30"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = std::time::Instant::now();
+    let mut child = command.spawn().unwrap();
+    // Its pipes are read on threads, so it never waits for us.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || std::io::read_to_string(&mut out).unwrap());
+    let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap());
+    // The high-water mark, read until it exits (a flood that is read whole
+    // would grow it by gigabytes: it is stopped at 256 MiB to spare the
+    // machine).
+    let mut peak = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        peak = peak.max(peak_kib(child.id()).unwrap_or(0));
+        if peak > 256 * 1024 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("lf-session-open took {peak} KiB reading a flood");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    let elapsed = started.elapsed();
+    let (stdout, stderr) = (out.join().unwrap(), err.join().unwrap());
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout:.200}");
+    assert!(
+        stderr.contains("host twin sent more than 1 MiB"),
+        "{stderr:.2000}"
+    );
+    assert!(stderr.contains("lf-session-open"), "{stderr:.2000}");
+    assert!(
+        elapsed < std::time::Duration::from_secs(20),
+        "cut off at the bound, not at the 30 s timeout: {elapsed:?}"
+    );
+    assert!(peak < 32 * 1024, "lf-session-open peaked at {peak} KiB");
+}
+
+#[test]
+fn a_listing_host_with_more_rows_than_the_cap_is_a_problem() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    // A real record of the other machine, sent 100,001 times.
+    remote.new_there("one of very many");
+    let listed = remote.run_there("lf-session-list", &["--jsonl"]);
+    let record: SessionRecord = serde_json::from_str(listed.ok().stdout.trim()).unwrap();
+    let line = serde_json::to_string(&record).unwrap();
+    let file = here.dir.path().join("record.jsonl");
+    std::fs::write(&file, &line).unwrap();
+    let script = format!("yes \"$(cat '{}')\" | head -n 100001", file.display());
+    remote.fake_twin(&[("lf-session-list", &script)]);
+
+    let ran = here.run(
+        "lf-session-list",
+        &["--host", "twin", "--host-timeout", "60"],
+    );
+    let records: Vec<SessionRecord> = ran.json();
+    assert!(records.is_empty(), "no Session here, none taken there");
+    let problems = problems_of(&ran);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].host, "twin");
+    assert_eq!(problems[0].problem, HostProblemKind::Failed);
+    assert!(
+        problems[0]
+            .message
+            .contains("host twin sent more than 100000 Sessions"),
+        "{problems:?}"
+    );
+    assert!(problems[0].message.contains("--limit"), "{problems:?}");
+}

@@ -12,22 +12,38 @@
 //! dropped.
 
 use super::hosts::Remotes;
-use super::ssh::{self, Finished, NotFinished, Ssh};
-use crate::error::{Error, ErrorKind, Result};
+use super::ssh::{self, Exceeded, Finished, Limit, NotFinished, Ssh};
+use crate::error::{Error, ErrorKind, Result, host_text};
 use crate::facade::Lf;
 use crate::ids::SessionId;
 use crate::session::{ListFilter, Listing};
 use crate::wire::{ActionKind, HostEntry, HostProblem, HostProblemKind, SessionRecord, Workspace};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read};
-use std::process::ChildStdout;
+use std::io::{BufRead, Read};
 use std::time::Duration;
 
 /// What a remote record's workspace says cannot be resolved here.
 pub const REMOTE_CHECKOUT: &str = "Checkout resolution is unavailable on this remote Home";
 
-/// More than this from one host is not a listing lf reads.
-const MAX_REMOTE_BYTES: u64 = 512 * 1024 * 1024;
+/// The most Sessions lf takes from one host's listing. A listing is read
+/// by a person (or a picker a person scrolls): nobody reads a hundred
+/// thousand rows, and a Home has far fewer open. A host with more (`--all`
+/// over years: 50 a day for five years) is asked for fewer, not read whole.
+const MAX_REMOTE_ROWS: usize = 100_000;
+
+/// The most bytes lf reads of one host's listing. A record lf writes takes
+/// about 1 KB (1,005 bytes measured for a titled command Session), so
+/// 100,000 of them fit with room; the byte bound is for records far larger
+/// than lf's, or a flood. Both bounds cost about the same memory at worst:
+/// 100,000 decoded records peaked at 166 MiB (measured, debug build), and
+/// large records are mostly one long string each, which decodes to its own
+/// size. Each host asked has its own bounds. (The old bound was 512 MiB.)
+const LISTING: Limit = Limit {
+    bytes: 128 * 1024 * 1024,
+    advice: LIST_ADVICE,
+};
+
+const LIST_ADVICE: &str = "ask for fewer Sessions (--limit N, --state, --attention, without --all), or check that its lf-session-list prints nothing but records there";
 
 /// This Home's listing and the records of the hosts asked, merged newest
 /// first; iterate it like a [`Listing`]. The hosts that gave nothing are in
@@ -181,7 +197,7 @@ impl Lf {
         let local = self.list(&local_filter)?;
         let (remote, problems) = collect(
             &hosts,
-            ssh::run_all(jobs, remotes.timeout, read_records),
+            ssh::run_all(jobs, remotes.timeout, LISTING, read_records),
             remotes,
         );
         Ok(Merged {
@@ -205,7 +221,8 @@ impl Lf {
     ) -> Result<(Vec<SessionRecord>, Vec<HostProblem>)> {
         let args = remote_args(filter)?;
         let hosts: Vec<Ssh> = remotes.hosts.iter().map(|entry| self.ssh(entry)).collect();
-        let outcomes = ssh::run_all(jobs(&hosts, &args, remotes), remotes.timeout, read_records);
+        let jobs = jobs(&hosts, &args, remotes);
+        let outcomes = ssh::run_all(jobs, remotes.timeout, LISTING, read_records);
         let (remote, problems) = collect(&hosts, outcomes, remotes);
         Ok((remote.into_iter().flatten().collect(), problems))
     }
@@ -250,20 +267,49 @@ fn collect(
     (remote, problems)
 }
 
-/// A host's records, one JSON object a line, decoded strictly as they come.
-fn read_records(stdout: ChildStdout) -> Result<Vec<SessionRecord>, String> {
-    let reader = BufReader::new(stdout.take(MAX_REMOTE_BYTES));
+/// A host's records, one JSON object a line, decoded strictly as they
+/// come: each line at most one record's bound, and at most
+/// `MAX_REMOTE_ROWS` of them (`run_all` bounds the bytes).
+fn read_records(stdout: &mut dyn BufRead) -> Result<Result<Vec<SessionRecord>, String>, Exceeded> {
     let mut records = Vec::new();
-    for (number, line) in reader.lines().enumerate() {
-        let line = line.map_err(|error| format!("cannot read its output: {error}"))?;
+    let mut line = String::new();
+    for number in 1.. {
+        line.clear();
+        let read = (&mut *stdout)
+            .take(ssh::MAX_RECORD_BYTES + 1)
+            .read_line(&mut line);
+        match read {
+            Ok(0) => break,
+            Ok(count) if count as u64 > ssh::MAX_RECORD_BYTES => {
+                return Err(Exceeded {
+                    bound: format!("{} for one Session", ssh::mebibytes(ssh::MAX_RECORD_BYTES)),
+                    advice: LIST_ADVICE,
+                });
+            }
+            Ok(_) => {}
+            Err(error) => return Ok(Err(format!("cannot read its output: {error}"))),
+        }
         if line.trim().is_empty() {
             continue;
         }
-        let record = serde_json::from_str::<SessionRecord>(&line)
-            .map_err(|error| format!("line {}: {error}", number + 1))?;
-        records.push(record);
+        if records.len() == MAX_REMOTE_ROWS {
+            return Err(Exceeded {
+                bound: format!("{MAX_REMOTE_ROWS} Sessions"),
+                advice: LIST_ADVICE,
+            });
+        }
+        match serde_json::from_str::<SessionRecord>(&line) {
+            Ok(record) => records.push(record),
+            // serde's complaint may hold the host's bytes (an unknown field).
+            Err(error) => {
+                return Ok(Err(format!(
+                    "line {number}: {}",
+                    host_text(&error.to_string())
+                )));
+            }
+        }
     }
-    Ok(records)
+    Ok(Ok(records))
 }
 
 /// What one host's ssh gave: its records, or the problem.
@@ -314,6 +360,12 @@ pub(crate) fn not_finished(
             format!(
                 "host {host} did not answer {program} within {} s; check that it is up (ssh {host} true), or give it longer with --host-timeout",
                 timeout.as_secs_f64()
+            ),
+        ),
+        NotFinished::Exceeded(Exceeded { bound, advice }) => (
+            HostProblemKind::Failed,
+            format!(
+                "host {host} sent more than {bound} in answer to {program}, more than lf reads from a host, so lf stopped reading and closed the connection; {advice}"
             ),
         ),
     };
@@ -398,10 +450,17 @@ fn adopt_all(ssh: &Ssh, records: Vec<SessionRecord>) -> Result<VecDeque<SessionR
 pub(crate) fn adopt(ssh: &Ssh, mut record: SessionRecord) -> Result<SessionRecord, String> {
     let host = ssh.host().to_owned();
     let id = SessionId::parse(&record.id).map_err(|error| {
-        format!("host {host} sent a record with a bad id ({error}); install the same lf on both machines")
+        format!(
+            "host {host} sent a record with a bad id ({}); install the same lf on both machines",
+            host_text(&error.to_string())
+        )
     })?;
-    crate::input::title(&record.title)
-        .map_err(|error| format!("host {host} sent Session {id} with a bad title ({error})"))?;
+    crate::input::title(&record.title).map_err(|error| {
+        format!(
+            "host {host} sent Session {id} with a bad title ({})",
+            host_text(&error.to_string())
+        )
+    })?;
     let checkout = record.workspace.take();
     record.workspace = Some(Workspace {
         home_id: Some(host.clone()),

@@ -5,13 +5,19 @@
 //! tmux in this terminal (ssh replaces this process).
 
 use super::list::{adopt, failed, not_finished};
-use super::ssh::{self, Ssh};
-use crate::error::{Error, ErrorKind, Result};
+use super::ssh::{self, Limit, Ssh};
+use crate::error::{Error, ErrorKind, Result, host_text};
 use crate::facade::Lf;
 use crate::ids::SessionSelector;
 use crate::wire::{HostEntry, HostProblem, SessionRecord};
-use std::io::Read;
 use std::time::Duration;
+
+/// A host's answer to one open is one record (`--print`, `--detach`), so
+/// lf reads no more of it than one record's bound.
+const ONE_RECORD: Limit = Limit {
+    bytes: ssh::MAX_RECORD_BYTES,
+    advice: "lf-session-open there prints one record, far smaller than that: check what it prints on that host (a login script that prints on stdout, or a program that is not lf)",
+};
 
 /// Where a Session lives.
 #[derive(Debug)]
@@ -68,8 +74,9 @@ impl Refusal {
             Refusal::NotThere(message) => Error::RemoteRefused {
                 host: host.to_owned(),
                 kind: ErrorKind::NotFound,
-                message,
+                message: format!("on host {host}: {message}"),
             },
+            // A problem's message names the host already.
             Refusal::Problem(problem, Some(kind)) => Error::RemoteRefused {
                 host: host.to_owned(),
                 kind,
@@ -219,11 +226,11 @@ impl Lf {
                 ssh.batch_argv("lf-session-open", args, timeout)
             })
             .collect();
-        let read = |mut stdout: std::process::ChildStdout| {
+        let read = |stdout: &mut dyn std::io::BufRead| {
             let mut text = String::new();
-            stdout.read_to_string(&mut text).map(|_| text)
+            Ok(stdout.read_to_string(&mut text).map(|_| text))
         };
-        let outcomes = ssh::run_all(jobs, timeout, read);
+        let outcomes = ssh::run_all(jobs, timeout, ONE_RECORD, read);
         hosts
             .iter()
             .zip(outcomes)
@@ -256,8 +263,9 @@ impl Lf {
                 })?;
                 let record = serde_json::from_str::<SessionRecord>(&text).map_err(|error| {
                     incompatible(format!(
-                        "host {} sent a record this lf cannot read ({error}); install the same lf on both machines",
-                        ssh.host()
+                        "host {} sent a record this lf cannot read ({}); install the same lf on both machines",
+                        ssh.host(),
+                        host_text(&error.to_string())
                     ))
                 })?;
                 adopt(ssh, record).map_err(incompatible)

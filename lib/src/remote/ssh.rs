@@ -20,7 +20,7 @@
 use crate::error::Result;
 use crate::facade::Lf;
 use crate::wire::HostEntry;
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
@@ -187,6 +187,35 @@ pub(crate) enum NotFinished {
     Spawn(std::io::Error),
     /// It was still running at the deadline, and was killed.
     Timeout,
+    /// Its host sent more than lf takes, and it was killed.
+    Exceeded(Exceeded),
+}
+
+/// A host's answer went past one of lf's bounds: `bound` says which, for
+/// a message ("1 MiB for one Session"), and `advice` what a person can do.
+pub(crate) struct Exceeded {
+    pub bound: String,
+    pub advice: &'static str,
+}
+
+/// The most lf reads of one host's stdout, and what to tell a person
+/// whose host sent more.
+#[derive(Clone, Copy)]
+pub(crate) struct Limit {
+    pub bytes: u64,
+    pub advice: &'static str,
+}
+
+/// The most one record may take on the wire, wherever lf reads one from a
+/// host. The largest record lf itself writes is far smaller: its longest
+/// field is a ready summary of at most 20,000 characters (80 KB of UTF-8
+/// at worst); paths, titles and actions add a few KB. 1 MiB leaves room
+/// for many times that and still keeps a flooding host to one megabyte.
+pub(crate) const MAX_RECORD_BYTES: u64 = 1024 * 1024;
+
+/// A bound of bytes, for a message.
+pub(crate) fn mebibytes(bytes: u64) -> String {
+    format!("{} MiB", bytes / (1024 * 1024))
 }
 
 const STDERR_KEPT: usize = 16 * 1024;
@@ -195,10 +224,17 @@ const STDERR_KEPT: usize = 16 * 1024;
 /// thread of its own, and give each one's outcome, in order. Whatever has
 /// not finished when `timeout` has passed since the start is killed, so
 /// this returns within the timeout (and the moment it takes to kill).
+///
+/// What a host sends is bounded: `read` sees at most `limit.bytes` of it
+/// (one byte more tells that there was more), and may stop early itself
+/// with [`Exceeded`] (too many rows). Either way that ssh is killed at
+/// once rather than awaited: a host that floods would otherwise keep it
+/// writing until the deadline, and its stderr open.
 pub(crate) fn run_all<T: Send + 'static>(
     jobs: Vec<Vec<String>>,
     timeout: Duration,
-    read: impl Fn(ChildStdout) -> T + Send + Sync + Clone + 'static,
+    limit: Limit,
+    read: impl Fn(&mut dyn BufRead) -> Result<T, Exceeded> + Send + Sync + Clone + 'static,
 ) -> Vec<Result<Finished<T>, NotFinished>> {
     let deadline = Instant::now() + timeout;
     let (sender, inbox) = mpsc::channel();
@@ -225,9 +261,13 @@ pub(crate) fn run_all<T: Send + 'static>(
             let read = read.clone();
             std::thread::spawn(move || {
                 let tail = std::thread::spawn(move || tail(stderr));
-                let stdout = read(stdout);
-                let stderr = tail.join().unwrap_or_default();
-                let _ = sender.send((index, stdout, stderr));
+                let stdout = read_bounded(stdout, limit, &read);
+                // Past a bound the ssh is killed before its stderr ends.
+                let sent = match stdout {
+                    Ok(stdout) => Ok((stdout, tail.join().unwrap_or_default())),
+                    Err(exceeded) => Err(exceeded),
+                };
+                let _ = sender.send((index, sent));
             });
         }
         children.push(Some(child));
@@ -236,12 +276,21 @@ pub(crate) fn run_all<T: Send + 'static>(
     let mut pending = children.iter().filter(|child| child.is_some()).count();
     while pending > 0 {
         let left = deadline.saturating_duration_since(Instant::now());
-        let Ok((index, stdout, stderr)) = inbox.recv_timeout(left) else {
+        let Ok((index, sent)) = inbox.recv_timeout(left) else {
             break;
         };
         pending -= 1;
         let Some(mut child) = children[index].take() else {
             continue;
+        };
+        let (stdout, stderr) = match sent {
+            Ok(sent) => sent,
+            Err(exceeded) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                outcomes[index] = Some(Err(NotFinished::Exceeded(exceeded)));
+                continue;
+            }
         };
         // Its output ended: it is exiting now, or is killed at the deadline.
         let status = loop {
@@ -279,6 +328,24 @@ pub(crate) fn run_all<T: Send + 'static>(
         .collect()
 }
 
+/// What `read` makes of at most `limit.bytes` of a stdout; more is
+/// `Exceeded`, whatever `read` said of the part it saw.
+fn read_bounded<T>(
+    stdout: ChildStdout,
+    limit: Limit,
+    read: impl Fn(&mut dyn BufRead) -> Result<T, Exceeded>,
+) -> Result<T, Exceeded> {
+    let mut bounded = BufReader::new(stdout.take(limit.bytes.saturating_add(1)));
+    let made = read(&mut bounded);
+    if bounded.get_ref().limit() == 0 {
+        return Err(Exceeded {
+            bound: mebibytes(limit.bytes),
+            advice: limit.advice,
+        });
+    }
+    made
+}
+
 /// The last `STDERR_KEPT` bytes of a stream, as text.
 fn tail(mut stream: impl Read) -> String {
     let mut kept: Vec<u8> = Vec::new();
@@ -299,7 +366,9 @@ fn tail(mut stream: impl Read) -> String {
 }
 
 /// What a remote lf said when it failed (`LF_ERROR_FORMAT=json`): its
-/// kind and message, when its stderr ends with such an object.
+/// kind and message, when its stderr ends with such an object. The
+/// message is escaped for a terminal (`error::host_text`) here, where it
+/// enters lf, so no message that embeds it can show it raw.
 pub(crate) fn remote_error(stderr: &str) -> Option<(crate::error::ErrorKind, String)> {
     #[derive(serde::Deserialize)]
     struct Reported {
@@ -308,7 +377,7 @@ pub(crate) fn remote_error(stderr: &str) -> Option<(crate::error::ErrorKind, Str
     }
     let line = stderr.lines().rev().find(|line| !line.trim().is_empty())?;
     let reported: Reported = serde_json::from_str(line).ok()?;
-    Some((reported.kind, reported.message))
+    Some((reported.kind, crate::error::host_text(&reported.message)))
 }
 
 /// The last thing ssh (or the remote shell) said, bounded and escaped for
@@ -320,7 +389,7 @@ pub(crate) fn last_words(stderr: &str) -> String {
         .map(str::trim)
         .find(|line| !line.is_empty())
         .unwrap_or("no message");
-    crate::error::quote(line)
+    crate::error::host_text(line)
 }
 
 /// ssh's own failure: it exits with 255 when it could not connect or log
@@ -404,13 +473,61 @@ mod tests {
             vec!["sleep".to_owned(), "30".to_owned()],
             vec!["/nonexistent/ssh".to_owned()],
         ];
-        let outcomes = run_all(jobs, Duration::from_millis(300), |mut out| {
+        let limit = Limit {
+            bytes: 1024,
+            advice: "",
+        };
+        let outcomes = run_all(jobs, Duration::from_millis(300), limit, |out| {
             let mut text = String::new();
             let _ = out.read_to_string(&mut text);
-            text
+            Ok(text)
         });
         assert!(matches!(&outcomes[0], Ok(done) if done.stdout == "hi\n" && done.status.success()));
         assert!(matches!(outcomes[1], Err(NotFinished::Timeout)));
         assert!(matches!(outcomes[2], Err(NotFinished::Spawn(_))));
+    }
+
+    #[test]
+    fn a_job_that_floods_is_killed_at_its_bound() {
+        let started = Instant::now();
+        let limit = Limit {
+            bytes: MAX_RECORD_BYTES,
+            advice: "stop",
+        };
+        // `yes` never ends: only the bounds end these two.
+        let jobs = vec![vec!["yes".to_owned()], vec!["yes".to_owned()]];
+        let outcomes = run_all(jobs.clone(), Duration::from_secs(60), limit, |out| {
+            let mut text = String::new();
+            let _ = out.read_to_string(&mut text);
+            Ok(text)
+        });
+        for outcome in &outcomes {
+            assert!(
+                matches!(outcome, Err(NotFinished::Exceeded(e)) if e.bound == "1 MiB" && e.advice == "stop")
+            );
+        }
+        // A reader that stops by itself (too many rows) has it killed too.
+        let outcomes = run_all(jobs, Duration::from_secs(60), limit, |out| {
+            let _ = out.lines().nth(10);
+            Err::<(), _>(Exceeded {
+                bound: "10 rows".to_owned(),
+                advice: "",
+            })
+        });
+        assert!(matches!(&outcomes[0], Err(NotFinished::Exceeded(e)) if e.bound == "10 rows"));
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "not the deadline"
+        );
+    }
+
+    #[test]
+    fn a_remote_error_is_escaped_where_it_enters() {
+        let stderr =
+            "motd\n{\"kind\": \"not_found\", \"message\": \"no \\u001b]2;x\\u0007\\u202e\"}\n";
+        let (kind, message) = remote_error(stderr).unwrap();
+        assert_eq!(kind, crate::error::ErrorKind::NotFound);
+        assert_eq!(message, "no \\u{1b}]2;x\\u{7}\\u{202e}");
+        assert_eq!(last_words("a\n \u{1b}[2J \n\n"), "\\u{1b}[2J");
     }
 }
