@@ -876,3 +876,33 @@ fn a_listing_host_with_more_rows_than_the_cap_is_a_problem() {
     );
     assert!(problems[0].message.contains("--limit"), "{problems:?}");
 }
+
+/// Issue 20: a record's other texts (its summary, its folder) reached the
+/// person's terminal through `jq -r` and the picker as the host sent them.
+#[test]
+fn a_host_record_holding_terminal_controls_is_left_out() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    remote.new_there("looks harmless");
+    let listed = remote.run_there("lf-session-list", &["--jsonl"]);
+    let mut record: SessionRecord = serde_json::from_str(listed.ok().stdout.trim()).unwrap();
+    record.ready_summary = Some("done\n\u{1b}]2;pwned\u{7}".to_owned());
+    let file = here.dir.path().join("record.jsonl");
+    std::fs::write(&file, serde_json::to_string(&record).unwrap()).unwrap();
+    let script = format!("cat '{}'", file.display());
+    remote.fake_twin(&[("lf-session-list", &script)]);
+
+    let ran = here.run("lf-session-list", &["--host", "twin"]);
+    assert_inert(&ran.stdout);
+    assert_inert(&ran.stderr);
+    let records: Vec<SessionRecord> = ran.json();
+    assert!(records.is_empty(), "{records:?}");
+    let problems = problems_of(&ran);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0]
+            .message
+            .contains("a control or text-direction character in .ready_summary"),
+        "{problems:?}"
+    );
+}

@@ -446,6 +446,26 @@ fn adopt_all(ssh: &Ssh, records: Vec<SessionRecord>) -> Result<VecDeque<SessionR
     Ok(adopted.into())
 }
 
+/// The first string of a record (by its JSON path) that holds a character
+/// `input::is_unsafe` refuses, lines and tabs aside.
+fn unsafe_text(value: &serde_json::Value, path: &str) -> Option<String> {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => text
+            .chars()
+            .any(|c| crate::input::is_unsafe(c) && c != '\n' && c != '\t')
+            .then(|| path.to_owned()),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(index, item)| unsafe_text(item, &format!("{path}[{index}]"))),
+        Value::Object(fields) => fields
+            .iter()
+            .find_map(|(key, item)| unsafe_text(item, &format!("{path}.{key}"))),
+        _ => None,
+    }
+}
+
 /// One record of a host, checked and rewritten: see the module docs.
 pub(crate) fn adopt(ssh: &Ssh, mut record: SessionRecord) -> Result<SessionRecord, String> {
     let host = ssh.host().to_owned();
@@ -461,6 +481,14 @@ pub(crate) fn adopt(ssh: &Ssh, mut record: SessionRecord) -> Result<SessionRecor
             host_text(&error.to_string())
         )
     })?;
+    // Every other text of the record reaches terminals too (`jq -r`, the
+    // picker): none may hold what acts on one. Lines and tabs may.
+    let value = serde_json::to_value(&record).map_err(|error| error.to_string())?;
+    if let Some(field) = unsafe_text(&value, "") {
+        return Err(format!(
+            "host {host} sent Session {id} with a control or text-direction character in {field}; it is left out"
+        ));
+    }
     let checkout = record.workspace.take();
     record.workspace = Some(Workspace {
         home_id: Some(host.clone()),

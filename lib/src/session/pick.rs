@@ -144,7 +144,7 @@ pub fn fit(text: &str, width: usize) -> String {
     let mut fitted = String::new();
     let mut used = 0;
     for c in text.chars() {
-        let Some(columns) = c.width().filter(|_| !c.is_control()) else {
+        let Some(columns) = c.width().filter(|_| !crate::input::is_unsafe(c)) else {
             continue;
         };
         if used + columns > width {
@@ -298,7 +298,7 @@ fn sanitized(line: &str, width: usize) -> (String, bool) {
                 shown.extend(std::iter::repeat_n(' ', spaces));
                 used += spaces;
             }
-            c if c.is_control() => {}
+            c if crate::input::is_unsafe(c) => {}
             c => {
                 let columns = c.width().unwrap_or(0);
                 if used + columns > width {
