@@ -13,7 +13,6 @@
 //!   processes finishing at once; repeating it returns it, a different one
 //!   is refused.
 //! - After an outcome, exactly one claim wakes the agent.
-//!
 //! - The opener is an autonomous agent, the person who attaches is trusted:
 //!   nothing the person does not see may change what runs. An opener may
 //!   give only credentials as variables ([`refusal`]), checked at open and
