@@ -11,7 +11,7 @@ use lf::wire::{
 };
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// A sealed environment with a Wave (repository `repo`) and a Task in it
@@ -81,7 +81,7 @@ impl Setup {
             "--reason",
             "OAuth login requires a human",
             "--env",
-            "LF_TASK=LOO-1",
+            "OPENAI_API_KEY=hunter2-key",
             "--env",
             "GH_TOKEN=hunter2-secret",
         ];
@@ -123,7 +123,7 @@ fn open_is_idempotent_on_replay() {
     assert_eq!(handoff.cwd, setup.worktree.to_str().unwrap());
     assert_eq!(handoff.provider_session_id.as_deref(), Some("task-thread"));
     assert_eq!(handoff.body_generation, 4);
-    assert_eq!(handoff.environment_names, ["GH_TOKEN", "LF_TASK"]);
+    assert_eq!(handoff.environment_names, ["GH_TOKEN", "OPENAI_API_KEY"]);
     assert_eq!(
         handoff.attach_argv,
         ["tmux", "attach-session", "-t", "lf-task-interactive"]
@@ -140,7 +140,9 @@ fn open_is_idempotent_on_replay() {
     assert_eq!(replayed.handoff, first.handoff);
 
     // The same generation with a different request is not a replay.
-    let message = setup.open_task(&["--env", "EXTRA=hunter2-other"]).fails(4);
+    let message = setup
+        .open_task(&["--env", "EXTRA_TOKEN=hunter2-other"])
+        .fails(4);
     assert!(message.contains(&handoff.id), "{message}");
     assert!(message.contains("environment"), "{message}");
     assert!(!message.contains("hunter2"), "a value was shown: {message}");
@@ -466,11 +468,11 @@ fn attach_exec_runs_the_argv_with_the_stored_environment() {
             "--reason",
             "a person must run this",
             "--env",
-            "HANDOFF_PROBE=x",
+            "PROBE_TOKEN=x",
             "--",
             "sh",
             "-c",
-            "echo \"$HANDOFF_PROBE\" > probe",
+            "echo \"$PROBE_TOKEN\" > probe",
         ])
         .json();
     let ran = setup.run(&["attach", &opened.handoff.id, "--exec"]);
@@ -509,6 +511,290 @@ fn attach_exec_runs_the_argv_with_the_stored_environment() {
         message.contains(&broken.handoff.id) && message.contains("/nonexistent/attach"),
         "{message}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// What an opener may hand a person (issue 20): the opener is an autonomous
+// agent, the person who attaches runs what it stored, so nothing hidden may
+// change which program runs or what it loads.
+
+/// The argv of `lf-handoff open` for the Task with `--provider command`,
+/// these `--env` entries and this attach argv.
+fn open_args<'a>(
+    setup: &'a Setup,
+    generation: &'a str,
+    env: &[&'a str],
+    argv: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "open",
+        "task:LOO-1",
+        "--cwd",
+        setup.worktree.to_str().unwrap(),
+        "--provider",
+        "command",
+        "--body-generation",
+        generation,
+        "--reason",
+        "a person must log in",
+    ];
+    for entry in env {
+        args.extend_from_slice(&["--env", entry]);
+    }
+    args.push("--");
+    args.extend_from_slice(argv);
+    args
+}
+
+/// An executable script `dir/name` that appends `word` to the file `out`.
+fn marker(dir: &Path, name: &str, word: &str, out: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!("#!/bin/sh\necho {word} >> '{}'\n", out.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Run `lf-handoff` with `dir` first on its PATH.
+fn with_path_first(setup: &Setup, dir: &Path, args: &[&str]) -> Ran {
+    let mut command = setup.env.command("lf-handoff");
+    command
+        .env("PATH", format!("{}:{}", dir.display(), setup.env.path()))
+        .args(args);
+    setup.env.run_command(command)
+}
+
+#[test]
+fn an_opener_cannot_choose_the_path_and_nothing_is_stored() {
+    let setup = Setup::new();
+    let evil = setup.env.mkdir("evil");
+    let entry = format!("PATH={}", evil.display());
+    let args = open_args(
+        &setup,
+        "1",
+        &[&entry],
+        &["tmux", "attach-session", "-t", "lf-loo-1"],
+    );
+    let message = setup.run(&args).fails(2);
+    assert!(
+        message.contains("PATH") && message.contains("which program runs"),
+        "the message names the variable and why: {message}"
+    );
+    assert!(
+        !message.contains(evil.to_str().unwrap()),
+        "a value was shown: {message}"
+    );
+    assert!(
+        setup.list(&[]).is_empty(),
+        "a refused open stored a handoff"
+    );
+}
+
+#[test]
+fn an_opener_cannot_preload_a_library() {
+    let setup = Setup::new();
+    let args = open_args(
+        &setup,
+        "1",
+        &["GH_TOKEN=hunter2", "LD_PRELOAD=/tmp/x.so"],
+        &["tmux", "attach-session", "-t", "lf-loo-1"],
+    );
+    let message = setup.run(&args).fails(2);
+    assert!(
+        message.contains("LD_PRELOAD") && message.contains("loader"),
+        "{message}"
+    );
+    assert!(
+        !message.contains("hunter2") && !message.contains("x.so"),
+        "{message}"
+    );
+    assert!(
+        setup.list(&[]).is_empty(),
+        "a refused open stored a handoff"
+    );
+}
+
+#[test]
+fn an_opener_may_set_only_credentials() {
+    let setup = Setup::new();
+    for name in [
+        "DYLD_INSERT_LIBRARIES",
+        "BASH_ENV",
+        "ENV",
+        "SHELLOPTS",
+        "PROMPT_COMMAND",
+        "IFS",
+        "CDPATH",
+        "NODE_OPTIONS",
+        "PYTHONPATH",
+        "PYTHONSTARTUP",
+        "PERL5OPT",
+        "RUBYOPT",
+        "GIT_SSH_COMMAND",
+        "GIT_ASKPASS_TOKEN",
+        "TMUX",
+        "TMUX_TMPDIR",
+        "LF_HOME",
+        "LF_TMUX_SOCKET",
+        "HOME",
+        "XDG_CONFIG_HOME",
+        "SSH_AUTH_SOCK",
+        "SSH_ASKPASS",
+        "EDITOR",
+        "PAGER",
+        "LANG",
+        "gh_token",
+        "HANDOFF_NOTE",
+    ] {
+        let entry = format!("{name}=hunter2");
+        let args = open_args(&setup, "1", &[&entry], &["true"]);
+        let message = setup.run(&args).fails(2);
+        assert!(
+            message.contains(&format!("variable {name} ")) && message.contains("GH_TOKEN"),
+            "{name}: the message names the variable and what is allowed: {message}"
+        );
+        assert!(!message.contains("hunter2"), "a value was shown: {message}");
+    }
+    assert!(
+        setup.list(&[]).is_empty(),
+        "a refused open stored a handoff"
+    );
+    let allowed = [
+        "GH_TOKEN=a",
+        "OPENAI_API_KEY=b",
+        "AWS_ACCESS_KEY_ID=c",
+        "AWS_SECRET_ACCESS_KEY=d",
+        "DEPLOY_SECRET=e",
+        "DB_PASSWORD=f",
+    ];
+    let opened: HandoffOpened = setup
+        .run(&open_args(&setup, "1", &allowed, &["true"]))
+        .json();
+    assert_eq!(
+        opened.handoff.environment_names,
+        [
+            "AWS_ACCESS_KEY_ID",
+            "AWS_SECRET_ACCESS_KEY",
+            "DB_PASSWORD",
+            "DEPLOY_SECRET",
+            "GH_TOKEN",
+            "OPENAI_API_KEY"
+        ]
+    );
+}
+
+#[test]
+fn a_stored_forbidden_variable_is_refused_at_attach_and_nothing_runs() {
+    let setup = Setup::new();
+    let evil = setup.env.mkdir("evil");
+    let ran = setup.env.work().join("ran");
+    marker(&evil, "tmux", "evil", &ran);
+    let args = open_args(
+        &setup,
+        "1",
+        &["GH_TOKEN=hunter2"],
+        &["tmux", "attach-session", "-t", "lf-loo-1"],
+    );
+    let opened: HandoffOpened = setup.run(&args).json();
+    let id = opened.handoff.id;
+    // A Home from before openers were checked: the row carries what an
+    // opener can no longer give.
+    let environment = serde_json::json!({
+        "GH_TOKEN": "hunter2",
+        "LD_PRELOAD": "/nonexistent/x.so",
+        "PATH": evil,
+    })
+    .to_string();
+    let changed = setup
+        .env
+        .db()
+        .execute(
+            "UPDATE handoffs SET environment = ?1 WHERE id = ?2",
+            [&environment, &id],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    for args in [&["attach", &id, "--exec"][..], &["attach", &id]] {
+        let message = setup.run(args).fails(4);
+        assert!(
+            message.contains(&id)
+                && message.contains("LD_PRELOAD")
+                && message.contains("PATH")
+                && message.contains("nothing was run")
+                && message.contains(&format!("lf-handoff finish {id} --failed")),
+            "{args:?}: {message}"
+        );
+        assert!(
+            !message.contains("hunter2") && !message.contains("x.so"),
+            "{message}"
+        );
+    }
+    assert!(!ran.exists(), "the attach command ran");
+    assert_eq!(
+        setup.show(&id).status,
+        HandoffStatus::Waiting,
+        "a refused attach was recorded"
+    );
+}
+
+#[test]
+fn attach_exec_runs_the_program_found_on_the_attachers_path() {
+    let setup = Setup::new();
+    let ran = setup.env.work().join("ran");
+    let agent_bin = setup.env.mkdir("agent-bin");
+    let person_bin = setup.env.mkdir("person-bin");
+    marker(&agent_bin, "lf-probe-attach", "agent", &ran);
+    let persons = marker(&person_bin, "lf-probe-attach", "person", &ran);
+    // The agent opens with its own PATH, whose lf-probe-attach is another.
+    let args = open_args(&setup, "1", &[], &["lf-probe-attach", "--now"]);
+    let opened: HandoffOpened = with_path_first(&setup, &agent_bin, &args).json();
+    let id = opened.handoff.id;
+    let attached: HandoffRecord = with_path_first(&setup, &person_bin, &["attach", &id]).json();
+    assert_eq!(attached.attach_program.as_deref(), persons.to_str());
+    let exec = with_path_first(&setup, &person_bin, &["attach", &id, "--exec"]);
+    exec.ok();
+    assert_eq!(
+        std::fs::read_to_string(&ran).unwrap(),
+        "person\n",
+        "the program on the attaching process's PATH ran, and only it"
+    );
+}
+
+#[test]
+fn show_names_the_program_that_would_run() {
+    let setup = Setup::new();
+    let ran = setup.env.work().join("ran");
+    let person_bin = setup.env.mkdir("person-bin");
+    let persons = marker(&person_bin, "lf-probe-attach", "person", &ran);
+    let args = open_args(
+        &setup,
+        "1",
+        &["GH_TOKEN=hunter2"],
+        &["lf-probe-attach", "-t", "lf-loo-1"],
+    );
+    let opened: HandoffOpened = setup.run(&args).json();
+    let id = opened.handoff.id;
+    let ran_show = with_path_first(&setup, &person_bin, &["show", &id]);
+    assert!(!ran_show.stdout.contains("hunter2"), "a value was shown");
+    let shown: HandoffRecord = ran_show.json();
+    // What runs: this program, with this argv, there, with these variables.
+    assert_eq!(shown.attach_program.as_deref(), persons.to_str());
+    assert_eq!(shown.attach_argv, ["lf-probe-attach", "-t", "lf-loo-1"]);
+    assert_eq!(shown.cwd, setup.worktree.to_str().unwrap());
+    assert_eq!(shown.environment_names, ["GH_TOKEN"]);
+    // Not on this caller's PATH: shown as null, and --exec runs nothing.
+    let elsewhere: HandoffRecord = setup.run(&["show", &id]).json();
+    assert_eq!(elsewhere.attach_program, None);
+    let message = setup.run(&["attach", &id, "--exec"]).fails(1);
+    assert!(
+        message.contains(&id) && message.contains("lf-probe-attach") && message.contains("PATH"),
+        "{message}"
+    );
+    assert!(!ran.exists(), "something ran");
 }
 
 #[test]
@@ -593,13 +879,13 @@ fn bad_input_is_refused_and_nothing_is_written() {
         assert!(message.contains("environment entry 1"), "{message}");
         assert!(!message.contains("hunter2"), "a value was shown: {message}");
     }
-    let message = open("task:LOO-404", "A=hunter2", "codex").fails(3);
+    let message = open("task:LOO-404", "A_TOKEN=hunter2", "codex").fails(3);
     assert!(message.contains("LOO-404") && message.contains("not registered"));
-    let message = open("wave:nope", "A=hunter2", "codex").fails(3);
+    let message = open("wave:nope", "A_TOKEN=hunter2", "codex").fails(3);
     assert!(message.contains("nope") && message.contains("not registered"));
-    let message = open("flow:x", "A=hunter2", "codex").fails(2);
+    let message = open("flow:x", "A_TOKEN=hunter2", "codex").fails(2);
     assert!(message.contains("task:TASK"), "{message}");
-    open("task:LOO-1", "A=hunter2", "vim").fails(2);
+    open("task:LOO-1", "A_TOKEN=hunter2", "vim").fails(2);
     assert!(setup.list(&[]).is_empty(), "a refused open wrote a handoff");
 
     let missing = "handoff-01kqq0c3j8w6f5r2n9t4b7x1zd";

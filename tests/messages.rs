@@ -110,6 +110,32 @@ fn errors_say_what_happened_to_what_and_what_to_do() {
              from 0 to 3600\n\nFor more information, try '--help'."
                 .into(),
         ),
+        (
+            "lf-handoff",
+            vec![
+                "open",
+                "task:LOO-1",
+                "--provider",
+                "codex",
+                "--body-generation",
+                "1",
+                "--reason",
+                "login",
+                "--env",
+                "LD_PRELOAD=/tmp/x.so",
+                "--",
+                "tmux",
+                "attach-session",
+            ],
+            2,
+            "environment variable LD_PRELOAD cannot be given to a handoff: the dynamic loader \
+             reads it and loads code of the opener's choosing into the program. The person who \
+             attaches sees only the variables' names, so an opener may give only credentials, \
+             named in capitals ending in _TOKEN, _KEY, _KEY_ID, _SECRET or _PASSWORD (such as \
+             GH_TOKEN or OPENAI_API_KEY); put anything else in the attach command, where the \
+             person sees it"
+                .into(),
+        ),
     ];
     for (program, args, code, expected) in cases {
         assert_eq!(

@@ -31,7 +31,7 @@ complete -c lf-handoff -n "__fish_lf_handoff_needs_command" -f -a "attach" -d 'R
 complete -c lf-handoff -n "__fish_lf_handoff_needs_command" -f -a "finish" -d 'Record the handoff\'s outcome and print the handoff; the first outcome wins'
 complete -c lf-handoff -n "__fish_lf_handoff_needs_command" -f -a "claim-wake" -d 'After the outcome, claim the wake of the agent: prints true for the first claim, false for every later one'
 complete -c lf-handoff -n "__fish_lf_handoff_needs_command" -f -a "list" -d 'Print handoffs as a JSON array of rows, newest first'
-complete -c lf-handoff -n "__fish_lf_handoff_needs_command" -f -a "show" -d 'Print one handoff'
+complete -c lf-handoff -n "__fish_lf_handoff_needs_command" -f -a "show" -d 'Print one handoff: what --exec would run is attach_program (found on this PATH) with attach_argv, in cwd, with the variables of environment_names'
 complete -c lf-handoff -n "__fish_lf_handoff_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l cwd -d 'The terminal\'s working directory: the Task\'s worktree, or the Wave\'s repository' -r -F
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l provider -d 'The agent CLI whose terminal is handed over' -r -f -a "claude\t''
@@ -40,10 +40,10 @@ command\t''"
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l provider-session-id -d 'The provider\'s own id of the conversation (Claude\'s session UUID, Codex\'s thread id)' -r
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l body-generation -d 'The generation of the agent process handing off; one handoff per generation, so a replayed open finds it' -r
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l reason -d 'Why a person is needed' -r
-complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l env -d 'A variable for the attach command, NAME=VALUE (repeatable). The value is never printed' -r
+complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l env -d 'A credential for the attach command, NAME=VALUE (repeatable); the value is never printed. NAME is in capitals and ends in _TOKEN, _KEY, _KEY_ID, _SECRET or _PASSWORD (GH_TOKEN); anything else (PATH, LD_PRELOAD, GIT_*, LF_*, ...) is refused: the person sees only names, so what is not secret belongs in the attach command' -r
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -s h -l help -d 'Print help'
-complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand attach" -l exec -d 'Replace this process with the attach command, run with the handoff\'s environment added'
-complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand attach" -s h -l help -d 'Print help'
+complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand attach" -l exec -d 'Replace this process with the attach command (attach_program, found on this PATH), run with the handoff\'s variables added'
+complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand attach" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand finish" -l handed-back -d 'The person gives the work back to the agent' -r
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand finish" -l completed -d 'The person finished the work' -r
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand finish" -l failed -d 'The handoff failed' -r
@@ -58,5 +58,5 @@ complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand help; and not __fi
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand help; and not __fish_seen_subcommand_from open attach finish claim-wake list show help" -f -a "finish" -d 'Record the handoff\'s outcome and print the handoff; the first outcome wins'
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand help; and not __fish_seen_subcommand_from open attach finish claim-wake list show help" -f -a "claim-wake" -d 'After the outcome, claim the wake of the agent: prints true for the first claim, false for every later one'
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand help; and not __fish_seen_subcommand_from open attach finish claim-wake list show help" -f -a "list" -d 'Print handoffs as a JSON array of rows, newest first'
-complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand help; and not __fish_seen_subcommand_from open attach finish claim-wake list show help" -f -a "show" -d 'Print one handoff'
+complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand help; and not __fish_seen_subcommand_from open attach finish claim-wake list show help" -f -a "show" -d 'Print one handoff: what --exec would run is attach_program (found on this PATH) with attach_argv, in cwd, with the variables of environment_names'
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand help; and not __fish_seen_subcommand_from open attach finish claim-wake list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -17,15 +17,15 @@ module completions {
     --provider-session-id: string # The provider's own id of the conversation (Claude's session UUID, Codex's thread id)
     --body-generation: string # The generation of the agent process handing off; one handoff per generation, so a replayed open finds it
     --reason: string          # Why a person is needed
-    --env: string             # A variable for the attach command, NAME=VALUE (repeatable). The value is never printed
+    --env: string             # A credential for the attach command, NAME=VALUE (repeatable); the value is never printed. NAME is in capitals and ends in _TOKEN, _KEY, _KEY_ID, _SECRET or _PASSWORD (GH_TOKEN); anything else (PATH, LD_PRELOAD, GIT_*, LF_*, ...) is refused: the person sees only names, so what is not secret belongs in the attach command
     --help(-h)                # Print help
     parent: string            # What the work is handed back to: task:TASK (id or identifier) or wave:WAVE (id or name)
   ]
 
   # Record that a person attaches and print the handoff; --exec runs the attach command in this terminal
   export extern "lf-handoff attach" [
-    --exec                    # Replace this process with the attach command, run with the handoff's environment added
-    --help(-h)                # Print help
+    --exec                    # Replace this process with the attach command (attach_program, found on this PATH), run with the handoff's variables added
+    --help(-h)                # Print help (see more with '--help')
     id: string                # The handoff id (handoff- and 26 base32 characters)
   ]
 
@@ -51,7 +51,7 @@ module completions {
     --help(-h)                # Print help
   ]
 
-  # Print one handoff
+  # Print one handoff: what --exec would run is attach_program (found on this PATH) with attach_argv, in cwd, with the variables of environment_names
   export extern "lf-handoff show" [
     --help(-h)                # Print help
     id: string                # The handoff id
@@ -81,7 +81,7 @@ module completions {
   export extern "lf-handoff help list" [
   ]
 
-  # Print one handoff
+  # Print one handoff: what --exec would run is attach_program (found on this PATH) with attach_argv, in cwd, with the variables of environment_names
   export extern "lf-handoff help show" [
   ]
 

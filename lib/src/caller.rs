@@ -117,18 +117,24 @@ impl Caller {
             .filter(|pane| crate::ids::PaneId::parse(pane).is_some())
     }
 
-    /// An executable of this name on the caller's `PATH`.
+    /// An executable of this name on the caller's `PATH`. A relative entry
+    /// of PATH is from the caller's directory (not this process's, nor the
+    /// one a command will run in), so the path found is absolute whenever
+    /// the caller's directory is known.
     pub fn program(&self, name: &str) -> Option<PathBuf> {
-        use std::os::unix::fs::PermissionsExt;
         self.var("PATH")?
             .split(':')
             .filter(|dir| !dir.is_empty())
-            .map(|dir| Path::new(dir).join(name))
-            .find(|path| {
-                path.metadata()
-                    .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-            })
+            .filter_map(|dir| Some(self.path(Path::new(dir)).ok()?.join(name)))
+            .find(|path| is_executable(path))
     }
+}
+
+/// Whether a file is there that exec can run (a file with an execute bit).
+pub(crate) fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]

@@ -212,6 +212,12 @@ pub enum Error {
     BadVariableValue { name: String, max: usize },
     #[error("environment variable {0} is given twice; give each variable once")]
     VariableTwice(String),
+    /// An opener gave a variable that could change what the attach command
+    /// runs (docs/decisions.md, "Handoffs: what an opener may set").
+    #[error(
+        "environment variable {name} cannot be given to a handoff: {why}. The person who attaches sees only the variables' names, so an opener may give only credentials, named in capitals ending in _TOKEN, _KEY, _KEY_ID, _SECRET or _PASSWORD (such as GH_TOKEN or OPENAI_API_KEY); put anything else in the attach command, where the person sees it"
+    )]
+    ForbiddenVariable { name: String, why: &'static str },
     #[error(
         "the handoff's working directory {cwd} is not the {what} of {parent} ({checkout}); open the handoff with --cwd {checkout}"
     )]
@@ -427,6 +433,19 @@ pub enum Error {
         "handoff {id} has no outcome yet (it is {status}); its wake can be claimed once lf-handoff finish records one"
     )]
     NoOutcomeYet { id: String, status: &'static str },
+    /// A handoff stored before openers were checked carries variables an
+    /// opener may no longer give; `names` is not empty, `why` is about the
+    /// first.
+    #[error(
+        "handoff {id} carries {}, which an opener can no longer give ({}: {why}); nothing was run. Finish it with lf-handoff finish {id} --failed REASON, and let the agent open a new one",
+        variables(.names),
+        .names.first().map_or("", String::as_str)
+    )]
+    ForbiddenStoredVariables {
+        id: String,
+        names: Vec<String>,
+        why: &'static str,
+    },
 
     // ----- the environment failed (exit 1)
     #[error("database {}: {advice}", .path.display())]
@@ -554,6 +573,15 @@ pub enum Error {
     )]
     HandoffCwdGone { id: String, cwd: String },
     #[error(
+        "cannot find the attach program {} of handoff {id} {looked}: no executable file is there; install it, or finish the handoff with lf-handoff finish {id} --failed REASON",
+        quote(.program)
+    )]
+    AttachProgramMissing {
+        id: String,
+        program: String,
+        looked: &'static str,
+    },
+    #[error(
         "cannot run the attach command {} of handoff {id}; check that the program exists, or finish the handoff with lf-handoff finish {id} --failed REASON",
         quote(.program)
     )]
@@ -663,6 +691,12 @@ fn escape(text: &str, max: usize, quoted: bool) -> String {
     shown
 }
 
+/// Variable names for a message: "variable A" or "variables A, B".
+fn variables(names: &[String]) -> String {
+    let plural = if names.len() == 1 { "" } else { "s" };
+    format!("environment variable{plural} {}", names.join(", "))
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// SQLite's own words for an error, without rusqlite's debug wrapping.
@@ -711,6 +745,7 @@ impl Error {
             | BadVariableName { .. }
             | BadVariableValue { .. }
             | VariableTwice(_)
+            | ForbiddenVariable { .. }
             | HandoffElsewhere { .. }
             | NotLaunchedByLf { .. }
             | BadHook(_)
@@ -762,6 +797,7 @@ impl Error {
             | HandoffEnded { .. }
             | OutcomeStands { .. }
             | NoOutcomeYet { .. }
+            | ForbiddenStoredVariables { .. }
             | HostExists(_) => ErrorKind::Conflict,
             RemoteRefused { kind, .. } => *kind,
             InVariable { inner, .. } | During { inner, .. } | About { inner, .. } => inner.kind(),
@@ -797,6 +833,7 @@ impl Error {
             | NotStored(_)
             | OutcomeLost(_)
             | HandoffCwdGone { .. }
+            | AttachProgramMissing { .. }
             | AttachCommand { .. }
             | WaitTimeout(_)
             | WaitStopped
@@ -855,12 +892,16 @@ impl Error {
             WaveExists(_) => Arg::Name,
             BadParent(_) | ParentBusy { .. } | ReplayDiffers { .. } => Arg::Parent,
             OutcomeStands { .. } => Arg::Outcome,
-            HandoffEnded { .. } | NoOutcomeYet { .. } | HandoffNotFound(_) => Arg::Id,
+            HandoffEnded { .. }
+            | NoOutcomeYet { .. }
+            | HandoffNotFound(_)
+            | ForbiddenStoredVariables { .. } => Arg::Id,
             TooManyVariables { .. }
             | NotAVariable { .. }
             | BadVariableName { .. }
             | BadVariableValue { .. }
-            | VariableTwice(_) => Arg::Env,
+            | VariableTwice(_)
+            | ForbiddenVariable { .. } => Arg::Env,
             TaskNotFound(..) => Arg::Task,
             WaveNotFound(_) => Arg::Wave,
             InvocationNotFound(_) | InvocationOfOtherFlow { .. } | InvocationFinished(_) => {

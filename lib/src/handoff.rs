@@ -13,10 +13,17 @@
 //!   processes finishing at once; repeating it returns it, a different one
 //!   is refused.
 //! - After an outcome, exactly one claim wakes the agent.
+//! - The opener is an autonomous agent, the person who attaches is trusted:
+//!   nothing the person does not see may change what runs. An opener may
+//!   give only credentials as variables ([`refusal`]), checked at open and
+//!   again before an attach (a Home may hold rows from before the check),
+//!   and the attach program is looked up on the attaching caller's PATH,
+//!   never a stored one ([`attach_program`]), and shown before it runs.
 //!
 //! Environment values may be secret: they are stored, given to the attach
 //! argv's process, and never printed, not even in an error.
 
+use crate::caller::Caller;
 use crate::clock::{Seconds, Timestamp, now_micros};
 use crate::error::quote;
 use crate::error::{Arg, Error, Result};
@@ -31,7 +38,7 @@ use crate::wire::{
     HandoffListRow, HandoffOpened, HandoffOutcome, HandoffParentKind, HandoffRecord, HandoffStatus,
 };
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const ENVIRONMENT_MAX_ENTRIES: usize = 200;
 pub const ENVIRONMENT_NAME_MAX_CHARS: usize = 128;
@@ -117,6 +124,111 @@ fn is_environment_name(name: &str) -> bool {
         && name.len() <= ENVIRONMENT_NAME_MAX_CHARS
 }
 
+// ----- What an opener may set (docs/decisions.md, "Handoffs: what an
+// opener may set"). The opener is an autonomous agent; the person who
+// attaches runs the attach command with these variables, and sees only
+// their names. So the rule is an allow list: a handoff's environment
+// exists to carry secrets the person should not have to read, and a
+// secret is a credential; whatever is not secret belongs in the attach
+// argv, where the person sees it.
+
+/// How the name of a variable an opener may set ends: a credential, in
+/// capitals, after a prefix (GH_TOKEN, OPENAI_API_KEY, AWS_ACCESS_KEY_ID).
+pub const CREDENTIAL_ENDINGS: &[&str] = &["_TOKEN", "_KEY", "_KEY_ID", "_SECRET", "_PASSWORD"];
+
+const LOADER: &str =
+    "the dynamic loader reads it and loads code of the opener's choosing into the program";
+const INTERPRETER: &str =
+    "an interpreter reads it, so it loads or runs code of the opener's choosing";
+
+/// Namespaces refused even for a credential-shaped name, because a
+/// program reads every variable of the namespace (git's GIT_CONFIG_KEY_0)
+/// or the name is lf's or tmux's own.
+const RESERVED_PREFIXES: &[(&str, &str)] = &[
+    ("LD_", LOADER),
+    ("DYLD_", LOADER),
+    ("PYTHON", INTERPRETER),
+    ("PERL", INTERPRETER),
+    ("RUBY", INTERPRETER),
+    ("NODE_", INTERPRETER),
+    (
+        "NPM_CONFIG_",
+        "npm reads its configuration from it, including the shell its scripts run in",
+    ),
+    ("BASH_", SHELL),
+    (
+        "GIT_",
+        "git reads commands to run and configuration from GIT_ variables",
+    ),
+    (
+        "SSH_",
+        "it changes the agent, keys or password prompt ssh uses, and tmux copies an attaching client's SSH_ variables into the session",
+    ),
+    (
+        "TMUX",
+        "it changes which tmux server the attach command reaches",
+    ),
+    (
+        "LF_",
+        "it redirects lf itself (its Home, tmux server, Session or Run) for every lf command the attach command runs",
+    ),
+    ("XDG_", CONFIG),
+];
+
+const SHELL: &str = "it changes how a shell starts or reads its commands";
+const CONFIG: &str =
+    "it chooses where programs read their configuration, and configuration can run commands";
+
+/// Names with a reason of their own; every other name that is not a
+/// credential is refused for being none.
+const NAMED: &[(&str, &str)] = &[
+    ("PATH", "it chooses which program runs"),
+    ("ENV", SHELL),
+    ("SHELLOPTS", SHELL),
+    ("BASHOPTS", SHELL),
+    ("PROMPT_COMMAND", SHELL),
+    ("IFS", SHELL),
+    ("CDPATH", SHELL),
+    ("ZDOTDIR", SHELL),
+    ("HOME", CONFIG),
+    ("SHELL", PROGRAM),
+    ("EDITOR", PROGRAM),
+    ("VISUAL", PROGRAM),
+    ("PAGER", PROGRAM),
+    ("BROWSER", PROGRAM),
+];
+
+const PROGRAM: &str = "it names a program that other programs run";
+
+/// Why an opener may not set this variable, or `None` if it may. The one
+/// rule of what a handoff may carry: applied at open, and to stored rows
+/// before an attach.
+pub fn refusal(name: &str) -> Option<&'static str> {
+    if !is_environment_name(name) {
+        return Some("it is not a valid variable name");
+    }
+    if let Some((_, why)) = RESERVED_PREFIXES
+        .iter()
+        .find(|(prefix, _)| name.starts_with(prefix))
+    {
+        return Some(why);
+    }
+    if let Some((_, why)) = NAMED.iter().find(|(named, _)| *named == name) {
+        return Some(why);
+    }
+    let capitals = name
+        .bytes()
+        .all(|byte| byte.is_ascii_uppercase() || byte.is_ascii_digit() || byte == b'_');
+    let credential = CREDENTIAL_ENDINGS
+        .iter()
+        .any(|ending| name.len() > ending.len() && name.ends_with(ending));
+    if capitals && credential {
+        None
+    } else {
+        Some("it is not named as a credential, and only a credential may be hidden from the person")
+    }
+}
+
 /// `KEY=VALUE` entries as a map. Names are checked and may be shown;
 /// values may be secret, so no error ever shows one (nor an entry without
 /// `=`, which may be a value given by mistake).
@@ -143,6 +255,12 @@ pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
                 number,
                 shown,
                 max: ENVIRONMENT_NAME_MAX_CHARS,
+            });
+        }
+        if let Some(why) = refusal(name) {
+            return Err(Error::ForbiddenVariable {
+                name: name.to_owned(),
+                why,
             });
         }
         if value.len() > ENVIRONMENT_VALUE_MAX_BYTES || value.contains('\0') {
@@ -278,7 +396,7 @@ fn differences(row: &HandoffRow, request: &OpenRequest) -> Vec<&'static str> {
 }
 
 /// Open a handoff, or find the one this request already opened.
-pub(crate) fn open(store: &Store, request: &OpenRequest) -> Result<HandoffOpened> {
+pub(crate) fn open(store: &Store, caller: &Caller, request: &OpenRequest) -> Result<HandoffOpened> {
     let parent = resolve(store, &request.parent)?;
     parent.check_cwd(&request.cwd)?;
     let now = now_micros();
@@ -305,14 +423,14 @@ pub(crate) fn open(store: &Store, request: &OpenRequest) -> Result<HandoffOpened
     match store.open_handoff(&row)? {
         Opened::Created(row) => Ok(HandoffOpened {
             created: true,
-            handoff: record(home, row),
+            handoff: record(home, caller, row),
         }),
         Opened::Existing(row) => {
             let differ = differences(&row, request);
             if differ.is_empty() {
                 Ok(HandoffOpened {
                     created: false,
-                    handoff: record(home, row),
+                    handoff: record(home, caller, row),
                 })
             } else {
                 Err(Error::ReplayDiffers {
@@ -336,16 +454,31 @@ fn not_found(id: &HandoffId) -> Error {
     Error::HandoffNotFound(id.to_string())
 }
 
-/// One handoff's record.
-pub(crate) fn show(store: &Store, id: &HandoffId) -> Result<HandoffRecord> {
+/// One handoff's record, with the program an attach by `caller` runs.
+pub(crate) fn show(store: &Store, caller: &Caller, id: &HandoffId) -> Result<HandoffRecord> {
     let row = store.handoff(id.as_str())?.ok_or_else(|| not_found(id))?;
-    Ok(record(store.home(), row))
+    Ok(record(store.home(), caller, row))
+}
+
+/// The program the attach argv runs when `caller` attaches: a bare name is
+/// looked up on the caller's own PATH, never on one the handoff carries
+/// (an opener cannot give PATH, and a stored row that does is refused); a
+/// name with a slash is taken from the handoff's working directory, where
+/// the command runs. `None` if no executable file is there.
+pub fn attach_program(caller: &Caller, cwd: &str, program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        let path = Path::new(cwd).join(program);
+        crate::caller::is_executable(&path).then_some(path)
+    } else {
+        caller.program(program)
+    }
 }
 
 /// What a person's terminal runs to take over a handoff. Not printable:
 /// the environment values may be secret.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Attach {
+    /// Its `attach_program` is what runs, found for the attaching caller.
     pub record: HandoffRecord,
     pub argv: Vec<String>,
     pub environment: BTreeMap<String, String>,
@@ -362,16 +495,34 @@ impl std::fmt::Debug for Attach {
 }
 
 impl Attach {
-    /// The attach argv as a command: run as given (no shell) in the
-    /// handoff's working directory, with the stored environment added to
-    /// this process's.
-    pub fn command(&self) -> std::process::Command {
-        let mut command = std::process::Command::new(&self.argv[0]);
+    /// The attach argv as a command: the program found for the attaching
+    /// caller (the record's `attach_program`, shown before it runs), given
+    /// the argv as stored (no shell), run in the handoff's working
+    /// directory with the stored environment added to this process's.
+    pub fn command(&self) -> Result<std::process::Command> {
+        use std::os::unix::process::CommandExt;
+        let typed = self.argv.first().map_or("", String::as_str);
+        let Some(program) = &self.record.attach_program else {
+            return Err(Error::AttachProgramMissing {
+                id: self.record.id.clone(),
+                program: typed.to_owned(),
+                looked: if typed.starts_with('/') {
+                    "at that path"
+                } else if typed.contains('/') {
+                    "in the handoff's working directory"
+                } else {
+                    "on your PATH"
+                },
+            });
+        };
+        let mut command = std::process::Command::new(program);
         command
-            .args(&self.argv[1..])
+            // The program sees the name it was given, as from a shell.
+            .arg0(typed)
+            .args(self.argv.iter().skip(1))
             .envs(&self.environment)
             .current_dir(&self.record.cwd);
-        command
+        Ok(command)
     }
 
     /// Replace this process with the attach command; returns only if that
@@ -385,31 +536,75 @@ impl Attach {
                 cwd: self.record.cwd.clone(),
             };
         }
-        let error = self.command().exec();
+        let mut command = match self.command() {
+            Ok(command) => command,
+            Err(error) => return error,
+        };
+        let error = command.exec();
         Error::AttachCommand {
             id: id.clone(),
-            program: self.argv[0].clone(),
+            program: command.get_program().to_string_lossy().into_owned(),
             source: error,
         }
     }
 }
 
+/// Refuse a stored handoff whose variables an opener may no longer give
+/// (a Home may hold rows from before openers were checked).
+fn check_stored(row: &HandoffRow) -> Result<()> {
+    let refused: Vec<(&String, &'static str)> = row
+        .environment
+        .keys()
+        .filter_map(|name| Some((name, refusal(name)?)))
+        .collect();
+    let Some(&(_, why)) = refused.first() else {
+        return Ok(());
+    };
+    Err(Error::ForbiddenStoredVariables {
+        id: row.id.clone(),
+        names: refused.iter().map(|(name, _)| quote_name(name)).collect(),
+        why,
+    })
+}
+
+/// A stored name for a message: as it is if it is a valid name, quoted if
+/// not (a row written by hand may hold anything).
+fn quote_name(name: &str) -> String {
+    if is_environment_name(name) {
+        name.to_owned()
+    } else {
+        quote(name)
+    }
+}
+
 /// Record that a person attaches (the first time only) and return what
-/// their terminal runs. A handoff with an outcome has nothing to attach to.
-pub(crate) fn attach(store: &Store, id: &HandoffId) -> Result<Attach> {
+/// their terminal runs. A handoff with an outcome has nothing to attach
+/// to, and one with a variable an opener may not give is refused before
+/// anything is recorded or run.
+pub(crate) fn attach(store: &Store, caller: &Caller, id: &HandoffId) -> Result<Attach> {
+    let ended = |row: &HandoffRow| {
+        row.outcome.as_ref().map(|outcome| Error::HandoffEnded {
+            id: id.to_string(),
+            status: outcome.status().as_str(),
+        })
+    };
+    let stored = store.handoff(id.as_str())?.ok_or_else(|| not_found(id))?;
+    if let Some(error) = ended(&stored) {
+        return Err(error);
+    }
+    // The environment never changes after open, so this check holds for
+    // the row the attach returns.
+    check_stored(&stored)?;
     let row = store
         .attach_handoff(id.as_str(), now_micros())?
         .ok_or_else(|| not_found(id))?;
-    if let Some(outcome) = &row.outcome {
-        return Err(Error::HandoffEnded {
-            id: id.to_string(),
-            status: outcome.status().as_str(),
-        });
+    if let Some(error) = ended(&row) {
+        return Err(error);
     }
     Ok(Attach {
         argv: row.attach_argv.clone(),
         environment: row.environment.clone(),
-        record: record(store.home(), row),
+        record: record(store.home(), caller, row),
     })
 }
 
@@ -417,6 +612,7 @@ pub(crate) fn attach(store: &Store, id: &HandoffId) -> Result<Attach> {
 /// different one is refused (also when another process won a moment ago).
 pub(crate) fn finish(
     store: &Store,
+    caller: &Caller,
     id: &HandoffId,
     requested: &HandoffOutcome,
 ) -> Result<HandoffRecord> {
@@ -425,7 +621,7 @@ pub(crate) fn finish(
         .finish_handoff(id.as_str(), &requested, now_micros())?
         .ok_or_else(|| not_found(id))?;
     match &row.outcome {
-        Some(stored) if *stored == requested => Ok(record(store.home(), row)),
+        Some(stored) if *stored == requested => Ok(record(store.home(), caller, row)),
         Some(stored) => Err(Error::OutcomeStands {
             id: id.to_string(),
             stored: describe(stored),
@@ -477,8 +673,13 @@ fn home_text(home: &Home) -> String {
 }
 
 /// A row as the wire shows it.
-pub(crate) fn record(home: &Home, row: HandoffRow) -> HandoffRecord {
+pub(crate) fn record(home: &Home, caller: &Caller, row: HandoffRow) -> HandoffRecord {
     HandoffRecord {
+        attach_program: row
+            .attach_argv
+            .first()
+            .and_then(|program| attach_program(caller, &row.cwd, program))
+            .map(|path| path.display().to_string()),
         status: status(&row),
         home: home_text(home),
         environment_names: row.environment.into_keys().collect(),
@@ -522,12 +723,12 @@ impl Lf {
     /// Open a handoff, or find the one this request already opened.
     pub fn open_handoff(&self, args: &OpenArgs<'_>) -> Result<HandoffOpened> {
         let request = OpenRequest::check(self, args)?;
-        open(self.store()?, &request)
+        open(self.store()?, &self.caller, &request)
     }
 
     pub fn handoff(&self, id: &str) -> Result<HandoffRecord> {
         let id = HandoffId::parse(id)?;
-        show(self.store()?, &id)
+        show(self.store()?, &self.caller, &id)
     }
 
     /// Handoffs newest first; only those without an outcome if `active`.
@@ -545,19 +746,22 @@ impl Lf {
         Ok(store
             .handoffs(active)?
             .into_iter()
-            .map(|row| (list_row(self.home(), &row, now), record(self.home(), row)))
+            .map(|row| {
+                let listed = list_row(self.home(), &row, now);
+                (listed, record(self.home(), &self.caller, row))
+            })
             .collect())
     }
 
     pub fn attach_handoff(&self, id: &str) -> Result<Attach> {
         let id = HandoffId::parse(id)?;
-        attach(self.store()?, &id)
+        attach(self.store()?, &self.caller, &id)
     }
 
     pub fn finish_handoff(&self, id: &str, outcome: HandoffOutcome) -> Result<HandoffRecord> {
         let id = HandoffId::parse(id)?;
         let outcome = self::outcome(outcome)?;
-        finish(self.store()?, &id, &outcome)
+        finish(self.store()?, &self.caller, &id, &outcome)
     }
 
     pub fn claim_handoff_wake(&self, id: &str, generation: u32) -> Result<bool> {
@@ -628,7 +832,7 @@ mod tests {
                     provider_session_id: Some("task-thread"),
                     body_generation: 4,
                     reason: "OAuth login requires a human",
-                    environment: &["LF_HOME=/tmp/lf".to_owned(), "TOKEN=s3cret".to_owned()],
+                    environment: &["GH_TOKEN=s3cret".to_owned(), "NPM_TOKEN=s3cret".to_owned()],
                     attach_argv: &[
                         "tmux".to_owned(),
                         "attach-session".to_owned(),
@@ -642,7 +846,9 @@ mod tests {
 
         fn open_task(&self) -> HandoffRecord {
             let request = self.request(&format!("task:{}", self.task), "worktree");
-            open(&self.store, &request).unwrap().handoff
+            open(&self.store, &Caller::default(), &request)
+                .unwrap()
+                .handoff
         }
     }
 
@@ -660,33 +866,42 @@ mod tests {
     fn handoff_survives_repeated_attach_restart_and_replay() {
         let fixture = Fixture::new();
         let wrong = fixture.request("task:W2-175", "elsewhere");
-        let error = open(&fixture.store, &wrong).unwrap_err();
+        let error = open(&fixture.store, &Caller::default(), &wrong).unwrap_err();
         assert_eq!(error.kind(), crate::ErrorKind::Usage);
         assert!(error.to_string().contains("elsewhere") && error.to_string().contains("worktree"));
         assert!(fixture.store.handoffs(false).unwrap().is_empty());
 
         let request = fixture.request("task:W2-175", "worktree");
-        let opened = open(&fixture.store, &request).unwrap();
+        let opened = open(&fixture.store, &Caller::default(), &request).unwrap();
         assert!(opened.created);
         assert_eq!(opened.handoff.status, HandoffStatus::Waiting);
-        let replayed = open(&fixture.store, &request).unwrap();
+        let replayed = open(&fixture.store, &Caller::default(), &request).unwrap();
         assert!(!replayed.created);
         assert_eq!(replayed.handoff, opened.handoff);
 
         let handoff = id(&opened.handoff);
-        let attached = attach(&fixture.store, &handoff).unwrap();
-        let again = attach(&fixture.store, &handoff).unwrap();
+        let attached = attach(&fixture.store, &Caller::default(), &handoff).unwrap();
+        let again = attach(&fixture.store, &Caller::default(), &handoff).unwrap();
         assert_eq!(attached, again);
         assert!(attached.record.attached_at.is_some());
         assert_eq!(attached.argv, request.attach_argv);
 
         let reopened = fixture.reopen();
-        assert_eq!(attach(&reopened, &handoff).unwrap(), attached);
-        let back = finish(&reopened, &handoff, &handed_back("Finish the fixes")).unwrap();
+        assert_eq!(
+            attach(&reopened, &Caller::default(), &handoff).unwrap(),
+            attached
+        );
+        let back = finish(
+            &reopened,
+            &Caller::default(),
+            &handoff,
+            &handed_back("Finish the fixes"),
+        )
+        .unwrap();
         assert_eq!(back.status, HandoffStatus::HandedBack);
         assert!(claim_wake(&reopened, &handoff, 5).unwrap());
         assert!(!claim_wake(&reopened, &handoff, 6).unwrap());
-        let claimed = show(&reopened, &handoff).unwrap();
+        let claimed = show(&reopened, &Caller::default(), &handoff).unwrap();
         assert_eq!(claimed.wake_claimed_by_generation, Some(5));
     }
 
@@ -694,7 +909,9 @@ mod tests {
     fn concurrent_outcomes_from_two_store_handles_keep_the_first() {
         let fixture = Fixture::new();
         let request = fixture.request(&format!("wave:{}", fixture.wave), "repo");
-        let handoff = id(&open(&fixture.store, &request).unwrap().handoff);
+        let handoff = id(&open(&fixture.store, &Caller::default(), &request)
+            .unwrap()
+            .handoff);
         let outcomes = [
             HandoffOutcome::Completed {
                 summary: "Human finished the work".to_owned(),
@@ -709,7 +926,14 @@ mod tests {
                 .iter()
                 .map(|outcome| {
                     let (home, handoff) = (home.clone(), handoff.clone());
-                    scope.spawn(move || finish(&Store::open(&home).unwrap(), &handoff, outcome))
+                    scope.spawn(move || {
+                        finish(
+                            &Store::open(&home).unwrap(),
+                            &Caller::default(),
+                            &handoff,
+                            outcome,
+                        )
+                    })
                 })
                 .collect();
             threads.into_iter().map(|t| t.join().unwrap()).collect()
@@ -722,7 +946,7 @@ mod tests {
             loser.to_string().contains("the first outcome stands"),
             "{loser}"
         );
-        let stored = show(&fixture.store, &handoff).unwrap();
+        let stored = show(&fixture.store, &Caller::default(), &handoff).unwrap();
         assert_eq!(stored.outcome, winners[0].outcome);
     }
 
@@ -735,13 +959,19 @@ mod tests {
         let failed = HandoffOutcome::Failed {
             reason: "tmux session exited before completion".to_owned(),
         };
-        let record = finish(&fixture.store, &handoff, &failed).unwrap();
+        let record = finish(&fixture.store, &Caller::default(), &handoff, &failed).unwrap();
         assert_eq!(record.status, HandoffStatus::Failed);
-        let repeated = finish(&fixture.store, &handoff, &failed).unwrap();
+        let repeated = finish(&fixture.store, &Caller::default(), &handoff, &failed).unwrap();
         assert_eq!(repeated, record, "a repeated outcome changes nothing");
-        let other = finish(&fixture.store, &handoff, &handed_back("x")).unwrap_err();
+        let other = finish(
+            &fixture.store,
+            &Caller::default(),
+            &handoff,
+            &handed_back("x"),
+        )
+        .unwrap_err();
         assert_eq!(other.kind(), crate::ErrorKind::Conflict);
-        assert!(attach(&fixture.store, &handoff).is_err());
+        assert!(attach(&fixture.store, &Caller::default(), &handoff).is_err());
         assert!(claim_wake(&fixture.store, &handoff, 2).unwrap());
         assert!(!claim_wake(&fixture.store, &handoff, 2).unwrap());
     }
@@ -764,6 +994,7 @@ mod tests {
         assert_eq!(list(&fixture.store, true).unwrap(), rows);
         finish(
             &fixture.store,
+            &Caller::default(),
             &id(&record),
             &HandoffOutcome::Completed {
                 summary: "human logged in".to_owned(),
@@ -780,39 +1011,126 @@ mod tests {
         let first = fixture.open_task();
         let mut next = fixture.request("task:W2-175", "worktree");
         next.body_generation = 5;
-        let busy = open(&fixture.store, &next).unwrap_err();
+        let busy = open(&fixture.store, &Caller::default(), &next).unwrap_err();
         assert_eq!(busy.kind(), crate::ErrorKind::Conflict);
         assert!(busy.to_string().contains(&first.id), "{busy}");
         let mut changed = fixture.request("task:W2-175", "worktree");
         changed
             .environment
-            .insert("TOKEN".to_owned(), "other".to_owned());
-        let refused = open(&fixture.store, &changed).unwrap_err();
+            .insert("GH_TOKEN".to_owned(), "other".to_owned());
+        let refused = open(&fixture.store, &Caller::default(), &changed).unwrap_err();
         assert_eq!(refused.kind(), crate::ErrorKind::Conflict);
         assert!(refused.to_string().contains("environment"), "{refused}");
         assert!(!refused.to_string().contains("s3cret") && !refused.to_string().contains("other"));
-        finish(&fixture.store, &id(&first), &handed_back("done")).unwrap();
-        assert!(open(&fixture.store, &next).unwrap().created);
+        finish(
+            &fixture.store,
+            &Caller::default(),
+            &id(&first),
+            &handed_back("done"),
+        )
+        .unwrap();
+        assert!(
+            open(&fixture.store, &Caller::default(), &next)
+                .unwrap()
+                .created
+        );
     }
 
     #[test]
     fn environment_names_are_checked_and_values_never_shown() {
         let entries = |list: &[&str]| list.iter().map(|e| e.to_string()).collect::<Vec<_>>();
-        let map = environment(&entries(&["A=1", "_B=x=y", "EMPTY="])).unwrap();
-        assert_eq!(map["_B"], "x=y");
-        assert_eq!(map["EMPTY"], "");
+        let map = environment(&entries(&["A_TOKEN=1", "B_KEY=x=y", "EMPTY_SECRET="])).unwrap();
+        assert_eq!(map["B_KEY"], "x=y");
+        assert_eq!(map["EMPTY_SECRET"], "");
         for bad in [
             &["hunter2"][..],
             &["1A=hunter2"],
             &["=hunter2"],
             &["A-B=hunter2"],
-            &["A=hunter2", "A=hunter2"],
-            &["A=hunter2\0"],
+            &["A_TOKEN=hunter2", "A_TOKEN=hunter2"],
+            &["A_TOKEN=hunter2\0"],
+            &["PATH=hunter2"],
         ] {
             let error = environment(&entries(bad)).unwrap_err();
             assert_eq!(error.kind(), crate::ErrorKind::Usage, "{bad:?}");
             assert!(!error.to_string().contains("hunter2"), "{error}");
         }
+    }
+
+    #[test]
+    fn an_opener_may_give_only_credentials() {
+        for name in [
+            "GH_TOKEN",
+            "OPENAI_API_KEY",
+            "AWS_ACCESS_KEY_ID",
+            "AWS_SECRET_ACCESS_KEY",
+            "DEPLOY_SECRET",
+            "DB_PASSWORD",
+            "X2_TOKEN",
+        ] {
+            assert_eq!(refusal(name), None, "{name}");
+        }
+        for (name, why) in [
+            ("PATH", "which program runs"),
+            ("LD_PRELOAD", "loader"),
+            ("LD_LIBRARY_PATH", "loader"),
+            ("DYLD_INSERT_LIBRARIES", "loader"),
+            ("PYTHONSTARTUP", "interpreter"),
+            ("PERL5OPT", "interpreter"),
+            ("NODE_OPTIONS", "interpreter"),
+            ("BASH_ENV", "shell"),
+            ("IFS", "shell"),
+            ("GIT_CONFIG_KEY_0", "git"),
+            ("GIT_TOKEN", "git"),
+            ("SSH_AUTH_SOCK", "ssh"),
+            ("SSH_KEY", "ssh"),
+            ("TMUX_TMPDIR", "tmux server"),
+            ("LF_HOME", "lf itself"),
+            ("LF_API_TOKEN", "lf itself"),
+            ("HOME", "configuration"),
+            ("XDG_CONFIG_HOME", "configuration"),
+            ("EDITOR", "program"),
+            ("TOKEN", "credential"),
+            ("_TOKEN", "credential"),
+            ("gh_token", "credential"),
+            ("GH_TOKEN_FILE", "credential"),
+            ("LANG", "credential"),
+            ("1_TOKEN", "valid variable name"),
+        ] {
+            let refused = refusal(name).unwrap_or_else(|| panic!("{name} is allowed"));
+            assert!(refused.contains(why), "{name}: {refused}");
+        }
+    }
+
+    #[test]
+    fn the_attach_program_is_found_on_the_callers_path() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let program = bin.join("attach-probe");
+        std::fs::write(&program, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let cwd = dir.path().to_str().unwrap();
+        let on_path = |path: Option<&str>| {
+            Caller::new(Some(dir.path().to_owned()), |name| {
+                (name == "PATH").then(|| path.map(str::to_owned)).flatten()
+            })
+        };
+        let caller = on_path(Some("/nonexistent:bin"));
+        // A relative PATH entry is from the caller's directory, so the
+        // path is one exec finds from the handoff's directory too.
+        assert_eq!(
+            attach_program(&caller, "/", "attach-probe"),
+            Some(program.clone())
+        );
+        assert_eq!(attach_program(&on_path(None), cwd, "attach-probe"), None);
+        assert_eq!(
+            attach_program(&on_path(None), cwd, "bin/attach-probe"),
+            Some(program)
+        );
+        assert_eq!(attach_program(&caller, cwd, "./attach-probe"), None);
+        assert_eq!(attach_program(&caller, cwd, ""), None);
     }
 
     #[test]
@@ -851,7 +1169,12 @@ mod tests {
                 wave: None,
             })
             .unwrap();
-        let error = open(&fixture.store, &fixture.request("task:LOO-9", "worktree")).unwrap_err();
+        let error = open(
+            &fixture.store,
+            &Caller::default(),
+            &fixture.request("task:LOO-9", "worktree"),
+        )
+        .unwrap_err();
         assert_eq!(error.kind(), crate::ErrorKind::Conflict);
         assert!(error.to_string().contains("has no worktree"), "{error}");
     }

@@ -540,10 +540,18 @@ pub struct HandoffRecord {
     /// The generation of the agent process that handed off.
     pub body_generation: u32,
     pub reason: String,
-    /// Names of the variables the attach argv runs with, sorted.
+    /// Names of the variables the attach argv runs with, sorted. An opener
+    /// may give only credentials (`lf::handoff::refusal`), so none of them
+    /// changes which program runs or what it loads.
     pub environment_names: Vec<String>,
     /// The argv that puts a person in the handed-off terminal.
     pub attach_argv: Vec<String>,
+    /// The program `lf-handoff attach --exec` runs for the process that
+    /// printed this record: `attach_argv[0]` found on that process's own
+    /// PATH (a name with a slash: from `cwd`); null if there is no
+    /// executable there.
+    #[serde(deserialize_with = "required")]
+    pub attach_program: Option<String>,
     #[serde(deserialize_with = "required")]
     pub attached_at: Option<Timestamp>,
     #[serde(deserialize_with = "required")]

@@ -13,8 +13,12 @@ use std::path::PathBuf;
 /// next body generation claims the wake and carries on. Opening is
 /// idempotent on replay, attaching is idempotent, the first outcome wins
 /// (a different later one exits 4), and a wake is claimed exactly once.
-/// Environment values may be secret: they are never printed, only their
-/// names.
+///
+/// The person runs what the agent stored, so nothing hidden may change what
+/// runs: the agent may give only credentials as variables (--env), and
+/// --exec runs the program found on the PATH of the person's own terminal,
+/// which attach and show print as attach_program. Variable values may be
+/// secret: they are never printed, only their names.
 #[derive(Debug, Parser)]
 #[command(
     version,
@@ -40,12 +44,16 @@ enum What {
     Open(Open),
     /// Record that a person attaches and print the handoff; --exec runs
     /// the attach command in this terminal.
+    ///
+    /// Its program is attach_program: the attach argv's first word found on
+    /// this terminal's PATH. A handoff stored by an older lf with a variable
+    /// an agent may no longer give is refused (exit 4), and nothing runs.
     Attach {
         /// The handoff id (handoff- and 26 base32 characters).
         #[arg(value_name = "ID")]
         id: String,
-        /// Replace this process with the attach command, run with the
-        /// handoff's environment added.
+        /// Replace this process with the attach command (attach_program,
+        /// found on this PATH), run with the handoff's variables added.
         #[arg(long)]
         exec: bool,
     },
@@ -68,7 +76,9 @@ enum What {
         #[arg(long)]
         active: bool,
     },
-    /// Print one handoff.
+    /// Print one handoff: what --exec would run is attach_program (found
+    /// on this PATH) with attach_argv, in cwd, with the variables of
+    /// environment_names.
     Show {
         /// The handoff id.
         #[arg(value_name = "ID")]
@@ -100,8 +110,11 @@ struct Open {
     /// Why a person is needed.
     #[arg(long)]
     reason: String,
-    /// A variable for the attach command, NAME=VALUE (repeatable). The
-    /// value is never printed.
+    /// A credential for the attach command, NAME=VALUE (repeatable); the
+    /// value is never printed. NAME is in capitals and ends in _TOKEN, _KEY,
+    /// _KEY_ID, _SECRET or _PASSWORD (GH_TOKEN); anything else (PATH,
+    /// LD_PRELOAD, GIT_*, LF_*, ...) is refused: the person sees only names,
+    /// so what is not secret belongs in the attach command.
     #[arg(long = "env", value_name = "NAME=VALUE")]
     environment: Vec<String>,
     /// The command that puts a person in the terminal.

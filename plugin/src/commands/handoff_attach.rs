@@ -29,7 +29,9 @@ impl SimplePluginCommand for HandoffAttach {
 
     fn extra_description(&self) -> &str {
         "Attaching is idempotent: the first attach time never changes. A handoff that already \
-has an outcome has nothing to attach to.
+has an outcome has nothing to attach to. A handoff stored by an older lf with a variable an \
+agent may no longer give (anything but a credential, such as PATH or LD_PRELOAD) is refused, \
+and nothing is recorded.
 
 A plugin has no terminal of its own, so this does not run the attach command (attach_argv). \
 To put yourself in the handed-off terminal, run in a terminal: lf-handoff attach <id> --exec"

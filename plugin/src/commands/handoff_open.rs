@@ -44,8 +44,11 @@ without an outcome. Replaying the same open (same parent and --body-generation, 
 request) returns the same handoff with created = false; a changed replay is refused.
 
 --argv is the command that puts a person in the terminal, as a list; --env gives it \
-variables as a record, such as {GH_TOKEN: $env.GH_TOKEN}. Environment values may be secret: \
-they are stored and given to the attach command, and never shown, only their names."
+credentials as a record, such as {GH_TOKEN: $env.GH_TOKEN}. Their values may be secret: \
+they are stored and given to the attach command, and never shown, only their names. So \
+nothing hidden may change what runs: a name must be in capitals and end in _TOKEN, _KEY, \
+_KEY_ID, _SECRET or _PASSWORD; PATH, LD_PRELOAD, GIT_*, LF_* and every other name are \
+refused, and what is not secret belongs in --argv, where the person sees it."
     }
 
     fn signature(&self) -> Signature {
@@ -94,7 +97,7 @@ they are stored and given to the attach command, and never shown, only their nam
             .named(
                 "env",
                 SyntaxShape::Record(Vec::new().into()),
-                "Variables for the attach command, as a record of strings; values are never shown.",
+                "Credentials for the attach command (such as GH_TOKEN), as a record of strings; values are never shown.",
                 None,
             )
             .input_output_type(Type::Nothing, Type::record())
@@ -148,8 +151,9 @@ they are stored and given to the attach command, and never shown, only their nam
             .get_flag::<Spanned<Vec<String>>>("argv")
             .map_err(shell)?
             .ok_or_else(|| missing("argv"))?;
-        let environment = match call.get_flag::<Value>("env").map_err(shell)? {
-            Some(value) => environment(engine, &value)?,
+        let env_flag = call.get_flag::<Value>("env").map_err(shell)?;
+        let environment = match &env_flag {
+            Some(value) => environment(engine, value)?,
             None => Vec::new(),
         };
 
@@ -166,7 +170,12 @@ they are stored and given to the attach command, and never shown, only their nam
             attach_argv: &argv.item,
         });
         let about_argv = matches!(&opened, Err(error) if error.arg() == Some(Arg::Argv));
-        shown(engine, call, &[(Arg::Parent, parent.span)], opened).map_err(|error| {
+        // A refused variable is labelled under --env.
+        let mut about = vec![(Arg::Parent, parent.span)];
+        if let Some(value) = &env_flag {
+            about.push((Arg::Env, value_span(engine, value.span())));
+        }
+        shown(engine, call, &about, opened).map_err(|error| {
             if about_argv {
                 error.with_help(ARGV_HELP)
             } else {

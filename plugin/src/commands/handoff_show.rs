@@ -29,7 +29,11 @@ impl SimplePluginCommand for HandoffShow {
     fn extra_description(&self) -> &str {
         "The columns of lf-handoff show: times are datetimes (attached_at and finished_at are \
 null until then), outcome is null or a record {kind, summary} ({kind, reason} when it \
-failed). Environment values may be secret: only their names are shown."
+failed). What lf-handoff attach --exec would run from this shell is attach_program (the \
+first word of attach_argv found on your PATH, null if it is not there) with attach_argv, in \
+cwd, with the variables of environment_names. Their values may be secret: only their names \
+are shown, and an agent may give only credentials (names ending in _TOKEN, _KEY, _KEY_ID, \
+_SECRET or _PASSWORD), none of which changes which program runs or what it loads."
     }
 
     fn signature(&self) -> Signature {
