@@ -131,6 +131,12 @@ fn receive(
         HookEvent::ToolFinished => store.record_tool_finished(run.as_str(), now)?,
         HookEvent::SessionEnded => store.record_session_end(run.as_str(), now)?,
         HookEvent::Ignored(_) => {}
+        HookEvent::Unknown(what) => {
+            note = Some(format!(
+                "{} sent {what}, which this lf does not know; nothing was recorded (a newer {0}? see docs/turn-ends.md)",
+                provider.as_str()
+            ));
+        }
     }
     // The transcript of the Run's own conversation only.
     if let Some(path) = &hook.transcript

@@ -99,11 +99,23 @@ fn with_claude(env: &mut Env, model: &Server, trusted: &[&str]) {
         .collect();
     let state = serde_json::json!({
         "hasCompletedOnboarding": true,
-        "lastOnboardingVersion": "2.1.197",
+        "lastOnboardingVersion": "2.1.332",
         "customApiKeyResponses": {"approved": [&API_KEY[API_KEY.len() - 20..]], "rejected": []},
         "projects": projects,
+        "hasSeenAutoDefaultNotice": true,
     });
     std::fs::write(env.dir.path().join(".claude.json"), state.to_string()).unwrap();
+    // Claude Code (since about 2.1.300) starts in auto mode, which approves
+    // commands itself through a check on Anthropic's server; a person who
+    // wants the dialogs sets the default mode, as these tests do. One test
+    // keeps auto mode (`claude_auto_mode_that_cannot_check_waits_for_the_person`).
+    let settings = env.dir.path().join(".claude");
+    std::fs::create_dir_all(&settings).unwrap();
+    std::fs::write(
+        settings.join("settings.json"),
+        r#"{"permissions": {"defaultMode": "default"}, "skipAutoPermissionPrompt": true}"#,
+    )
+    .unwrap();
     env.vars.extend([
         ("ANTHROPIC_BASE_URL".into(), model.url()),
         ("ANTHROPIC_API_KEY".into(), API_KEY.into()),

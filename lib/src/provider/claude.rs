@@ -17,16 +17,51 @@ use std::path::{Path, PathBuf};
 /// The hook events lf listens to. PermissionRequest fires as the dialog
 /// appears (Notification `permission_prompt` only seconds later, or never
 /// when answered sooner); PostToolUse(Failure) right after an approved
-/// tool ran.
-const EVENTS: [&str; 8] = [
+/// tool ran. A turn ends with `Stop`, or with `StopFailure` when its model
+/// request failed (an API error, a rate limit or a lost connection once
+/// Claude's retries are spent): either way Claude waits at its prompt.
+/// `SubagentStop` is left out on purpose: a subagent ending is not the
+/// turn ending. docs/turn-ends.md has every way a turn ends.
+const EVENTS: [&str; 9] = [
     "SessionStart",
     "UserPromptSubmit",
     "PermissionRequest",
     "PostToolUse",
     "PostToolUseFailure",
     "Stop",
+    "StopFailure",
     "Notification",
     "SessionEnd",
+];
+
+/// Claude's notification types (`notification_type`, read from Claude Code
+/// 2.1.332's own list) by what they mean for the person: a dialog that
+/// waits for them, the end of one, or news that asks nothing. A type that
+/// is in none is noted in the hook log, so a new release's new type is
+/// seen (the real-CLI tests fail on a hook log that is not empty).
+const WAITS_FOR_PERSON: [&str; 5] = [
+    "permission_prompt",
+    "worker_permission_prompt",
+    "elicitation_dialog",
+    "elicitation_url_dialog",
+    // A dialog of Claude's own, e.g. auto mode that cannot check an action.
+    "agent_needs_input",
+];
+const ANSWERED: [&str; 2] = ["elicitation_complete", "elicitation_response"];
+const NEWS: [&str; 12] = [
+    // Idle ~60 s after a turn ended: the reply was owed since `Stop`.
+    "idle_prompt",
+    "auth_success",
+    "auth_storage_failure",
+    "agent_completed",
+    "push_notification",
+    "plugin_notification",
+    "computer_use_enter",
+    "computer_use_exit",
+    "quota_auto_resume_fired",
+    "quota_auto_resume_stale",
+    "quota_auto_resume_disabled",
+    "model_refusal_fallback",
 ];
 
 /// Commands the agent runs without asking the person.
@@ -172,15 +207,20 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
         "UserPromptSubmit" => HookEvent::TurnStarted {
             native_id: native_id.clone(),
         },
-        "Stop" => HookEvent::TurnCompleted {
+        "Stop" | "StopFailure" => HookEvent::TurnCompleted {
             native_id: native_id.clone(),
         },
         "PermissionRequest" => HookEvent::PermissionPrompt,
         "PostToolUse" | "PostToolUseFailure" => HookEvent::ToolFinished,
         "Notification" => match text("notification_type") {
-            Some("permission_prompt") => HookEvent::PermissionPrompt,
-            Some(other) => HookEvent::Ignored(format!("Notification {other}")),
-            None => HookEvent::Ignored("Notification without a type".to_owned()),
+            Some(kind) if WAITS_FOR_PERSON.contains(&kind) => HookEvent::PermissionPrompt,
+            Some(kind) if ANSWERED.contains(&kind) => HookEvent::ToolFinished,
+            Some(kind) if NEWS.contains(&kind) => HookEvent::Ignored(format!("Notification {kind}")),
+            Some(kind) => HookEvent::Unknown(format!(
+                "Notification type {}",
+                crate::error::quote(kind)
+            )),
+            None => HookEvent::Unknown("Notification without a type".to_owned()),
         },
         // `/clear` ends this native conversation and starts another in the
         // same agent (a `clear` SessionStart follows): the Run goes on.
@@ -309,6 +349,24 @@ mod tests {
             parse(r#"{"hook_event_name":"Notification","notification_type":"idle_prompt"}"#),
             Ok(HookEvent::Ignored(_))
         ));
+        // Every dialog that waits for the person is `approve`, its answer
+        // ends it, and a type no release of Claude's named is noted.
+        let notification = |kind: &str| {
+            parse(&format!(
+                r#"{{"hook_event_name":"Notification","notification_type":"{kind}"}}"#
+            ))
+        };
+        for kind in WAITS_FOR_PERSON {
+            assert_eq!(notification(kind), Ok(HookEvent::PermissionPrompt), "{kind}");
+        }
+        for kind in ANSWERED {
+            assert_eq!(notification(kind), Ok(HookEvent::ToolFinished), "{kind}");
+        }
+        assert!(matches!(notification("brand_new_dialog"), Ok(HookEvent::Unknown(_))));
+        assert_eq!(
+            parse(r#"{"hook_event_name":"StopFailure","error":"rate_limit"}"#),
+            Ok(HookEvent::TurnCompleted { native_id: None })
+        );
         for bad in [
             "",
             "{",

@@ -222,6 +222,9 @@ pub enum HookEvent {
     SessionEnded,
     /// An event lf does not act on (named for the log).
     Ignored(String),
+    /// An event lf does not know the meaning of (a newer CLI's): noted in
+    /// the hook log, so it is seen, and otherwise not acted on.
+    Unknown(String),
 }
 
 /// The instructions appended to an agent's system prompt.
