@@ -3,9 +3,17 @@
 # from npm, the exact versions, installed into .tools/agents only when
 # missing; exports LF_TEST_CLAUDE and LF_TEST_CODEX. They only ever talk
 # to the tests' fake model servers on 127.0.0.1.
-claude_version=2.1.197
-codex_version=0.171.0
-agents_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.tools/agents"
+root_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The pins (scripts/agent-versions), or what LF_AGENTS=latest asks npm for
+# (scripts/test-latest), each in a folder of its own.
+claude_version=$(sed -n 's/^claude=//p' "$root_dir/scripts/agent-versions")
+codex_version=$(sed -n 's/^codex=//p' "$root_dir/scripts/agent-versions")
+agents_dir="$root_dir/.tools/agents"
+if [ "${LF_AGENTS:-pinned}" = latest ]; then
+  claude_version=$(npm view @anthropic-ai/claude-code version)
+  codex_version=$(npm view @openai/codex version)
+  agents_dir="$root_dir/.tools/agents-latest"
+fi
 LF_TEST_CLAUDE="$agents_dir/node_modules/.bin/claude"
 LF_TEST_CODEX="$agents_dir/node_modules/.bin/codex"
 agent_version() {
@@ -18,7 +26,9 @@ if [ "$(agent_version @anthropic-ai/claude-code)" != "$claude_version" ] ||
   npm install --silent --no-save --prefix "$agents_dir" \
     "@anthropic-ai/claude-code@$claude_version" "@openai/codex@$codex_version"
 fi
-export LF_TEST_CLAUDE LF_TEST_CODEX
+LF_TEST_CLAUDE_VERSION=$claude_version
+LF_TEST_CODEX_VERSION=$codex_version
+export LF_TEST_CLAUDE LF_TEST_CODEX LF_TEST_CLAUDE_VERSION LF_TEST_CODEX_VERSION
 
 # A loopback-only network namespace for a command (the agents try other
 # hosts: telemetry, plugins, updates): `unshare -n` as root, else a user

@@ -35,7 +35,9 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
                 Reply::Text("Fake session title".to_owned())
             };
             let model = body["model"].as_str().unwrap_or("claude-fake").to_owned();
-            if body["stream"].as_bool() == Some(true) {
+            if let Reply::Fail(status) = reply {
+                fail(stream, status);
+            } else if body["stream"].as_bool() == Some(true) {
                 stream_reply(shared, stream, index, &model, &reply);
             } else {
                 let text = match reply {
@@ -64,6 +66,24 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
                 .to_string(),
         ),
     }
+}
+
+/// An error answer as the Messages API gives it: its status and body.
+fn fail(stream: &mut TcpStream, status: u16) {
+    let (line, kind) = match status {
+        400 => ("400 Bad Request", "invalid_request_error"),
+        401 => ("401 Unauthorized", "authentication_error"),
+        429 => ("429 Too Many Requests", "rate_limit_error"),
+        529 => ("529 Overloaded", "overloaded_error"),
+        _ => ("500 Internal Server Error", "api_error"),
+    };
+    respond(
+        stream,
+        line,
+        "application/json",
+        &json!({"type": "error", "error": {"type": kind, "message": format!("fake {kind}")}})
+            .to_string(),
+    );
 }
 
 /// The person's latest prompt (the text of the latest user message that
@@ -118,6 +138,14 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
         return;
     }
     let stop_reason = match reply {
+        // The connection is lost mid-answer.
+        Reply::Drop | Reply::Fail(_) => return,
+        Reply::Agent(prompt) => tool_use(
+            stream,
+            index,
+            "Agent",
+            &json!({"description": "A subagent", "prompt": prompt, "subagent_type": "general-purpose"}),
+        ),
         Reply::Text(text) => text_block(stream, text),
         Reply::Slow(duration) => {
             let started = text_block_start(stream) && text_delta(stream, "Thinking slowly");
@@ -126,27 +154,17 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
             }
             text_delta(stream, " … done.") && block_stop(stream, 0)
         }
-        Reply::Run(command) => {
-            let input = json!({"command": command, "description": "Run the requested command"});
-            event(
-                stream,
-                "content_block_start",
-                &json!({"type": "content_block_start", "index": 0, "content_block": {
-                    "type": "tool_use", "id": format!("toolu_fake_{index}"), "name": "Bash", "input": {}
-                }}),
-            ) && event(
-                stream,
-                "content_block_delta",
-                &json!({"type": "content_block_delta", "index": 0, "delta": {
-                    "type": "input_json_delta", "partial_json": input.to_string()
-                }}),
-            ) && block_stop(stream, 0)
-        }
+        Reply::Run(command) => tool_use(
+            stream,
+            index,
+            "Bash",
+            &json!({"command": command, "description": "Run the requested command"}),
+        ),
     };
     if !stop_reason {
         return;
     }
-    let reason = if matches!(reply, Reply::Run(_)) {
+    let reason = if matches!(reply, Reply::Run(_) | Reply::Agent(_)) {
         "tool_use"
     } else {
         "end_turn"
@@ -157,6 +175,23 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
         &json!({"type": "message_delta", "delta": {"stop_reason": reason, "stop_sequence": null},
                 "usage": {"output_tokens": 8}}),
     ) && event(stream, "message_stop", &json!({"type": "message_stop"}));
+}
+
+/// One tool call, its input streamed as JSON.
+fn tool_use(stream: &mut TcpStream, index: usize, name: &str, input: &Value) -> bool {
+    event(
+        stream,
+        "content_block_start",
+        &json!({"type": "content_block_start", "index": 0, "content_block": {
+            "type": "tool_use", "id": format!("toolu_fake_{index}"), "name": name, "input": {}
+        }}),
+    ) && event(
+        stream,
+        "content_block_delta",
+        &json!({"type": "content_block_delta", "index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": input.to_string()
+        }}),
+    ) && block_stop(stream, 0)
 }
 
 fn text_block(stream: &mut TcpStream, text: &str) -> bool {

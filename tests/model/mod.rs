@@ -11,6 +11,14 @@
 //!   both show a permission dialog unless the command is pre-allowed);
 //! - `[slow: SECONDS]` — the answer streams its first words, then stalls
 //!   for that long (a turn a person can interrupt);
+//! - `[fail: STATUS]` — every request of the turn (retries too) is answered
+//!   with that HTTP status and the API's own error body (400 a bad
+//!   request, 429 a rate limit, 500 a server error, 529 overloaded);
+//! - `[drop]` — the answer starts, then the connection closes (a network
+//!   lost mid-answer), on every retry;
+//! - `[agent: TEXT]` — Claude's model starts a subagent (the `Agent` tool)
+//!   with TEXT as its prompt; the subagent's own requests are answered
+//!   plainly;
 //! - anything else — a plain answer, `Answer N.`
 //!
 //! After a tool result the model answers `Tool finished.` Requests that
@@ -55,6 +63,12 @@ pub enum Reply {
     Run(String),
     /// Stream a few words, stall this long, then finish.
     Slow(Duration),
+    /// Answer with this HTTP status and an error body.
+    Fail(u16),
+    /// Start the answer, then close the connection.
+    Drop,
+    /// Start a subagent with this prompt (Claude's `Agent` tool).
+    Agent(String),
 }
 
 /// Choose the reply from the person's latest prompt and whether the latest
@@ -65,6 +79,15 @@ pub fn decide(text: &str, after_tool_result: bool, turn: usize) -> Reply {
             return Reply::Slow(Duration::from_secs(seconds.parse().unwrap_or(30)));
         }
         return Reply::Text("Tool finished.".to_owned());
+    }
+    if let Some(status) = directive(text, "[fail:") {
+        return Reply::Fail(status.parse().unwrap_or(500));
+    }
+    if text.contains("[drop]") {
+        return Reply::Drop;
+    }
+    if let Some(prompt) = directive(text, "[agent:") {
+        return Reply::Agent(prompt);
     }
     if let Some(command) = directive(text, "[run:") {
         return Reply::Run(command);
@@ -212,6 +235,20 @@ impl Server {
 
     /// Whether a conversation request whose latest prompt contains `text`
     /// arrived, answered or not (a slow turn is still being answered).
+    /// Wait until a conversation request with this prompt arrived
+    /// (answered or not).
+    pub fn wait_received_prompt(&self, text: &str, seconds: u64) {
+        self.wait(
+            &format!("a request with the prompt {text:?}"),
+            seconds,
+            |requests| {
+                requests
+                    .iter()
+                    .any(|request| request.conversation && request.prompt.contains(text))
+            },
+        );
+    }
+
     pub fn received_prompt(&self, text: &str) -> bool {
         self.requests()
             .iter()

@@ -28,7 +28,10 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
                 shared.set_conversation(index, &text);
                 decide(&text, tool_result, shared.next_turn())
             };
-            stream_reply(shared, stream, index, &reply);
+            match reply {
+                Reply::Fail(status) => fail(stream, status),
+                reply => stream_reply(shared, stream, index, &reply),
+            }
         }
         ("HEAD", _) => respond(stream, "200 OK", "text/plain", ""),
         _ => respond(
@@ -39,6 +42,22 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
                 .to_string(),
         ),
     }
+}
+
+/// An error answer as the OpenAI API gives it: its status and body.
+fn fail(stream: &mut TcpStream, status: u16) {
+    let (line, kind) = match status {
+        400 => ("400 Bad Request", "invalid_request_error"),
+        429 => ("429 Too Many Requests", "rate_limit_exceeded"),
+        _ => ("500 Internal Server Error", "server_error"),
+    };
+    respond(
+        stream,
+        line,
+        "application/json",
+        &json!({"error": {"message": format!("fake {kind}"), "type": kind, "code": kind}})
+            .to_string(),
+    );
 }
 
 /// Whether a request is Codex's title thread asking for a title.
@@ -83,6 +102,8 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
     }
     let item_id = format!("item_fake_{index}");
     let done = match reply {
+        // The connection is lost mid-answer (a subagent is Claude's).
+        Reply::Drop | Reply::Fail(_) | Reply::Agent(_) => return,
         Reply::Run(command) => {
             let arguments = json!({
                 "cmd": command,

@@ -581,3 +581,99 @@ fn claude_a_prompt_that_starts_with_a_dash_is_a_prompt() {
         30,
     );
 }
+
+/// Say `prompt` and wait until the turn it starts has ended in `reply`:
+/// after the model was asked, a `reply` newer than the previous one.
+fn turn_ends_in_reply(env: &Env, model: &Server, record: &SessionRecord, pane: &str, prompt: &str) {
+    let before = env.show(&record.id).attention_since;
+    say(env, pane, prompt);
+    model.wait_received_prompt(prompt, 30);
+    wait_record(
+        env,
+        &record.id,
+        &format!("reply after {prompt:?}"),
+        60,
+        |now| {
+            now.state == SessionState::Active
+                && now.attention == Some(Attention::Reply)
+                && now.attention_since > before
+        },
+    );
+}
+
+/// Issue 21: a turn whose model request fails ends without `Stop`: Claude
+/// prints `API Error: …` and waits at its prompt, and fires `StopFailure`.
+/// The Session read `active` with no attention, forever. Every kind of
+/// failure once Claude's retries are spent (one retry here, so the test
+/// is short): a bad request, a rate limit, an overloaded or failing
+/// server, and a connection lost mid-answer.
+#[test]
+fn claude_a_turn_whose_model_request_fails_asks_for_a_reply() {
+    let model = anthropic::start();
+    let mut env = claude_env(&model, &["repo"]);
+    env.vars
+        .push(("CLAUDE_CODE_MAX_RETRIES".into(), "1".into()));
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, "claude", &cwd, None);
+    let pane = pane(&record);
+    wait_screen(&env, &pane, READY, 60);
+    for prompt in [
+        "[fail: 400] a bad request",
+        "[fail: 429] a rate limit",
+        "[fail: 529] overloaded",
+        "[fail: 500] a server error",
+        "[drop] a lost connection",
+    ] {
+        turn_ends_in_reply(&env, &model, &record, &pane, prompt);
+        wait_screen(&env, &pane, READY, 30);
+    }
+    // A working turn afterwards is heard as ever.
+    turn_ends_in_reply(&env, &model, &record, &pane, "all good again");
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default();
+    assert!(log.is_empty(), "lf-hook refused or noted payloads:\n{log}");
+}
+
+/// Issue 21: a subagent ending is not the turn ending. The main turn goes
+/// on after its subagent's last answer (`SubagentStop`), and needs nothing
+/// from the person until it ends itself.
+#[test]
+fn claude_a_subagent_ending_while_the_turn_goes_on_owes_nothing() {
+    let (model, env, record, pane) = started();
+    say(
+        &env,
+        &pane,
+        "[agent: count the files][then-slow: 5] delegate it",
+    );
+    // The main turn's request after the subagent's result: the subagent
+    // has ended, the turn has not.
+    wait_for("the turn to go on after its subagent", 60, || {
+        model
+            .conversation()
+            .iter()
+            .any(|request| {
+                request.prompt.contains("delegate it")
+                    && crate::model::anthropic::latest_user_input(&request.body).1
+            })
+            .then_some(())
+    });
+    let during = env.show(&record.id);
+    assert_eq!(
+        (during.state, during.attention),
+        (SessionState::Active, None),
+        "{during:#?}"
+    );
+    assert!(
+        model
+            .conversation()
+            .iter()
+            .any(|request| request.prompt.contains("count the files")),
+        "the subagent asked the model"
+    );
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+}

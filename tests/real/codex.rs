@@ -492,3 +492,33 @@ fn codex_a_prompt_that_starts_with_a_dash_is_a_prompt() {
         30,
     );
 }
+
+/// Issue 21: a turn whose model request fails (a bad request, a failing
+/// server, a connection lost mid-answer, once Codex's retries are spent)
+/// ends without `Stop`; Codex shows the error and waits for the person.
+#[test]
+fn codex_a_turn_whose_model_request_fails_asks_for_a_reply() {
+    let (model, env, record, pane) = started();
+    for prompt in [
+        "[fail: 400] a bad request",
+        "[fail: 500] a server error",
+        "[drop] a lost connection",
+        "all good again",
+    ] {
+        let before = env.show(&record.id).attention_since;
+        say(&env, &pane, prompt);
+        model.wait_received_prompt(prompt, 30);
+        wait_record(
+            &env,
+            &record.id,
+            &format!("reply after {prompt:?}"),
+            90,
+            |now| {
+                now.state == SessionState::Active
+                    && now.attention == Some(Attention::Reply)
+                    && now.attention_since > before
+            },
+        );
+        wait_screen(&env, &pane, READY, 30);
+    }
+}

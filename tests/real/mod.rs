@@ -1,5 +1,5 @@
-//! End-to-end tests with the real agent CLIs (Claude Code 2.1.197, Codex
-//! 0.171.0, installed by `scripts/test` into `.tools/agents`), launched
+//! End-to-end tests with the real agent CLIs (the versions of
+//! scripts/agent-versions, installed by `scripts/test` into `.tools/agents`), launched
 //! through lf in a private tmux server, talking to the fake model servers
 //! of `tests/model` on 127.0.0.1. They observe only lf's JSON (records
 //! decoded into `SessionRecord`) and drive the agents' TUIs with
@@ -22,6 +22,20 @@ use std::path::{Path, PathBuf};
 /// keys by their last 20 characters.
 const API_KEY: &str = "sk-ant-lf-test-key-0123456789abcdefghij";
 
+/// The version of an agent CLI under test: what scripts/agents.sh installed
+/// (`LF_TEST_CLAUDE_VERSION`, `LF_TEST_CODEX_VERSION`: the pins, or
+/// `@latest` for scripts/test-latest), else the pin of scripts/agent-versions.
+pub fn version(cli: &str) -> String {
+    let var = format!("LF_TEST_{}_VERSION", cli.to_uppercase());
+    std::env::var(var).unwrap_or_else(|_| {
+        include_str!("../../scripts/agent-versions")
+            .lines()
+            .find_map(|line| line.strip_prefix(cli)?.strip_prefix('='))
+            .unwrap_or_else(|| panic!("scripts/agent-versions pins no {cli}"))
+            .to_owned()
+    })
+}
+
 /// The folder holding the real `claude` and `codex`, from `LF_TEST_CLAUDE`
 /// and `LF_TEST_CODEX` (set by scripts/test). Fails, never skips.
 pub fn agents_dir() -> PathBuf {
@@ -40,8 +54,14 @@ pub fn agents_dir() -> PathBuf {
         );
         path
     };
-    let claude = program("LF_TEST_CLAUDE", "@anthropic-ai/claude-code@2.1.197");
-    let codex = program("LF_TEST_CODEX", "@openai/codex@0.171.0");
+    let claude = program(
+        "LF_TEST_CLAUDE",
+        &format!("@anthropic-ai/claude-code@{}", version("claude")),
+    );
+    let codex = program(
+        "LF_TEST_CODEX",
+        &format!("@openai/codex@{}", version("codex")),
+    );
     let dir = claude.parent().unwrap().to_path_buf();
     assert_eq!(
         codex.parent().unwrap(),
@@ -99,7 +119,7 @@ fn with_claude(env: &mut Env, model: &Server, trusted: &[&str]) {
         .collect();
     let state = serde_json::json!({
         "hasCompletedOnboarding": true,
-        "lastOnboardingVersion": "2.1.332",
+        "lastOnboardingVersion": version("claude"),
         "customApiKeyResponses": {"approved": [&API_KEY[API_KEY.len() - 20..]], "rejected": []},
         "projects": projects,
         "hasSeenAutoDefaultNotice": true,
@@ -135,7 +155,7 @@ fn with_codex(env: &mut Env, model: &Server, trusted: &[&str]) {
         "model = \"gpt-fake\"\nmodel_provider = \"local\"\ncheck_for_update_on_startup = false\n\
          approval_policy = \"on-request\"\ndisable_paste_burst = true\n\n\
          [model_providers.local]\nname = \"local\"\nbase_url = \"{}/v1\"\nwire_api = \"responses\"\n\
-         env_key = \"LF_TEST_MODEL_KEY\"\n",
+         env_key = \"LF_TEST_MODEL_KEY\"\nrequest_max_retries = 1\nstream_max_retries = 1\n",
         model.url()
     );
     for name in trusted {

@@ -215,11 +215,12 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
         "Notification" => match text("notification_type") {
             Some(kind) if WAITS_FOR_PERSON.contains(&kind) => HookEvent::PermissionPrompt,
             Some(kind) if ANSWERED.contains(&kind) => HookEvent::ToolFinished,
-            Some(kind) if NEWS.contains(&kind) => HookEvent::Ignored(format!("Notification {kind}")),
-            Some(kind) => HookEvent::Unknown(format!(
-                "Notification type {}",
-                crate::error::quote(kind)
-            )),
+            Some(kind) if NEWS.contains(&kind) => {
+                HookEvent::Ignored(format!("Notification {kind}"))
+            }
+            Some(kind) => {
+                HookEvent::Unknown(format!("Notification type {}", crate::error::quote(kind)))
+            }
             None => HookEvent::Unknown("Notification without a type".to_owned()),
         },
         // `/clear` ends this native conversation and starts another in the
@@ -357,12 +358,19 @@ mod tests {
             ))
         };
         for kind in WAITS_FOR_PERSON {
-            assert_eq!(notification(kind), Ok(HookEvent::PermissionPrompt), "{kind}");
+            assert_eq!(
+                notification(kind),
+                Ok(HookEvent::PermissionPrompt),
+                "{kind}"
+            );
         }
         for kind in ANSWERED {
             assert_eq!(notification(kind), Ok(HookEvent::ToolFinished), "{kind}");
         }
-        assert!(matches!(notification("brand_new_dialog"), Ok(HookEvent::Unknown(_))));
+        assert!(matches!(
+            notification("brand_new_dialog"),
+            Ok(HookEvent::Unknown(_))
+        ));
         assert_eq!(
             parse(r#"{"hook_event_name":"StopFailure","error":"rate_limit"}"#),
             Ok(HookEvent::TurnCompleted { native_id: None })
