@@ -5,6 +5,7 @@
 //! provider process. Every decision is taken under the Session's launch
 //! lock, so N concurrent opens make one launch.
 
+use super::serve::{Action, Event, Launch, Phase, Wakers, Woken};
 use crate::clock::now_micros;
 use crate::error::{Error, Result};
 use crate::facade::Lf;
@@ -16,8 +17,7 @@ use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long an opener waits for a launch to become resumable (or to wait
@@ -26,22 +26,7 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long an agent that has not confirmed its conversation is given
 /// before lf assumes a dialog waits for the person (lf never kills it).
 pub const START_GRACE: Duration = Duration::from_secs(5);
-/// How long an agent may outlive its terminal before it is stopped.
-const HANGUP_GRACE: Duration = Duration::from_secs(5);
 pub(crate) const POLL: Duration = Duration::from_millis(10);
-/// How often lf-serve looks at its agent, its Run and its transcript.
-const WATCH: Duration = Duration::from_millis(50);
-
-/// Set when lf-serve's terminal hung up (its tmux pane was killed).
-static HANGUP: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
-
-/// Survive the terminal's hangup long enough to record how the agent
-/// ended. A handler, not SIG_IGN: the agent must not inherit an ignored
-/// SIGHUP (handlers are reset by exec). signal-hook's flag handler only
-/// stores to the atomic.
-fn catch_hangup() {
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGHUP, Arc::clone(&HANGUP));
-}
 
 /// Follows an agent's transcript for what fires no hook (a refused
 /// permission, Esc interrupting a turn, a Codex turn that failed). A
@@ -525,7 +510,7 @@ impl Lf {
         // Described only when a launch fails: hashing the executable
         // (Claude's is ~250 MB) would delay every start by half a second.
         let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
-        catch_hangup();
+        let hangup = super::serve::catch_hangup()?;
         let mut command = Command::new(&argv[0]);
         command
             .args(&argv[1..])
@@ -553,6 +538,7 @@ impl Lf {
             },
             now_micros(),
         )?;
+        let mut wakers = Wakers::new(child.id(), hangup, &run_dir)?;
         let resuming = run.native_id.clone();
         // Codex confirms nothing at start: a resume that keeps running this
         // long found its thread (lf-serve confirms it; a hook may first).
@@ -565,83 +551,94 @@ impl Lf {
             && provider.start_needs_person(std::path::Path::new(&row.cwd), &|key| {
                 self.caller.var(key).map(str::to_owned)
             }) == Some(true);
-        // The launch lock is held until the Run is resumable or waits for a
-        // person; the durable tmux session keeps other openers out after.
-        let mut lock = needs_confirm.then_some(lock);
-        let mut confirmed = !needs_confirm;
-        let mut waiting = false;
+        let mut machine = Launch::new(Instant::now(), needs_confirm, settle, predicted);
+        let mut lock = machine.holds_lock().then_some(lock);
         let mut watch = TranscriptWatch {
             resumed: resuming.is_some(),
             ..TranscriptWatch::default()
         };
-        let mut hangup: Option<Instant> = None;
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().map_err(|error| {
-                Error::io(
-                    format!("cannot see whether the agent of Run {run_id} still runs"),
-                    error,
-                )
-            })? {
-                break status;
+        let mut transcript: Option<String> = None;
+        // The first look reads the Run (a hook may have come already) and
+        // whatever the transcript holds.
+        let mut woken = Woken {
+            run: true,
+            transcript: true,
+            ..Woken::default()
+        };
+        loop {
+            let mut events = Vec::new();
+            // The hang-up first: when both come together, the agent did
+            // not end by itself.
+            if woken.hung_up || (woken.exited && wakers.hung_up()) {
+                events.push(Event::HangUp);
             }
-            if hangup.is_none() && HANGUP.load(Ordering::SeqCst) {
-                hangup = Some(Instant::now());
+            if woken.exited || wakers.agent_exited() {
+                events.push(Event::Exited);
             }
-            if let Some(at) = hangup {
-                // The terminal is gone; an agent that outlives it is
-                // stopped, so the outcome is still recorded.
-                use rustix::process::{Pid, Signal, kill_process};
-                let signal = match at.elapsed() {
-                    elapsed if elapsed >= HANGUP_GRACE * 2 => Some(Signal::KILL),
-                    elapsed if elapsed >= HANGUP_GRACE => Some(Signal::TERM),
-                    _ => None,
-                };
-                // Our own child, not reaped yet, so its pid cannot be reused.
-                let pid = i32::try_from(child.id()).ok().and_then(Pid::from_raw);
-                if let (Some(signal), Some(pid)) = (signal, pid) {
-                    let _ = kill_process(pid, signal);
-                }
+            if woken.run && !machine.hung_up() {
+                let current = self.run(&run.id)?;
+                wakers.follow_transcript(current.transcript_path.as_deref());
+                transcript = current.transcript_path;
+                events.push(Event::Run {
+                    confirmed: current.confirmed,
+                });
+                woken.transcript = true;
             }
-            let current = self.run(&run.id)?;
-            if !confirmed {
-                if current.confirmed {
-                    confirmed = true;
-                    lock = None;
-                } else if settle.is_some_and(|settle| started.elapsed() >= settle) {
-                    self.store()?.confirm_start(&run.id, now_micros())?;
-                    confirmed = true;
-                    lock = None;
-                } else if !waiting && (predicted || started.elapsed() >= START_GRACE) {
-                    self.store()?
-                        .record_waits_for_person(&run.id, now_micros())?;
-                    waiting = true;
-                    lock = None;
-                }
-            }
-            if watch.interrupted(provider, current.transcript_path.as_deref()) {
+            if woken.transcript
+                && !machine.hung_up()
+                && watch.interrupted(provider, transcript.as_deref())
+            {
                 self.store()?
                     .record_turn(&run.id, super::Turn::Completed, now_micros())?;
             }
-            std::thread::sleep(WATCH);
-        };
+            events.push(Event::Tick);
+            for event in events {
+                for action in machine.on(event, Instant::now()) {
+                    match action {
+                        Action::Confirm => self.store()?.confirm_start(&run.id, now_micros())?,
+                        Action::WaitForPerson => self
+                            .store()?
+                            .record_waits_for_person(&run.id, now_micros())?,
+                        Action::ReleaseLock => lock = None,
+                        Action::RecordHangup => {
+                            let now = now_micros();
+                            self.store()?.end_client(&process, now)?;
+                            self.store()?.record_hangup(&run.id, now)?;
+                        }
+                        Action::Signal(signal) => wakers.signal(signal),
+                    }
+                }
+            }
+            if machine.phase() == Phase::Ended {
+                break;
+            }
+            woken = wakers.wait(machine.deadline())?;
+        }
         drop(lock);
-        // The hang-up and the agent's end come together: look once more.
-        if hangup.is_none() && HANGUP.load(Ordering::SeqCst) {
-            hangup = Some(Instant::now());
+        let status = child.wait().map_err(|error| {
+            Error::io(
+                format!("cannot see how the agent of Run {run_id} ended"),
+                error,
+            )
+        })?;
+        if machine.hung_up() {
+            // The agent did not end by itself: its terminal went away. The
+            // Run ended without an outcome as the hang-up came (the Session
+            // reads `lost`, restore brings it back); nothing more is
+            // written, since a restore may be launching it again already.
+            return Ok(RunOutcome::Interrupted);
         }
         let now = now_micros();
         self.store()?.end_client(&process, now)?;
         // The agent may have confirmed since the last look.
-        confirmed = confirmed || self.run(&run.id)?.confirmed;
-        if !confirmed {
+        if !(machine.confirmed() || self.run(&run.id)?.confirmed) {
             // The CLI's own last word, when lf kept it.
             let said = stderr
                 .and_then(|tail| tail.last_line(STDERR_DRAIN))
                 .map(|line| format!("; {} said: {line}", provider.as_str()))
                 .unwrap_or_default();
             let diagnostic = match &resuming {
-                Some(native) if hangup.is_none() => {
+                Some(native) => {
                     self.store()?.mark_resume_failed(&run.id)?;
                     format!(
                         "{}: the resume of {} conversation {native} exited with {status} before {} confirmed it{said}; \
@@ -651,18 +648,12 @@ impl Lf {
                         provider.as_str()
                     )
                 }
-                _ => format!(
+                None => format!(
                     "{}: exited with {status} before becoming resumable{said}",
                     launch()
                 ),
             };
             return Err(self.fail(&run.id, diagnostic));
-        }
-        if hangup.is_some() {
-            // The agent did not end by itself: its terminal went away. No
-            // outcome, so the Session reads `lost` and restore brings it back.
-            self.store()?.record_hangup(&run.id, now)?;
-            return Ok(RunOutcome::Interrupted);
         }
         let outcome = outcome_of(&status);
         self.store()?
