@@ -10,7 +10,7 @@ use crate::clock::now_micros;
 use crate::error::{Error, Result};
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
-use crate::liveness::ProcessIdentity;
+use crate::liveness::{Presence, ProcessIdentity};
 use crate::provider::{self, Mode, Provider};
 use crate::state::{self, RunOutcome};
 use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
@@ -347,20 +347,23 @@ impl Lf {
 
     /// Live clients of a Session, checked against `/proc`.
     /// Receipts whose process is gone are marked ended here (launch paths
-    /// write anyway), so they do not pile up for listings to check.
+    /// write anyway), so they do not pile up for listings to check. A
+    /// client whose terminal hung up is no client: it is stopped (its
+    /// launcher would, within seconds) before anything launches the
+    /// Session again, so two agents never share one conversation.
     pub(crate) fn live_clients(&self, session: &str) -> Result<Vec<ProcessIdentity>> {
         let receipts = self.store()?.open_clients(Some(session))?;
         if receipts.is_empty() {
             return Ok(Vec::new());
         }
         let boot = crate::liveness::boot_id()?;
-        let (live, dead): (Vec<ProcessIdentity>, Vec<ProcessIdentity>) = receipts
-            .into_iter()
-            .map(|receipt| receipt.process)
-            .partition(|process| process.is_alive(&boot));
-        let now = now_micros();
-        for process in &dead {
-            self.store()?.end_client(process, now)?;
+        let mut live = Vec::new();
+        for receipt in receipts {
+            match receipt.process.presence(&boot) {
+                Presence::Running => live.push(receipt.process),
+                Presence::HungUp => self.stop_clients(&[receipt.process])?,
+                Presence::Gone => self.store()?.end_client(&receipt.process, now_micros())?,
+            }
         }
         Ok(live)
     }
@@ -439,7 +442,7 @@ impl Lf {
         let boot = crate::liveness::boot_id()?;
         Ok(receipts
             .iter()
-            .any(|receipt| receipt.process.is_alive(&boot)))
+            .any(|receipt| receipt.process.presence(&boot) == Presence::Running))
     }
 
     /// The launcher (`lf-serve RUN`): runs the provider for one Run in this
@@ -505,8 +508,8 @@ impl Lf {
         )?;
         // Before the provider exists: what runs beneath this process is the
         // Run's (lf::live attributes it by containment).
-        self.store()?
-            .record_launcher(&run.id, &ProcessIdentity::of(std::process::id())?)?;
+        let launcher = ProcessIdentity::of(std::process::id())?;
+        self.store()?.record_launcher(&run.id, &launcher)?;
         // Described only when a launch fails: hashing the executable
         // (Claude's is ~250 MB) would delay every start by half a second.
         let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
@@ -601,9 +604,8 @@ impl Lf {
                             .record_waits_for_person(&run.id, now_micros())?,
                         Action::ReleaseLock => lock = None,
                         Action::RecordHangup => {
-                            let now = now_micros();
-                            self.store()?.end_client(&process, now)?;
-                            self.store()?.record_hangup(&run.id, now)?;
+                            self.store()?
+                                .record_hangup(&run.id, &launcher, now_micros())?
                         }
                         Action::Signal(signal) => wakers.signal(signal),
                     }
@@ -621,15 +623,15 @@ impl Lf {
                 error,
             )
         })?;
+        let now = now_micros();
+        self.store()?.end_client(&process, now)?;
         if machine.hung_up() {
             // The agent did not end by itself: its terminal went away. The
             // Run ended without an outcome as the hang-up came (the Session
             // reads `lost`, restore brings it back); nothing more is
-            // written, since a restore may be launching it again already.
+            // written of it, since a restore may be launching it again.
             return Ok(RunOutcome::Interrupted);
         }
-        let now = now_micros();
-        self.store()?.end_client(&process, now)?;
         // The agent may have confirmed since the last look.
         if !(machine.confirmed() || self.run(&run.id)?.confirmed) {
             // The CLI's own last word, when lf kept it.

@@ -8,6 +8,7 @@
 use crate::clock::Timestamp;
 use crate::error::Result;
 use crate::facade::OpenCommand;
+use crate::liveness::Presence;
 use crate::state::{self, Facts, StepFacts};
 use crate::store::{SessionRow, Store, TaskLabel};
 use crate::wire::{SessionRecord, WorkRef, Workspace};
@@ -139,12 +140,14 @@ impl LiveClients {
             let boot = self.boot()?;
             let mut terminals: Vec<String> = Vec::new();
             let mut live = false;
-            // A receipt from another boot is dead without looking.
+            // A receipt from another boot is dead without looking; a
+            // client whose terminal hung up shows the Session to nobody.
             for receipt in store
                 .open_clients(Some(&row.id))?
                 .into_iter()
                 .filter(|receipt| {
-                    receipt.process.boot_id == *boot && receipt.process.is_alive(boot)
+                    receipt.process.boot_id == *boot
+                        && receipt.process.presence(boot) == Presence::Running
                 })
             {
                 live = true;
@@ -171,9 +174,9 @@ pub(crate) fn lost(row: &SessionRow, live_client: bool, boot: &str) -> Option<st
         return None;
     }
     let launch = &row.launch;
-    let (other_boot, launcher_alive) = match &launch.launcher {
-        Some(launcher) => (launcher.boot_id != boot, launcher.is_alive(boot)),
-        None => (false, false),
+    let (other_boot, presence) = match &launch.launcher {
+        Some(launcher) => (launcher.boot_id != boot, launcher.presence(boot)),
+        None => (false, Presence::Gone),
     };
     state::lost(
         row.outcome,
@@ -182,7 +185,8 @@ pub(crate) fn lost(row: &SessionRow, live_client: bool, boot: &str) -> Option<st
             started: launch.started,
             ended: launch.ended,
             other_boot,
-            launcher_alive,
+            launcher_alive: presence == Presence::Running,
+            hung_up: presence == Presence::HungUp,
         },
     )
 }

@@ -74,9 +74,8 @@ pub(crate) enum Action {
     WaitForPerson,
     /// Release the launch lock.
     ReleaseLock,
-    /// End the Run without an outcome (the Session reads `lost`, reason
-    /// `terminal`), and the agent's receipt with it: from now on the agent
-    /// shows nothing to anyone.
+    /// End the Run without an outcome: the Session reads `lost`, reason
+    /// `terminal`, while the agent is still being stopped.
     RecordHangup,
     /// Send the agent this signal.
     Signal(Signal),

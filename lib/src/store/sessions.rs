@@ -699,11 +699,43 @@ impl Store {
         self.end_run(run, Some(outcome), exit_code, now)
     }
 
-    /// A Run's terminal hung up (its tmux server or pane went away) and its
-    /// agent went with it: the Run ends with no outcome, since the agent did
-    /// not end by itself (`state::lost` reads this as a lost terminal).
-    pub fn record_hangup(&self, run: &str, now: i64) -> Result<()> {
-        self.end_run(run, None, None, now)
+    /// A Run's terminal hung up (its tmux server or pane went away): the
+    /// Run ends with no outcome, since the agent did not end by itself. The
+    /// launcher is forgotten, so `state::lost` reads a lost terminal at
+    /// once, not "lf-serve will record it", while lf-serve still stops the
+    /// agent. The agent's receipt stays open until it is gone: it counts as
+    /// no client (its terminal hung up, `Presence::HungUp`), and whoever
+    /// launches the Session again first stops it. Fenced on `launcher`
+    /// still being the Run's: a restore may have launched it again.
+    pub fn record_hangup(
+        &self,
+        run: &str,
+        launcher: &crate::liveness::ProcessIdentity,
+        now: i64,
+    ) -> Result<()> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE runs SET outcome = NULL, exit_code = NULL, ended_at = ?5, \
+             launcher_boot_id = NULL, launcher_pid = NULL, launcher_starttime = NULL \
+             WHERE id = ?1 AND launcher_boot_id = ?2 AND launcher_pid = ?3 \
+             AND launcher_starttime = ?4",
+            params![
+                run,
+                launcher.boot_id,
+                launcher.pid,
+                launcher.starttime as i64,
+                now
+            ],
+        )?;
+        if changed == 1 {
+            tx.execute(
+                "UPDATE sessions SET permission_pending = 0, updated_at = ?2 \
+                 WHERE current_run_id = ?1",
+                params![run, now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
     }
 
     fn end_run(
