@@ -13,7 +13,7 @@ use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::liveness::{Presence, ProcessIdentity};
 use crate::provider::{self, Mode, Provider};
 use crate::state::{self, RunOutcome};
-use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
+use crate::store::{ClientReceipt, Launched, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
 use std::path::PathBuf;
 use std::process::Command;
@@ -330,12 +330,11 @@ impl Lf {
             argv: current.argv.clone(),
             prompt: current.prompt.clone(),
         };
-        self.store()?.new_attempt(
-            &SessionId::parse(&row.id)?,
-            &current.id,
-            &next,
-            now_micros(),
-        )?;
+        // Prepared, not made current: its launcher does that as the agent
+        // starts, so the Session goes from lost to active with nothing in
+        // between (an attempt that has not started reads `unknown`).
+        self.store()?
+            .prepare_attempt(&SessionId::parse(&row.id)?, &next, now_micros())?;
         self.run(next.id.as_str())
     }
 
@@ -467,13 +466,19 @@ impl Lf {
         let lock = crate::locks::launch(self.home(), &id)?;
         let row = self.resolve(&SessionSelector::Session(id.clone()))?;
         refuse_completed(&row)?;
-        if row.current_run_id != run.id {
+        // A new attempt an opener prepared (never launched, and newer than
+        // the current Run) becomes current as its agent starts.
+        let adopt_from = if row.current_run_id == run.id {
+            None
+        } else if !run.published && run.created_at >= self.run(&row.current_run_id)?.created_at {
+            Some(row.current_run_id.clone())
+        } else {
             return Err(Error::NotCurrentRun {
                 run: run.id,
                 session: id.to_string(),
                 current: row.current_run_id,
             });
-        }
+        };
         if !self.live_clients(&row.id)?.is_empty() {
             return Err(Error::Unavailable(state::ACTIVE_ELSEWHERE.into()));
         }
@@ -501,15 +506,11 @@ impl Lf {
             primary: row.primary_scope.is_some(),
         })?;
         let terminal = self.terminal_id();
-        self.store()?.mark_run_started(
-            &run.id,
-            &format!("lf-serve {}", terminal.as_deref().unwrap_or("?")),
-            now_micros(),
-        )?;
-        // Before the provider exists: what runs beneath this process is the
-        // Run's (lf::live attributes it by containment).
+        let label = format!("lf-serve {}", terminal.as_deref().unwrap_or("?"));
         let launcher = ProcessIdentity::of(std::process::id())?;
-        self.store()?.record_launcher(&run.id, &launcher)?;
+        // What the last launch was told is forgotten before the agent can
+        // confirm anything (a hook may come before the launch is recorded).
+        self.store()?.reset_launch(&run.id)?;
         // Described only when a launch fails: hashing the executable
         // (Claude's is ~250 MB) would delay every start by half a second.
         let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
@@ -527,20 +528,36 @@ impl Lf {
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(error) => {
+                // Started and failed, as a person opening it next sees it.
+                if let Some(previous) = &adopt_from {
+                    self.store()?
+                        .adopt_attempt(&row.id, &run.id, previous, now_micros())?;
+                }
+                self.store()?
+                    .mark_run_started(&run.id, &label, now_micros())?;
                 return Err(self.fail(&run.id, format!("could not start {}: {error}", launch())));
             }
         };
         let stderr = child.stderr.take().map(StderrTail::follow);
         let process = ProcessIdentity::of(child.id())?;
-        self.store()?.record_client(
-            &ClientReceipt {
+        // The Run started, by this launcher, with this agent: one
+        // transaction, so the Session goes from what it was (new, lost,
+        // exited) straight to `active`, never through a started Run
+        // without a launcher (`lost`) or a launcher without its agent
+        // (`unknown`). lf::live attributes what runs beneath this process
+        // to the Run from here on; the agent itself is known by its receipt.
+        self.store()?.record_launch(&Launched {
+            client: &ClientReceipt {
                 session_id: row.id.clone(),
                 run_id: run.id.clone(),
                 process: process.clone(),
                 terminal_id: terminal,
             },
-            now_micros(),
-        )?;
+            label: &label,
+            launcher: &launcher,
+            adopt_from: adopt_from.as_deref(),
+            now: now_micros(),
+        })?;
         let mut wakers = Wakers::new(child.id(), hangup, &run_dir)?;
         let resuming = run.native_id.clone();
         // Codex confirms nothing at start: a resume that keeps running this
@@ -624,7 +641,10 @@ impl Lf {
             )
         })?;
         let now = now_micros();
-        self.store()?.end_client(&process, now)?;
+        let confirmed = machine.confirmed() || self.run(&run.id)?.confirmed;
+        if machine.hung_up() || !confirmed {
+            self.store()?.end_client(&process, now)?;
+        }
         if machine.hung_up() {
             // The agent did not end by itself: its terminal went away. The
             // Run ended without an outcome as the hang-up came (the Session
@@ -633,7 +653,7 @@ impl Lf {
             return Ok(RunOutcome::Interrupted);
         }
         // The agent may have confirmed since the last look.
-        if !(machine.confirmed() || self.run(&run.id)?.confirmed) {
+        if !confirmed {
             // The CLI's own last word, when lf kept it.
             let said = stderr
                 .and_then(|tail| tail.last_line(STDERR_DRAIN))
@@ -659,7 +679,7 @@ impl Lf {
         }
         let outcome = outcome_of(&status);
         self.store()?
-            .record_outcome(&run.id, outcome, status.code(), now)?;
+            .record_exit(&run.id, &process, outcome, status.code(), now)?;
         Ok(outcome)
     }
 

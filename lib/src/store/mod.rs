@@ -28,7 +28,7 @@ pub(crate) use readonly::Claim;
 pub(crate) use readonly::Owed;
 pub(crate) use readonly::{Evidence, ReadOnly};
 pub(crate) use sessions::ListQuery;
-pub use sessions::{NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
+pub use sessions::{Launched, NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
 pub use work::{FlowRow, TaskLabel, TaskRow, WaveRow};
 
 use crate::error::{Error, Result};
