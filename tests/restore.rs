@@ -156,8 +156,12 @@ fn a_killed_server_is_restored_exactly_once_with_each_native_id() {
     let command_run = env.current_run(&command.id);
     env.tmux(&["kill-server"]);
     for session in [&claude, &codex, &command] {
-        let lost = wait_lost(&env, &session.id, LostReason::Terminal);
-        assert!(!lost.alive);
+        wait_lost(&env, &session.id, LostReason::Terminal);
+        // Lost at once; its agent, told of the hang-up, ends soon after.
+        wait_for("the lost agent to end", 20, || {
+            let record = env.show(&session.id);
+            (record.state == SessionState::Lost && !record.alive).then_some(())
+        });
     }
     assert_eq!(env.show(&quit.id).lost, None, "it exited by itself");
     assert_eq!(env.show(&completed.id).state, SessionState::Closed);

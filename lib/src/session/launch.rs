@@ -597,12 +597,15 @@ impl Lf {
             }
             if woken.run && !machine.hung_up() {
                 let current = self.run(&run.id)?;
-                wakers.follow_transcript(current.transcript_path.as_deref());
                 transcript = current.transcript_path;
                 events.push(Event::Run {
                     confirmed: current.confirmed,
                 });
                 woken.transcript = true;
+            }
+            // A new path, or its folder (or one on the way) appeared.
+            if woken.transcript {
+                wakers.follow_transcript(transcript.as_deref());
             }
             if woken.transcript
                 && !machine.hung_up()

@@ -249,8 +249,19 @@ pub(crate) struct Wakers {
     /// The Run's folder, where the store rings `changed.bell`.
     run: OwnedFd,
     /// The folder of the agent's transcript, once it is known.
-    transcript: Option<(PathBuf, OwnedFd)>,
+    transcript: Option<Followed>,
     looked: Instant,
+}
+
+/// The watch on a transcript's folder, or, while that folder does not
+/// exist yet (Claude makes it with the first line), on its nearest
+/// ancestor that does, to learn when it appears.
+struct Followed {
+    /// The transcript's folder.
+    folder: PathBuf,
+    fd: OwnedFd,
+    /// The watch is on the folder itself, not an ancestor.
+    there: bool,
 }
 
 /// A watch that could not be set up, named for a person.
@@ -319,21 +330,45 @@ impl Wakers {
     }
 
     /// Follow the folder of the transcript at `path` (the agent appends to
-    /// it, or writes a new one there after `/clear`). A folder that cannot
-    /// be watched (not there yet) is left to the safety look.
+    /// it, or writes a new one there after `/clear`). A folder that is not
+    /// there yet is waited for on its nearest ancestor; one that cannot be
+    /// watched at all is left to the safety look. The caller reads the
+    /// transcript after: it may have grown before the watch was made.
     pub(crate) fn follow_transcript(&mut self, path: Option<&str>) {
-        let folder = path.and_then(|path| Path::new(path).parent());
-        if self.transcript.as_ref().map(|(known, _)| known.as_path()) == folder {
+        let Some(folder) = path.and_then(|path| Path::new(path).parent()) else {
+            return;
+        };
+        if let Some(followed) = &self.transcript
+            && followed.folder == folder
+            && followed.there
+        {
             return;
         }
-        self.transcript = folder.and_then(|folder| {
-            let flags = inotify::WatchFlags::MODIFY
-                | inotify::WatchFlags::CREATE
-                | inotify::WatchFlags::MOVED_TO;
-            watch_folder(folder, flags)
-                .ok()
-                .map(|fd| (folder.to_path_buf(), fd))
-        });
+        let grows = inotify::WatchFlags::MODIFY
+            | inotify::WatchFlags::CREATE
+            | inotify::WatchFlags::MOVED_TO;
+        let appears = inotify::WatchFlags::CREATE | inotify::WatchFlags::MOVED_TO;
+        self.transcript = None;
+        // Twice at most: once more when the folder was made between
+        // finding it missing and watching its ancestor.
+        for _ in 0..2 {
+            let watched = folder.ancestors().enumerate().find_map(|(at, watched)| {
+                let there = at == 0;
+                let fd = watch_folder(watched, if there { grows } else { appears }).ok()?;
+                Some(Followed {
+                    folder: folder.to_path_buf(),
+                    fd,
+                    there,
+                })
+            });
+            let retry = watched
+                .as_ref()
+                .is_some_and(|followed| !followed.there && folder.is_dir());
+            self.transcript = watched;
+            if !retry {
+                break;
+            }
+        }
     }
 
     /// Whether the agent is known to have exited, without waiting.
@@ -363,8 +398,8 @@ impl Wakers {
             PollFd::new(&self.hangup, PollFlags::IN),
             PollFd::new(&self.run, PollFlags::IN),
         ];
-        if let Some((_, fd)) = &self.transcript {
-            fds.push(PollFd::new(fd, PollFlags::IN));
+        if let Some(followed) = &self.transcript {
+            fds.push(PollFd::new(&followed.fd, PollFlags::IN));
         }
         match poll(&mut fds, Some(&timeout)) {
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
@@ -385,9 +420,9 @@ impl Wakers {
             drain(&self.run);
         }
         if woken.transcript
-            && let Some((_, fd)) = &self.transcript
+            && let Some(followed) = &self.transcript
         {
-            drain(fd);
+            drain(&followed.fd);
         }
         if Instant::now() >= safety {
             self.looked = Instant::now();
