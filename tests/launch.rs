@@ -237,6 +237,11 @@ fn a_historical_run_id_is_refused_naming_the_current_run() {
     // attempt by forgetting the native id.
     kill(pid, Signal::KILL);
     state_is(&env, &record.id, SessionState::Interrupted);
+    // lf-serve recorded the outcome; once it exits, its tmux session goes.
+    let name = tmux_name(&record.id);
+    wait_for("the launcher's tmux session to end", 20, || {
+        (!env.tmux_has(&name)).then_some(())
+    });
     env.db()
         .execute("UPDATE runs SET native_id = NULL WHERE id = ?1", [&first])
         .unwrap();

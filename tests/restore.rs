@@ -156,8 +156,12 @@ fn a_killed_server_is_restored_exactly_once_with_each_native_id() {
     let command_run = env.current_run(&command.id);
     env.tmux(&["kill-server"]);
     for session in [&claude, &codex, &command] {
-        let lost = wait_lost(&env, &session.id, LostReason::Terminal);
-        assert!(!lost.alive);
+        wait_lost(&env, &session.id, LostReason::Terminal);
+        // Lost at once; its agent, told of the hang-up, ends soon after.
+        wait_for("the lost agent to end", 20, || {
+            let record = env.show(&session.id);
+            (record.state == SessionState::Lost && !record.alive).then_some(())
+        });
     }
     assert_eq!(env.show(&quit.id).lost, None, "it exited by itself");
     assert_eq!(env.show(&completed.id).state, SessionState::Closed);
@@ -223,6 +227,83 @@ fn a_killed_server_is_restored_exactly_once_with_each_native_id() {
         assert_eq!(again[&session.id].skipped, Some(RestoreSkip::Running));
     }
     assert_eq!(env.agent_log("launch").len(), before);
+}
+
+/// Killing the tmux server hangs up every lf-serve's terminal. Each
+/// Session reads `lost` (terminal) as soon as the server is gone, and the
+/// first restore brings every one back, although each agent here ignores
+/// SIGHUP and would outlive its terminal for lf-serve's 5 s grace: restore
+/// stops it first, so two agents never share a Session.
+#[test]
+fn a_restore_right_after_the_server_is_killed_brings_every_session_back() {
+    let env = Env::new();
+    let sessions: Vec<SessionRecord> = (0..3)
+        .map(|n| {
+            let title = format!("outlives {n}");
+            env.run(
+                "lf-session-new",
+                &[
+                    "--provider",
+                    "command",
+                    "--title",
+                    &title,
+                    "--",
+                    "sh",
+                    "-c",
+                    "trap '' HUP; exec sleep 300",
+                ],
+            )
+            .json()
+        })
+        .collect();
+    let agents: Vec<i32> = sessions.iter().map(|s| env.agent_pid(&s.id)).collect();
+    let server: i32 = env
+        .tmux(&["list-sessions", "-F", "#{pid}"])
+        .lines()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    env.tmux(&["kill-server"]);
+    // The server's exit closes every pane's terminal: from then on the
+    // hang-up is a fact of /proc, whatever lf-serve has recorded yet.
+    wait_for("the tmux server to exit", 20, || {
+        let stat = std::fs::read_to_string(format!("/proc/{server}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .next();
+        matches!(state, None | Some("Z")).then_some(())
+    });
+    for session in &sessions {
+        let record = env.show(&session.id);
+        assert_eq!(record.state, SessionState::Lost, "{record:#?}");
+        assert_eq!(record.lost, Some(LostReason::Terminal));
+    }
+    let done = restore(&env, &[]);
+    assert_eq!(done.len(), 3, "{done:#?}");
+    for (session, agent) in sessions.iter().zip(&agents) {
+        let line = &done[&session.id];
+        assert_eq!(line.result, RestoreResult::Relaunched, "{line:#?}");
+        assert_eq!(line.lost, Some(LostReason::Terminal));
+        assert!(env.tmux_has(&tmux_name(&session.id)));
+        let record = env.show(&session.id);
+        assert_eq!(record.state, SessionState::Active, "{record:#?}");
+        assert_ne!(env.agent_pid(&session.id), *agent, "a new agent");
+        let old = std::fs::read_to_string(format!("/proc/{agent}/stat")).unwrap_or_default();
+        let state = old
+            .rsplit(')')
+            .next()
+            .unwrap_or_default()
+            .split_whitespace()
+            .next();
+        assert!(
+            matches!(state, None | Some("Z")),
+            "the agent that outlived its terminal was stopped first: {old}"
+        );
+    }
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! Home.
 
 use crate::util::*;
-use lf::wire::{Attention, EventKind, SessionEvent, SessionState};
+use lf::wire::{Attention, EventKind, SessionEvent, SessionRecord, SessionState};
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -443,4 +443,55 @@ fn events_are_what_the_schema_says() {
     ] {
         assert!(seen.contains(&kind), "{kind} in {seen:?}");
     }
+}
+
+/// The events of one Session, as `(kind, from, to)`.
+fn session_kinds(env: &Env, id: &str) -> Vec<(EventKind, Option<String>, Option<String>)> {
+    all_events(env)
+        .into_iter()
+        .filter(|event| event.session_id == id)
+        .map(|event| (event.kind, event.from, event.to))
+        .collect()
+}
+
+/// A launch tells exactly what happened: the Session was created, then
+/// its agent runs; a lost one opened or restored runs again. No `lost`
+/// for a launcher not yet recorded, no `unknown` for an attempt not yet
+/// started, in between.
+#[test]
+fn a_launch_tells_exactly_the_states_that_happened() {
+    let env = Env::new();
+    let record: SessionRecord = env
+        .run(
+            "lf-session-new",
+            &["--provider", "command", "--", "sleep", "300"],
+        )
+        .json();
+    let state =
+        |from: &str, to: &str| (EventKind::State, Some(from.to_owned()), Some(to.to_owned()));
+    let mut told = vec![
+        (EventKind::Created, None, Some("unknown".to_owned())),
+        state("unknown", "active"),
+    ];
+    assert_eq!(session_kinds(&env, &record.id), told, "lf-session-new");
+
+    let lose = |env: &Env| {
+        env.tmux(&["kill-server"]);
+        wait_for("the Session to read lost", 20, || {
+            (env.show(&record.id).state == SessionState::Lost).then_some(())
+        });
+    };
+    lose(&env);
+    env.run("lf-session-open", &[&record.id, "--detach"]).ok();
+    told.extend([state("active", "lost"), state("lost", "active")]);
+    assert_eq!(
+        session_kinds(&env, &record.id),
+        told,
+        "an open of a lost Session"
+    );
+
+    lose(&env);
+    env.run("lf-session-restore", &[]).ok();
+    told.extend([state("active", "lost"), state("lost", "active")]);
+    assert_eq!(session_kinds(&env, &record.id), told, "a restore");
 }

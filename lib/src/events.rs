@@ -172,18 +172,10 @@ fn changes(
     changes
 }
 
-/// Tell followers that events were committed: touch the bell (creating
-/// it, owner-only, the first time). Both its times are set: inotify reports
-/// a change of both as IN_ATTRIB, of the modification time alone as
-/// IN_MODIFY, which every write to the WAL beside it also is. Best effort:
-/// a follower also looks every [`LIVENESS_EVERY`].
+/// Tell followers that events were committed: ring the Home's bell.
+/// Best effort: a follower also looks every [`LIVENESS_EVERY`].
 fn ring(bell: &std::path::Path) {
-    let now = std::time::SystemTime::now();
-    let times = std::fs::FileTimes::new()
-        .set_accessed(now)
-        .set_modified(now);
-    let _ = crate::home::open_private(bell, std::fs::OpenOptions::new().write(true).create(true))
-        .and_then(|file| file.set_times(times));
+    crate::home::ring(bell);
 }
 
 /// What a follower asks for.

@@ -61,6 +61,11 @@ impl Home {
     pub fn run_dir(&self, run: &RunId) -> PathBuf {
         self.runs().join(run.as_str())
     }
+    /// Touched after every commit that changed the Run (its launcher
+    /// waits for it).
+    pub fn run_bell(&self, run: &RunId) -> PathBuf {
+        self.run_dir(run).join("changed.bell")
+    }
     /// Touched after every commit that recorded events (see `events`).
     pub fn events_bell(&self) -> PathBuf {
         self.root.join("events.bell")
@@ -176,6 +181,20 @@ pub(crate) fn create_private_dir(dir: &Path) -> Result<()> {
 
 /// Open a file in the Home with `options`; a file it creates is owner-only
 /// whatever the umask, and an existing one with a wider mode is tightened.
+/// Ring a bell: touch `bell`, creating it (owner-only) if its folder
+/// exists. Both its times are set: inotify reports a change of both as
+/// IN_ATTRIB, of the modification time alone as IN_MODIFY, which every write
+/// to a database's WAL beside it also is. Best effort: whoever waits for a
+/// bell also looks now and then.
+pub(crate) fn ring(bell: &Path) {
+    let now = std::time::SystemTime::now();
+    let times = std::fs::FileTimes::new()
+        .set_accessed(now)
+        .set_modified(now);
+    let _ = open_private(bell, std::fs::OpenOptions::new().write(true).create(true))
+        .and_then(|file| file.set_times(times));
+}
+
 pub(crate) fn open_private(
     path: &Path,
     options: &mut std::fs::OpenOptions,

@@ -147,8 +147,11 @@ pub struct LaunchFacts {
     pub ended: bool,
     /// The launcher was recorded under another boot than this one.
     pub other_boot: bool,
-    /// The launcher (`lf-serve`) still runs.
+    /// The launcher (`lf-serve`) still runs, in its terminal.
     pub launcher_alive: bool,
+    /// The launcher still runs but its terminal hung up: it is about to
+    /// record that (and to stop the agent), but the terminal is gone now.
+    pub hung_up: bool,
 }
 
 /// Why the current Run's agent is gone without having ended by itself, or
@@ -163,6 +166,8 @@ pub fn lost(
         None
     } else if launch.other_boot {
         Some(LostReason::Reboot)
+    } else if launch.hung_up {
+        Some(LostReason::Terminal)
     } else if launch.launcher_alive {
         None
     } else if launch.ended {
@@ -459,6 +464,15 @@ mod tests {
         assert_eq!(lost(None, false, hung_up), Some(LostReason::Terminal));
         assert_eq!(lost(None, false, started), Some(LostReason::Killed));
         assert_eq!(lost(None, false, serving), None, "lf-serve will record it");
+        let hanging_up = LaunchFacts {
+            hung_up: true,
+            ..started
+        };
+        assert_eq!(
+            lost(None, false, hanging_up),
+            Some(LostReason::Terminal),
+            "its terminal is gone before lf-serve says so"
+        );
         assert_eq!(lost(None, true, rebooted), None, "it runs");
         assert_eq!(
             lost(None, false, LaunchFacts::default()),

@@ -269,10 +269,10 @@ fn claude_a_killed_pane_is_lost_and_resumes_the_same_conversation() {
     let native = anthropic::session_id(&model.wait_prompt("pelican", 5)).unwrap();
     wait_transcript(&env, &native, "pelican");
     env.tmux(&["kill-pane", "-t", &pane]);
-    let killed = wait_record(&env, &record.id, "lost", 20, |record| {
-        record.state == SessionState::Lost
+    // Lost as the pane goes; its agent, told of the hang-up, ends soon after.
+    let killed = wait_record(&env, &record.id, "lost, its agent ended", 20, |record| {
+        record.state == SessionState::Lost && !record.alive
     });
-    assert!(!killed.alive);
     assert_eq!(killed.lost, Some(lf::state::LostReason::Terminal));
     assert_eq!(
         killed.attention,
@@ -428,6 +428,12 @@ fn claude_a_resume_that_dies_at_once_fails_and_is_not_repeated() {
     let failed = env.run("lf-session-open", &["--detach", &record.id]);
     let message = failed.fails(1);
     assert!(message.contains(&native), "{message}");
+    // The failed launcher recorded why, then exits; its tmux session goes
+    // with it (an open before that would go to the dying session).
+    let name = format!("lf-{}", &record.id[..12]);
+    crate::util::wait_for("the failed launcher's tmux session to end", 20, || {
+        (!env.tmux_has(&name)).then_some(())
+    });
     let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
     assert_eq!(opened.state, SessionState::Active);
     let pane = crate::real::pane(&opened);

@@ -113,10 +113,10 @@ fn codex_cli(env: &Env, args: &[&str]) {
 /// with Codex's prompt on screen.
 fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
     env.tmux(&["kill-pane", "-t", pane]);
-    let killed = wait_record(env, id, "lost", 20, |record| {
-        record.state == SessionState::Lost
+    // Lost as the pane goes; its agent, told of the hang-up, ends soon after.
+    let killed = wait_record(env, id, "lost, its agent ended", 20, |record| {
+        record.state == SessionState::Lost && !record.alive
     });
-    assert!(!killed.alive);
     assert_eq!(killed.lost, Some(lf::state::LostReason::Terminal));
     let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
     assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
@@ -344,6 +344,12 @@ fn codex_a_resume_that_dies_at_once_fails_with_codexs_message_and_is_not_repeate
         message.contains("the next open starts a new conversation"),
         "{message}"
     );
+    // The failed launcher recorded why, then exits; its tmux session goes
+    // with it (an open before that would go to the dying session).
+    let name = format!("lf-{}", &record.id[..12]);
+    crate::util::wait_for("the failed launcher's tmux session to end", 20, || {
+        (!env.tmux_has(&name)).then_some(())
+    });
     let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
     assert_eq!(opened.state, SessionState::Active);
     let pane = crate::real::pane(&opened);

@@ -37,6 +37,15 @@ pub fn boot_id() -> Result<String> {
         })
 }
 
+/// Whether a recorded process still runs, and still in its terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    Gone,
+    Running,
+    /// It runs, but its terminal hung up: it shows nothing to anyone.
+    HungUp,
+}
+
 /// What `/proc/<pid>/stat` says of a process, if it exists.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProcStat {
@@ -44,6 +53,10 @@ pub struct ProcStat {
     /// Scheduler state: `R` running, `S` sleeping, `Z` zombie, …
     pub state: char,
     pub starttime: u64,
+    /// Field 7: the controlling terminal's device number, 0 when none
+    /// (the kernel clears it for the whole session as the terminal hangs
+    /// up, before any process there has been told).
+    pub tty_nr: i64,
 }
 
 /// Parse a `/proc/<pid>/stat` line. The command name (field 2) may hold
@@ -56,6 +69,7 @@ pub fn parse_stat(text: &str) -> Option<ProcStat> {
         state: fields.first()?.chars().next()?,
         ppid: fields.get(1)?.parse().ok()?,
         starttime: fields.get(19)?.parse().ok()?,
+        tty_nr: fields.get(4)?.parse().ok()?,
     })
 }
 
@@ -83,6 +97,29 @@ impl ProcessIdentity {
         self.boot_id == current_boot
             && read_stat(self.pid)
                 .is_some_and(|stat| stat.starttime == self.starttime && stat.state != 'Z')
+    }
+
+    /// Where the process is: gone, running, or running on after its
+    /// terminal hung up (its stdin is a terminal, yet it has no controlling
+    /// terminal any more: a tmux server or pane killed under it). Known
+    /// from `/proc` as the terminal goes, before lf-serve has recorded it.
+    pub fn presence(&self, current_boot: &str) -> Presence {
+        let Some(stat) = read_stat(self.pid).filter(|stat| {
+            self.boot_id == current_boot && stat.starttime == self.starttime && stat.state != 'Z'
+        }) else {
+            return Presence::Gone;
+        };
+        let reads_a_terminal = || {
+            std::fs::read_link(format!("/proc/{}/fd/0", self.pid)).is_ok_and(|path| {
+                let path = path.to_string_lossy();
+                path.starts_with("/dev/pts/") || path.starts_with("/dev/tty")
+            })
+        };
+        if stat.tty_nr == 0 && reads_a_terminal() {
+            Presence::HungUp
+        } else {
+            Presence::Running
+        }
     }
 
     /// Stop the process: SIGTERM, then SIGKILL if it still runs after
@@ -127,6 +164,7 @@ mod tests {
         assert_eq!(stat.state, 'R');
         assert_eq!(stat.ppid, 99);
         assert_eq!(stat.starttime, 777);
+        assert_eq!(stat.tty_nr, 0);
         assert_eq!(parse_stat("garbage"), None);
         assert_eq!(parse_stat("1 (x) S 1"), None);
     }

@@ -5,19 +5,19 @@
 //! provider process. Every decision is taken under the Session's launch
 //! lock, so N concurrent opens make one launch.
 
+use super::serve::{Action, Event, Launch, Phase, Wakers, Woken};
 use crate::clock::now_micros;
 use crate::error::{Error, Result};
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
-use crate::liveness::ProcessIdentity;
+use crate::liveness::{Presence, ProcessIdentity};
 use crate::provider::{self, Mode, Provider};
 use crate::state::{self, RunOutcome};
-use crate::store::{ClientReceipt, NewRun, RunRow, SessionRow};
+use crate::store::{ClientReceipt, Launched, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long an opener waits for a launch to become resumable (or to wait
@@ -26,22 +26,7 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long an agent that has not confirmed its conversation is given
 /// before lf assumes a dialog waits for the person (lf never kills it).
 pub const START_GRACE: Duration = Duration::from_secs(5);
-/// How long an agent may outlive its terminal before it is stopped.
-const HANGUP_GRACE: Duration = Duration::from_secs(5);
 pub(crate) const POLL: Duration = Duration::from_millis(10);
-/// How often lf-serve looks at its agent, its Run and its transcript.
-const WATCH: Duration = Duration::from_millis(50);
-
-/// Set when lf-serve's terminal hung up (its tmux pane was killed).
-static HANGUP: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
-
-/// Survive the terminal's hangup long enough to record how the agent
-/// ended. A handler, not SIG_IGN: the agent must not inherit an ignored
-/// SIGHUP (handlers are reset by exec). signal-hook's flag handler only
-/// stores to the atomic.
-fn catch_hangup() {
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGHUP, Arc::clone(&HANGUP));
-}
 
 /// Follows an agent's transcript for what fires no hook (a refused
 /// permission, Esc interrupting a turn, a Codex turn that failed). A
@@ -345,12 +330,11 @@ impl Lf {
             argv: current.argv.clone(),
             prompt: current.prompt.clone(),
         };
-        self.store()?.new_attempt(
-            &SessionId::parse(&row.id)?,
-            &current.id,
-            &next,
-            now_micros(),
-        )?;
+        // Prepared, not made current: its launcher does that as the agent
+        // starts, so the Session goes from lost to active with nothing in
+        // between (an attempt that has not started reads `unknown`).
+        self.store()?
+            .prepare_attempt(&SessionId::parse(&row.id)?, &next, now_micros())?;
         self.run(next.id.as_str())
     }
 
@@ -362,20 +346,23 @@ impl Lf {
 
     /// Live clients of a Session, checked against `/proc`.
     /// Receipts whose process is gone are marked ended here (launch paths
-    /// write anyway), so they do not pile up for listings to check.
+    /// write anyway), so they do not pile up for listings to check. A
+    /// client whose terminal hung up is no client: it is stopped (its
+    /// launcher would, within seconds) before anything launches the
+    /// Session again, so two agents never share one conversation.
     pub(crate) fn live_clients(&self, session: &str) -> Result<Vec<ProcessIdentity>> {
         let receipts = self.store()?.open_clients(Some(session))?;
         if receipts.is_empty() {
             return Ok(Vec::new());
         }
         let boot = crate::liveness::boot_id()?;
-        let (live, dead): (Vec<ProcessIdentity>, Vec<ProcessIdentity>) = receipts
-            .into_iter()
-            .map(|receipt| receipt.process)
-            .partition(|process| process.is_alive(&boot));
-        let now = now_micros();
-        for process in &dead {
-            self.store()?.end_client(process, now)?;
+        let mut live = Vec::new();
+        for receipt in receipts {
+            match receipt.process.presence(&boot) {
+                Presence::Running => live.push(receipt.process),
+                Presence::HungUp => self.stop_clients(&[receipt.process])?,
+                Presence::Gone => self.store()?.end_client(&receipt.process, now_micros())?,
+            }
         }
         Ok(live)
     }
@@ -454,7 +441,7 @@ impl Lf {
         let boot = crate::liveness::boot_id()?;
         Ok(receipts
             .iter()
-            .any(|receipt| receipt.process.is_alive(&boot)))
+            .any(|receipt| receipt.process.presence(&boot) == Presence::Running))
     }
 
     /// The launcher (`lf-serve RUN`): runs the provider for one Run in this
@@ -479,13 +466,19 @@ impl Lf {
         let lock = crate::locks::launch(self.home(), &id)?;
         let row = self.resolve(&SessionSelector::Session(id.clone()))?;
         refuse_completed(&row)?;
-        if row.current_run_id != run.id {
+        // A new attempt an opener prepared (never launched, and newer than
+        // the current Run) becomes current as its agent starts.
+        let adopt_from = if row.current_run_id == run.id {
+            None
+        } else if !run.published && run.created_at >= self.run(&row.current_run_id)?.created_at {
+            Some(row.current_run_id.clone())
+        } else {
             return Err(Error::NotCurrentRun {
                 run: run.id,
                 session: id.to_string(),
                 current: row.current_run_id,
             });
-        }
+        };
         if !self.live_clients(&row.id)?.is_empty() {
             return Err(Error::Unavailable(state::ACTIVE_ELSEWHERE.into()));
         }
@@ -513,19 +506,15 @@ impl Lf {
             primary: row.primary_scope.is_some(),
         })?;
         let terminal = self.terminal_id();
-        self.store()?.mark_run_started(
-            &run.id,
-            &format!("lf-serve {}", terminal.as_deref().unwrap_or("?")),
-            now_micros(),
-        )?;
-        // Before the provider exists: what runs beneath this process is the
-        // Run's (lf::live attributes it by containment).
-        self.store()?
-            .record_launcher(&run.id, &ProcessIdentity::of(std::process::id())?)?;
+        let label = format!("lf-serve {}", terminal.as_deref().unwrap_or("?"));
+        let launcher = ProcessIdentity::of(std::process::id())?;
+        // What the last launch was told is forgotten before the agent can
+        // confirm anything (a hook may come before the launch is recorded).
+        self.store()?.reset_launch(&run.id)?;
         // Described only when a launch fails: hashing the executable
         // (Claude's is ~250 MB) would delay every start by half a second.
         let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
-        catch_hangup();
+        let hangup = super::serve::catch_hangup()?;
         let mut command = Command::new(&argv[0]);
         command
             .args(&argv[1..])
@@ -539,20 +528,37 @@ impl Lf {
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(error) => {
+                // Started and failed, as a person opening it next sees it.
+                if let Some(previous) = &adopt_from {
+                    self.store()?
+                        .adopt_attempt(&row.id, &run.id, previous, now_micros())?;
+                }
+                self.store()?
+                    .mark_run_started(&run.id, &label, now_micros())?;
                 return Err(self.fail(&run.id, format!("could not start {}: {error}", launch())));
             }
         };
         let stderr = child.stderr.take().map(StderrTail::follow);
         let process = ProcessIdentity::of(child.id())?;
-        self.store()?.record_client(
-            &ClientReceipt {
+        // The Run started, by this launcher, with this agent: one
+        // transaction, so the Session goes from what it was (new, lost,
+        // exited) straight to `active`, never through a started Run
+        // without a launcher (`lost`) or a launcher without its agent
+        // (`unknown`). lf::live attributes what runs beneath this process
+        // to the Run from here on; the agent itself is known by its receipt.
+        self.store()?.record_launch(&Launched {
+            client: &ClientReceipt {
                 session_id: row.id.clone(),
                 run_id: run.id.clone(),
                 process: process.clone(),
                 terminal_id: terminal,
             },
-            now_micros(),
-        )?;
+            label: &label,
+            launcher: &launcher,
+            adopt_from: adopt_from.as_deref(),
+            now: now_micros(),
+        })?;
+        let mut wakers = Wakers::new(child.id(), hangup, &run_dir)?;
         let resuming = run.native_id.clone();
         // Codex confirms nothing at start: a resume that keeps running this
         // long found its thread (lf-serve confirms it; a hook may first).
@@ -565,75 +571,91 @@ impl Lf {
             && provider.start_needs_person(std::path::Path::new(&row.cwd), &|key| {
                 self.caller.var(key).map(str::to_owned)
             }) == Some(true);
-        // The launch lock is held until the Run is resumable or waits for a
-        // person; the durable tmux session keeps other openers out after.
-        let mut lock = needs_confirm.then_some(lock);
-        let mut confirmed = !needs_confirm;
-        let mut waiting = false;
+        let mut machine = Launch::new(Instant::now(), needs_confirm, settle, predicted);
+        let mut lock = machine.holds_lock().then_some(lock);
         let mut watch = TranscriptWatch {
             resumed: resuming.is_some(),
             ..TranscriptWatch::default()
         };
-        let mut hangup: Option<Instant> = None;
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().map_err(|error| {
-                Error::io(
-                    format!("cannot see whether the agent of Run {run_id} still runs"),
-                    error,
-                )
-            })? {
-                break status;
+        let mut transcript: Option<String> = None;
+        // The first look reads the Run (a hook may have come already) and
+        // whatever the transcript holds.
+        let mut woken = Woken {
+            run: true,
+            transcript: true,
+            ..Woken::default()
+        };
+        loop {
+            let mut events = Vec::new();
+            // The hang-up first: when both come together, the agent did
+            // not end by itself.
+            if woken.hung_up || (woken.exited && wakers.hung_up()) {
+                events.push(Event::HangUp);
             }
-            if hangup.is_none() && HANGUP.load(Ordering::SeqCst) {
-                hangup = Some(Instant::now());
+            if woken.exited || wakers.agent_exited() {
+                events.push(Event::Exited);
             }
-            if let Some(at) = hangup {
-                // The terminal is gone; an agent that outlives it is
-                // stopped, so the outcome is still recorded.
-                use rustix::process::{Pid, Signal, kill_process};
-                let signal = match at.elapsed() {
-                    elapsed if elapsed >= HANGUP_GRACE * 2 => Some(Signal::KILL),
-                    elapsed if elapsed >= HANGUP_GRACE => Some(Signal::TERM),
-                    _ => None,
-                };
-                // Our own child, not reaped yet, so its pid cannot be reused.
-                let pid = i32::try_from(child.id()).ok().and_then(Pid::from_raw);
-                if let (Some(signal), Some(pid)) = (signal, pid) {
-                    let _ = kill_process(pid, signal);
-                }
+            if woken.run && !machine.hung_up() {
+                let current = self.run(&run.id)?;
+                transcript = current.transcript_path;
+                events.push(Event::Run {
+                    confirmed: current.confirmed,
+                });
+                woken.transcript = true;
             }
-            let current = self.run(&run.id)?;
-            if !confirmed {
-                if current.confirmed {
-                    confirmed = true;
-                    lock = None;
-                } else if settle.is_some_and(|settle| started.elapsed() >= settle) {
-                    self.store()?.confirm_start(&run.id, now_micros())?;
-                    confirmed = true;
-                    lock = None;
-                } else if !waiting && (predicted || started.elapsed() >= START_GRACE) {
-                    self.store()?
-                        .record_waits_for_person(&run.id, now_micros())?;
-                    waiting = true;
-                    lock = None;
-                }
+            // A new path, or its folder (or one on the way) appeared.
+            if woken.transcript {
+                wakers.follow_transcript(transcript.as_deref());
             }
-            if watch.interrupted(provider, current.transcript_path.as_deref()) {
+            if woken.transcript
+                && !machine.hung_up()
+                && watch.interrupted(provider, transcript.as_deref())
+            {
                 self.store()?
                     .record_turn(&run.id, super::Turn::Completed, now_micros())?;
             }
-            std::thread::sleep(WATCH);
-        };
-        drop(lock);
-        // The hang-up and the agent's end come together: look once more.
-        if hangup.is_none() && HANGUP.load(Ordering::SeqCst) {
-            hangup = Some(Instant::now());
+            events.push(Event::Tick);
+            for event in events {
+                for action in machine.on(event, Instant::now()) {
+                    match action {
+                        Action::Confirm => self.store()?.confirm_start(&run.id, now_micros())?,
+                        Action::WaitForPerson => self
+                            .store()?
+                            .record_waits_for_person(&run.id, now_micros())?,
+                        Action::ReleaseLock => lock = None,
+                        Action::RecordHangup => {
+                            self.store()?
+                                .record_hangup(&run.id, &launcher, now_micros())?
+                        }
+                        Action::Signal(signal) => wakers.signal(signal),
+                    }
+                }
+            }
+            if machine.phase() == Phase::Ended {
+                break;
+            }
+            woken = wakers.wait(machine.deadline())?;
         }
+        drop(lock);
+        let status = child.wait().map_err(|error| {
+            Error::io(
+                format!("cannot see how the agent of Run {run_id} ended"),
+                error,
+            )
+        })?;
         let now = now_micros();
-        self.store()?.end_client(&process, now)?;
+        let confirmed = machine.confirmed() || self.run(&run.id)?.confirmed;
+        if machine.hung_up() || !confirmed {
+            self.store()?.end_client(&process, now)?;
+        }
+        if machine.hung_up() {
+            // The agent did not end by itself: its terminal went away. The
+            // Run ended without an outcome as the hang-up came (the Session
+            // reads `lost`, restore brings it back); nothing more is
+            // written of it, since a restore may be launching it again.
+            return Ok(RunOutcome::Interrupted);
+        }
         // The agent may have confirmed since the last look.
-        confirmed = confirmed || self.run(&run.id)?.confirmed;
         if !confirmed {
             // The CLI's own last word, when lf kept it.
             let said = stderr
@@ -641,7 +663,7 @@ impl Lf {
                 .map(|line| format!("; {} said: {line}", provider.as_str()))
                 .unwrap_or_default();
             let diagnostic = match &resuming {
-                Some(native) if hangup.is_none() => {
+                Some(native) => {
                     self.store()?.mark_resume_failed(&run.id)?;
                     format!(
                         "{}: the resume of {} conversation {native} exited with {status} before {} confirmed it{said}; \
@@ -651,22 +673,16 @@ impl Lf {
                         provider.as_str()
                     )
                 }
-                _ => format!(
+                None => format!(
                     "{}: exited with {status} before becoming resumable{said}",
                     launch()
                 ),
             };
             return Err(self.fail(&run.id, diagnostic));
         }
-        if hangup.is_some() {
-            // The agent did not end by itself: its terminal went away. No
-            // outcome, so the Session reads `lost` and restore brings it back.
-            self.store()?.record_hangup(&run.id, now)?;
-            return Ok(RunOutcome::Interrupted);
-        }
         let outcome = outcome_of(&status);
         self.store()?
-            .record_outcome(&run.id, outcome, status.code(), now)?;
+            .record_exit(&run.id, &process, outcome, status.code(), now)?;
         Ok(outcome)
     }
 

@@ -10,6 +10,7 @@ pub mod pick;
 pub mod primary;
 pub mod project;
 pub mod restore;
+mod serve;
 pub mod worktree;
 
 pub use crate::state::{Facts, FlowFacts, RunOutcome, Turn};

@@ -8,6 +8,7 @@
 use crate::clock::Timestamp;
 use crate::error::Result;
 use crate::facade::OpenCommand;
+use crate::liveness::Presence;
 use crate::state::{self, Facts, StepFacts};
 use crate::store::{SessionRow, Store, TaskLabel};
 use crate::wire::{SessionRecord, WorkRef, Workspace};
@@ -90,7 +91,17 @@ pub struct LiveClients {
     /// The Sessions with open receipts.
     receipts: HashSet<String>,
     boot: OnceCell<String>,
-    checked: RefCell<HashMap<String, Option<Vec<String>>>>,
+    checked: RefCell<HashMap<String, Checked>>,
+}
+
+/// What a Session's open receipts say, checked once.
+#[derive(Debug, Clone, Default)]
+struct Checked {
+    /// The terminals of its live clients, if one lives.
+    live: Option<Vec<String>>,
+    /// A client's process still runs although its terminal hung up: it
+    /// shows the Session to nobody, and is being stopped.
+    lingering: bool,
 }
 
 impl LiveClients {
@@ -104,11 +115,18 @@ impl LiveClients {
 
     /// The terminals of a Session's live clients (empty when none lives).
     pub fn terminals(&self, store: &Store, row: &SessionRow) -> Result<Vec<String>> {
-        Ok(self.check(store, row)?.unwrap_or_default())
+        Ok(self.check(store, row)?.live.unwrap_or_default())
     }
 
+    /// A client shows the Session to a person (in a terminal that is there).
     pub fn is_live(&self, store: &Store, row: &SessionRow) -> Result<bool> {
-        Ok(self.check(store, row)?.is_some())
+        Ok(self.check(store, row)?.live.is_some())
+    }
+
+    /// A client's process runs, in its terminal or after it hung up.
+    pub fn runs(&self, store: &Store, row: &SessionRow) -> Result<bool> {
+        let checked = self.check(store, row)?;
+        Ok(checked.live.is_some() || checked.lingering)
     }
 
     /// This boot's id, read once.
@@ -130,31 +148,34 @@ impl LiveClients {
         Ok(lost(row, live_client, self.boot()?))
     }
 
-    /// `Some(terminals)` when a client of the Session lives, checked once.
-    fn check(&self, store: &Store, row: &SessionRow) -> Result<Option<Vec<String>>> {
+    /// What the Session's open receipts say, checked once.
+    fn check(&self, store: &Store, row: &SessionRow) -> Result<Checked> {
         if !self.receipts.contains(&row.id) {
-            return Ok(None);
+            return Ok(Checked::default());
         }
         remembered(&self.checked, &row.id, || {
             let boot = self.boot()?;
-            let mut terminals: Vec<String> = Vec::new();
-            let mut live = false;
-            // A receipt from another boot is dead without looking.
-            for receipt in store
-                .open_clients(Some(&row.id))?
-                .into_iter()
-                .filter(|receipt| {
-                    receipt.process.boot_id == *boot && receipt.process.is_alive(boot)
-                })
-            {
-                live = true;
-                if let Some(terminal) = receipt.terminal_id
-                    && !terminals.contains(&terminal)
-                {
-                    terminals.push(terminal);
+            let mut checked = Checked::default();
+            // A receipt from another boot is dead without looking; a
+            // client whose terminal hung up shows the Session to nobody.
+            for receipt in store.open_clients(Some(&row.id))? {
+                if receipt.process.boot_id != *boot {
+                    continue;
+                }
+                match receipt.process.presence(boot) {
+                    Presence::Gone => {}
+                    Presence::HungUp => checked.lingering = true,
+                    Presence::Running => {
+                        let terminals = checked.live.get_or_insert_with(Vec::new);
+                        if let Some(terminal) = receipt.terminal_id
+                            && !terminals.contains(&terminal)
+                        {
+                            terminals.push(terminal);
+                        }
+                    }
                 }
             }
-            Ok(live.then_some(terminals))
+            Ok(checked)
         })
     }
 }
@@ -171,9 +192,9 @@ pub(crate) fn lost(row: &SessionRow, live_client: bool, boot: &str) -> Option<st
         return None;
     }
     let launch = &row.launch;
-    let (other_boot, launcher_alive) = match &launch.launcher {
-        Some(launcher) => (launcher.boot_id != boot, launcher.is_alive(boot)),
-        None => (false, false),
+    let (other_boot, presence) = match &launch.launcher {
+        Some(launcher) => (launcher.boot_id != boot, launcher.presence(boot)),
+        None => (false, Presence::Gone),
     };
     state::lost(
         row.outcome,
@@ -182,7 +203,8 @@ pub(crate) fn lost(row: &SessionRow, live_client: bool, boot: &str) -> Option<st
             started: launch.started,
             ended: launch.ended,
             other_boot,
-            launcher_alive,
+            launcher_alive: presence == Presence::Running,
+            hung_up: presence == Presence::HungUp,
         },
     )
 }
@@ -297,7 +319,9 @@ fn record(
     Ok(SessionRecord {
         open_argv: open.argv(&row.id),
         terminal_ids: live.terminals(store, &row)?,
-        alive: facts.live_client,
+        // Its agent's process, even while it is stopped after its
+        // terminal hung up (the Session reads lost meanwhile).
+        alive: live.runs(store, &row)?,
         lost: facts.lost,
         title: row.title,
         title_source: row.title_source,

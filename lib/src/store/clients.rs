@@ -19,19 +19,7 @@ pub struct ClientReceipt {
 impl Store {
     pub fn record_client(&self, receipt: &ClientReceipt, now: i64) -> Result<()> {
         let tx = self.write()?;
-        tx.execute(
-            "INSERT OR REPLACE INTO clients (boot_id, pid, starttime, run_id, session_id, terminal_id, recorded_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                receipt.process.boot_id,
-                receipt.process.pid,
-                receipt.process.starttime as i64,
-                receipt.run_id,
-                receipt.session_id,
-                receipt.terminal_id,
-                now
-            ],
-        )?;
+        insert_client(&tx, receipt, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -39,10 +27,7 @@ impl Store {
     /// Mark a client ended (its process exited or was stopped).
     pub fn end_client(&self, process: &crate::liveness::ProcessIdentity, now: i64) -> Result<()> {
         let tx = self.write()?;
-        tx.execute(
-            "UPDATE clients SET ended_at = ?4 WHERE boot_id = ?1 AND pid = ?2 AND starttime = ?3 AND ended_at IS NULL",
-            params![process.boot_id, process.pid, process.starttime as i64, now],
-        )?;
+        end_client_in(&tx, process, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -95,4 +80,37 @@ impl Store {
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
+}
+
+pub(super) fn insert_client(
+    tx: &rusqlite::Transaction<'_>,
+    receipt: &ClientReceipt,
+    now: i64,
+) -> Result<()> {
+    tx.execute(
+        "INSERT OR REPLACE INTO clients (boot_id, pid, starttime, run_id, session_id, terminal_id, recorded_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            receipt.process.boot_id,
+            receipt.process.pid,
+            receipt.process.starttime as i64,
+            receipt.run_id,
+            receipt.session_id,
+            receipt.terminal_id,
+            now
+        ],
+    )?;
+    Ok(())
+}
+
+pub(super) fn end_client_in(
+    tx: &rusqlite::Transaction<'_>,
+    process: &crate::liveness::ProcessIdentity,
+    now: i64,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE clients SET ended_at = ?4 WHERE boot_id = ?1 AND pid = ?2 AND starttime = ?3 AND ended_at IS NULL",
+        params![process.boot_id, process.pid, process.starttime as i64, now],
+    )?;
+    Ok(())
 }

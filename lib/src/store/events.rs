@@ -86,6 +86,15 @@ pub(super) fn install_hook(conn: &mut rusqlite::Connection, changes: &SharedChan
     .ok();
 }
 
+/// What a committing write transaction settled.
+#[derive(Debug, Default)]
+pub(super) struct Settled {
+    /// The observer recorded events.
+    pub recorded: bool,
+    /// The Runs whose rows it changed: their launchers wait for that.
+    pub runs: Vec<String>,
+}
+
 /// A Session a write transaction touched.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Touched {
@@ -150,19 +159,22 @@ impl Store {
     }
 
     /// As a write transaction commits: the Sessions it touched, their
-    /// attention computed again, and the observer told. Returns whether the
-    /// observer recorded an event.
-    pub(super) fn settle(&self) -> Result<bool> {
+    /// attention computed again, and the observer told.
+    pub(super) fn settle(&self) -> Result<Settled> {
         let rows = match self.changes.lock() {
             Ok(mut changes) => std::mem::take(&mut changes.rows),
             Err(_) => Vec::new(),
         };
+        let mut settled = Settled {
+            recorded: false,
+            runs: self.changed_runs(&rows)?,
+        };
         if rows.is_empty() {
-            return Ok(false);
+            return Ok(settled);
         }
         let touched = self.touched(rows)?;
         if touched.is_empty() {
-            return Ok(false);
+            return Ok(settled);
         }
         let mut refresh = self
             .conn()
@@ -170,13 +182,29 @@ impl Store {
         for session in &touched {
             refresh.execute([&session.id])?;
         }
-        let recorded = match self.observer.get() {
+        settled.recorded = match self.observer.get() {
             Some(observer) => observer.observe(self, &touched)?,
             None => false,
         };
         // The observer's own writes are not changes to tell.
         self.forget_changes();
-        Ok(recorded)
+        Ok(settled)
+    }
+
+    /// The ids of the Runs whose rows changed (each once).
+    fn changed_runs(&self, rows: &[(Table, i64, bool)]) -> Result<Vec<String>> {
+        let mut runs = Vec::new();
+        for (_, rowid, _) in rows.iter().filter(|(table, ..)| *table == Table::Runs) {
+            let mut statement = self
+                .conn()
+                .prepare_cached("SELECT id FROM runs WHERE rowid = ?1")?;
+            if let Some(id) = optional(statement.query_row([rowid], |row| row.get::<_, String>(0)))?
+                && !runs.contains(&id)
+            {
+                runs.push(id);
+            }
+        }
+        Ok(runs)
     }
 
     /// Resolve changed rows to the Sessions they are facts of, each once,

@@ -28,7 +28,7 @@ pub(crate) use readonly::Claim;
 pub(crate) use readonly::Owed;
 pub(crate) use readonly::{Evidence, ReadOnly};
 pub(crate) use sessions::ListQuery;
-pub use sessions::{NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
+pub use sessions::{Launched, NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
 pub use work::{FlowRow, TaskLabel, TaskRow, WaveRow};
 
 use crate::error::{Error, Result};
@@ -79,12 +79,22 @@ impl<'a> std::ops::Deref for Write<'a> {
 impl Write<'_> {
     pub(crate) fn commit(self) -> Result<()> {
         let store = self.store;
-        let recorded = store.settle()?;
+        let settled = store.settle()?;
         self.tx
             .commit()
             .map_err(|error| database_error(&store.home.database(), error))?;
-        if recorded && let Some(observer) = store.observer.get() {
+        if settled.recorded
+            && let Some(observer) = store.observer.get()
+        {
             observer.committed();
+        }
+        // A Run's launcher (lf-serve) sleeps until its Run changes: a hook
+        // confirmed it or recorded its transcript. The bell is in the Run's
+        // folder, which only a launched Run has; elsewhere it rings nothing.
+        for run in settled.runs {
+            if let Ok(run) = crate::ids::RunId::parse(&run) {
+                crate::home::ring(&store.home.run_bell(&run));
+            }
         }
         Ok(())
     }
@@ -331,5 +341,56 @@ mod tests {
                 .contains(&home.database().display().to_string())
         );
         assert_eq!(std::fs::read(home.database()).unwrap(), garbage);
+    }
+
+    /// A launcher sleeps until its Run changes: every commit that changed
+    /// a Run rings the bell in that Run's folder, and only there.
+    #[test]
+    fn a_commit_that_changes_a_run_rings_its_bell() {
+        use crate::ids::{RunId, SessionId};
+        use crate::wire::{SessionKind, TitleSource};
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path());
+        let store = Store::open(&home).unwrap();
+        let run = |id: &RunId| NewRun {
+            id: id.clone(),
+            chosen_native_id: None,
+            provider: "command".into(),
+            model: None,
+            argv: vec!["true".into()],
+            prompt: None,
+        };
+        let (ours, other) = (RunId::new(), RunId::new());
+        for id in [&ours, &other] {
+            let session = NewSessionRow {
+                id: SessionId::new(),
+                kind: SessionKind::Conversation,
+                title: "t".into(),
+                title_source: TitleSource::Human,
+                interactive: true,
+                cwd: "/".into(),
+                provider: "command".into(),
+                model: None,
+                task_id: None,
+                wave_id: None,
+                primary_scope: None,
+                independent: true,
+            };
+            store.insert_session(&session, &run(id), 1).unwrap();
+            crate::home::create_private_dir(&home.run_dir(id)).unwrap();
+        }
+        let bell = home.run_bell(&ours);
+        assert!(!bell.exists());
+        store
+            .record_transcript(ours.as_str(), "/t/a.jsonl")
+            .unwrap();
+        assert!(bell.exists(), "a hook recorded the transcript");
+        assert!(
+            !home.run_bell(&other).exists(),
+            "another Run's bell stays silent"
+        );
+        std::fs::remove_file(&bell).unwrap();
+        store.confirm_start(ours.as_str(), 2).unwrap();
+        assert!(bell.exists(), "a hook confirmed the Run");
     }
 }

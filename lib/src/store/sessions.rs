@@ -244,6 +244,20 @@ pub struct RunRow {
     pub resume_failed: bool,
 }
 
+/// A launch whose agent started (`Store::record_launch`).
+#[derive(Debug, Clone)]
+pub struct Launched<'a> {
+    /// The agent's receipt (its Session, Run, process and terminal).
+    pub client: &'a crate::store::ClientReceipt,
+    /// The launcher's description (`lf-serve <terminal>`).
+    pub label: &'a str,
+    /// The launcher's own process.
+    pub launcher: &'a crate::liveness::ProcessIdentity,
+    /// The Session's current Run that this prepared attempt replaces.
+    pub adopt_from: Option<&'a str>,
+    pub now: i64,
+}
+
 /// What creating a Session stores.
 #[derive(Debug, Clone)]
 pub struct NewSessionRow {
@@ -699,11 +713,43 @@ impl Store {
         self.end_run(run, Some(outcome), exit_code, now)
     }
 
-    /// A Run's terminal hung up (its tmux server or pane went away) and its
-    /// agent went with it: the Run ends with no outcome, since the agent did
-    /// not end by itself (`state::lost` reads this as a lost terminal).
-    pub fn record_hangup(&self, run: &str, now: i64) -> Result<()> {
-        self.end_run(run, None, None, now)
+    /// A Run's terminal hung up (its tmux server or pane went away): the
+    /// Run ends with no outcome, since the agent did not end by itself. The
+    /// launcher is forgotten, so `state::lost` reads a lost terminal at
+    /// once, not "lf-serve will record it", while lf-serve still stops the
+    /// agent. The agent's receipt stays open until it is gone: it counts as
+    /// no client (its terminal hung up, `Presence::HungUp`), and whoever
+    /// launches the Session again first stops it. Fenced on `launcher`
+    /// still being the Run's: a restore may have launched it again.
+    pub fn record_hangup(
+        &self,
+        run: &str,
+        launcher: &crate::liveness::ProcessIdentity,
+        now: i64,
+    ) -> Result<()> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE runs SET outcome = NULL, exit_code = NULL, ended_at = ?5, \
+             launcher_boot_id = NULL, launcher_pid = NULL, launcher_starttime = NULL \
+             WHERE id = ?1 AND launcher_boot_id = ?2 AND launcher_pid = ?3 \
+             AND launcher_starttime = ?4",
+            params![
+                run,
+                launcher.boot_id,
+                launcher.pid,
+                launcher.starttime as i64,
+                now
+            ],
+        )?;
+        if changed == 1 {
+            tx.execute(
+                "UPDATE sessions SET permission_pending = 0, updated_at = ?2 \
+                 WHERE current_run_id = ?1",
+                params![run, now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
     }
 
     fn end_run(
@@ -714,17 +760,7 @@ impl Store {
         now: i64,
     ) -> Result<()> {
         let tx = self.write()?;
-        let changed = tx.execute(
-            "UPDATE runs SET outcome = ?2, exit_code = ?3, ended_at = ?4 WHERE id = ?1",
-            params![run, outcome.map(RunOutcome::as_str), exit_code, now],
-        )?;
-        if changed == 0 {
-            return Err(Error::RunNotFound(run.to_string()));
-        }
-        tx.execute(
-            "UPDATE sessions SET permission_pending = 0, updated_at = ?2 WHERE current_run_id = ?1",
-            params![run, now],
-        )?;
+        end_run_in(&tx, run, outcome, exit_code, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -759,13 +795,110 @@ impl Store {
         Ok(())
     }
 
-    /// Mark a prepared Run launched. Only one launcher can do so.
+    /// A new attempt of a Session that is not its current Run yet: its
+    /// launcher makes it current as its agent starts (`record_launch`), so
+    /// no listing sees an attempt that has not started between the lost
+    /// Run and the running one.
+    pub fn prepare_attempt(&self, session: &SessionId, run: &NewRun, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        insert_run(&tx, session, run, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A prepared attempt becomes the Session's current Run without an
+    /// agent (its launch failed at once, and the failure must be seen).
+    pub fn adopt_attempt(&self, session: &str, run: &str, previous: &str, now: i64) -> Result<()> {
+        let tx = self.write()?;
+        tx.execute(
+            "UPDATE sessions SET current_run_id = ?2, latest_turn = NULL, permission_pending = 0, \
+             updated_at = ?3 WHERE id = ?1 AND current_run_id = ?4 AND completed_at IS NULL",
+            params![session, run, now, previous],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Before a launch starts its agent: forget what the last launch was
+    /// told (its confirmation, a dialog it waited on). Nothing a person
+    /// sees changes, so the Session's state stays what it was until the
+    /// agent runs.
+    pub fn reset_launch(&self, run: &str) -> Result<()> {
+        let tx = self.write()?;
+        let changed = tx.execute(
+            "UPDATE runs SET diagnostic = NULL, confirmed_at = NULL, waits_for_person = 0 \
+             WHERE id = ?1",
+            [run],
+        )?;
+        if changed == 0 {
+            return Err(Error::RunNotFound(run.to_string()));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The launch started its agent: the Run (made the Session's current
+    /// one if it was a prepared attempt of the Run `adopt_from`) is started
+    /// by `launcher`, and the agent's receipt recorded, in one transaction,
+    /// so the Session goes from what it was straight to `active`.
+    pub fn record_launch(&self, launch: &Launched<'_>) -> Result<()> {
+        let tx = self.write()?;
+        let run = launch.client.run_id.as_str();
+        if let Some(previous) = launch.adopt_from {
+            let changed = tx.execute(
+                "UPDATE sessions SET current_run_id = ?2, latest_turn = NULL, permission_pending = 0, \
+                 updated_at = ?3 WHERE id = ?1 AND current_run_id = ?4 AND completed_at IS NULL",
+                params![launch.client.session_id, run, launch.now, previous],
+            )?;
+            if changed == 0 {
+                return Err(Error::ChangedMeanwhile(launch.client.session_id.clone()));
+            }
+        }
+        let changed = tx.execute(
+            "UPDATE runs SET published = 1, launcher = ?2, started_at = ?3, outcome = NULL, \
+             exit_code = NULL, ended_at = NULL, launcher_boot_id = ?4, launcher_pid = ?5, \
+             launcher_starttime = ?6 WHERE id = ?1",
+            params![
+                run,
+                launch.label,
+                launch.now,
+                launch.launcher.boot_id,
+                launch.launcher.pid,
+                launch.launcher.starttime as i64
+            ],
+        )?;
+        if changed == 0 {
+            return Err(Error::RunNotFound(run.to_string()));
+        }
+        super::clients::insert_client(&tx, launch.client, launch.now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The Run's agent ended by itself (or by a signal): its receipt and
+    /// the Run end together, so the Session goes straight from `active` to
+    /// what the outcome makes it.
+    pub fn record_exit(
+        &self,
+        run: &str,
+        agent: &crate::liveness::ProcessIdentity,
+        outcome: RunOutcome,
+        exit_code: Option<i32>,
+        now: i64,
+    ) -> Result<()> {
+        let tx = self.write()?;
+        super::clients::end_client_in(&tx, agent, now)?;
+        end_run_in(&tx, run, Some(outcome), exit_code, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Mark a prepared Run launched, without an agent (its start failed).
     pub fn mark_run_started(&self, run: &str, launcher: &str, now: i64) -> Result<()> {
         let tx = self.write()?;
         let changed = tx.execute(
             "UPDATE runs SET published = 1, launcher = ?2, started_at = ?3, outcome = NULL, \
-             exit_code = NULL, ended_at = NULL, diagnostic = NULL, confirmed_at = NULL, \
-             waits_for_person = 0 WHERE id = ?1",
+             exit_code = NULL, ended_at = NULL WHERE id = ?1",
             params![run, launcher, now],
         )?;
         if changed == 0 {
@@ -899,6 +1032,27 @@ fn insert_session(
         ],
     )?;
     insert_run(tx, &session.id, run, now)
+}
+
+fn end_run_in(
+    tx: &rusqlite::Transaction<'_>,
+    run: &str,
+    outcome: Option<RunOutcome>,
+    exit_code: Option<i32>,
+    now: i64,
+) -> Result<()> {
+    let changed = tx.execute(
+        "UPDATE runs SET outcome = ?2, exit_code = ?3, ended_at = ?4 WHERE id = ?1",
+        params![run, outcome.map(RunOutcome::as_str), exit_code, now],
+    )?;
+    if changed == 0 {
+        return Err(Error::RunNotFound(run.to_string()));
+    }
+    tx.execute(
+        "UPDATE sessions SET permission_pending = 0, updated_at = ?2 WHERE current_run_id = ?1",
+        params![run, now],
+    )?;
+    Ok(())
 }
 
 fn insert_run(
