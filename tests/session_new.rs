@@ -154,7 +154,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
             2,
             "takes no prompt",
         ),
-        (vec!["--", "ls"], 2, "only for --provider command"),
+        (vec!["--", "ls", "-l"], 2, "only for --provider command"),
         (vec!["--task", "LOO-404"], 3, "is not registered"),
     ];
     for (args, code, expected) in cases {

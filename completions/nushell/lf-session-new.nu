@@ -17,7 +17,7 @@ module completions {
     --attach                  # Go to the session once it runs
     --help(-h)                # Print help (see more with '--help')
     --version(-V)             # Print version
-    prompt?: string           # The first message to the agent
+    prompt?: string           # The first message to the agent (one that starts with -: after --, alone)
   ]
 
 }

@@ -160,7 +160,9 @@ pub enum Error {
     NoHome,
     #[error("{problem}")]
     BadCommand { problem: &'static str },
-    #[error("arguments after -- are only for --provider command; {0} takes a PROMPT")]
+    #[error(
+        "arguments after -- are only for --provider command; {0} takes one PROMPT (after -- when it starts with -)"
+    )]
     ArgvNotForAgent(&'static str),
     #[error("a {0} needs an agent: choose --provider claude or codex")]
     NeedsAgent(What),

@@ -577,7 +577,20 @@ fn claude_a_prompt_that_starts_with_a_dash_is_a_prompt() {
     let model = anthropic::start();
     let env = claude_env(&model, &["repo"]);
     let cwd = env.mkdir("repo");
-    let record = new_session(&env, "claude", &cwd, Some("-p --help is broken"));
+    // After `--`, alone: before it, clap reads it as lf-session-new's flag.
+    let record: SessionRecord = env
+        .run(
+            "lf-session-new",
+            &[
+                "--provider",
+                "claude",
+                "--cwd",
+                cwd.to_str().unwrap(),
+                "--",
+                "-p --help is broken",
+            ],
+        )
+        .json();
     model.wait_prompt("-p --help is broken", 60);
     wait_for_state(
         &env,

@@ -488,7 +488,20 @@ fn codex_a_prompt_that_starts_with_a_dash_is_a_prompt() {
     let model = responses::start();
     let env = codex_env(&model, &["repo"]);
     let cwd = env.mkdir("repo");
-    let record = new_session(&env, "codex", &cwd, Some("-m is the wrong flag"));
+    // After `--`, alone: before it, clap reads it as lf-session-new's flag.
+    let record: SessionRecord = env
+        .run(
+            "lf-session-new",
+            &[
+                "--provider",
+                "codex",
+                "--cwd",
+                cwd.to_str().unwrap(),
+                "--",
+                "-m is the wrong flag",
+            ],
+        )
+        .json();
     model.wait_prompt("-m is the wrong flag", 60);
     wait_for_state(
         &env,

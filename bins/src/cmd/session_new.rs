@@ -26,6 +26,7 @@ Examples:
   lf-session-new --no-launch --provider codex --model gpt-5.1-codex --cwd ~/src/app
   lf-session-new --no-launch --task LOO-291 --title 'Review the migration'
   lf-session-new --no-launch --provider command -- htop
+  lf-session-new -- '-p is broken: fix it'                  (a prompt that starts with -)
   lf-session-new --worktree 'Add the retry policy'
   lf-session-new --worktree=fix/parser --base origin/main --provider codex --cwd ~/src/app"
 )]
@@ -58,10 +59,10 @@ pub struct Cli {
     /// Go to the session once it runs.
     #[arg(long)]
     attach: bool,
-    /// The first message to the agent (one starting with - is taken as it is).
-    #[arg(value_name = "PROMPT", allow_hyphen_values = true)]
+    /// The first message to the agent (one that starts with -: after --, alone).
+    #[arg(value_name = "PROMPT")]
     prompt: Option<String>,
-    /// The command to run, for --provider command.
+    /// The command to run, for --provider command (for an agent: its PROMPT).
     #[arg(last = true, value_name = "ARGV")]
     argv: Vec<String>,
 }

@@ -146,12 +146,20 @@ impl Lf {
     }
 
     /// Record a new conversation and prepare its first Run.
-    pub fn create(&self, request: NewConversation) -> Result<SessionRecord> {
+    pub fn create(&self, mut request: NewConversation) -> Result<SessionRecord> {
         let model = request
             .model
             .as_deref()
             .map(|model| input::MODEL.check(model))
             .transpose()?;
+        // An agent's prompt may also come after `--`, alone: how a person
+        // gives one that starts with `-` (before `--` it reads as a flag).
+        if request.provider != Provider::Command
+            && request.prompt.is_none()
+            && request.argv.len() == 1
+        {
+            request.prompt = request.argv.pop();
+        }
         let prompt = request.prompt.map(input::prompt).transpose()?;
         match request.provider {
             Provider::Command if request.argv.is_empty() => {
