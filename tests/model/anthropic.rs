@@ -146,6 +146,18 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
             "Agent",
             &json!({"description": "A subagent", "prompt": prompt, "subagent_type": "general-purpose"}),
         ),
+        Reply::Ask(question) => tool_use(
+            stream,
+            index,
+            "AskUserQuestion",
+            &json!({"questions": [{
+                "question": question, "header": "Choice", "multiSelect": false,
+                "options": [
+                    {"label": "Yes", "description": "Go ahead"},
+                    {"label": "No", "description": "Do not"}
+                ]
+            }]}),
+        ),
         Reply::Text(text) => text_block(stream, text),
         Reply::Slow(duration) => {
             let started = text_block_start(stream) && text_delta(stream, "Thinking slowly");
@@ -164,7 +176,7 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
     if !stop_reason {
         return;
     }
-    let reason = if matches!(reply, Reply::Run(_) | Reply::Agent(_)) {
+    let reason = if matches!(reply, Reply::Run(_) | Reply::Agent(_) | Reply::Ask(_)) {
         "tool_use"
     } else {
         "end_turn"

@@ -16,6 +16,8 @@
 //!   request, 429 a rate limit, 500 a server error, 529 overloaded);
 //! - `[drop]` — the answer starts, then the connection closes (a network
 //!   lost mid-answer), on every retry;
+//! - `[ask: QUESTION]` — Claude's model asks the person a multiple-choice
+//!   question (the `AskUserQuestion` tool: Yes or No);
 //! - `[agent: TEXT]` — Claude's model starts a subagent (the `Agent` tool)
 //!   with TEXT as its prompt; the subagent's own requests are answered
 //!   plainly;
@@ -69,6 +71,8 @@ pub enum Reply {
     Drop,
     /// Start a subagent with this prompt (Claude's `Agent` tool).
     Agent(String),
+    /// Ask the person this question (Claude's `AskUserQuestion` tool).
+    Ask(String),
 }
 
 /// Choose the reply from the person's latest prompt and whether the latest
@@ -85,6 +89,9 @@ pub fn decide(text: &str, after_tool_result: bool, turn: usize) -> Reply {
     }
     if text.contains("[drop]") {
         return Reply::Drop;
+    }
+    if let Some(question) = directive(text, "[ask:") {
+        return Reply::Ask(question);
     }
     if let Some(prompt) = directive(text, "[agent:") {
         return Reply::Agent(prompt);

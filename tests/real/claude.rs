@@ -696,3 +696,29 @@ fn claude_a_subagent_ending_while_the_turn_goes_on_owes_nothing() {
         30,
     );
 }
+
+/// Issue 21: a question to the person (the model's `AskUserQuestion`)
+/// waits for them as a permission dialog does: `approve` while it is up,
+/// cleared once answered, and the turn then ends in `reply`.
+#[test]
+fn claude_a_question_to_the_person_reads_approve_until_answered() {
+    let (_model, env, record, pane) = started();
+    say(&env, &pane, "[ask: Ship the fix now?] decide with me");
+    wait_screen(&env, &pane, "Ship the fix now?", 30);
+    wait_for_state(&env, &record.id, SessionState::Active, Some(Attention::Approve), 10);
+    keys(&env, &pane, &["Enter"]);
+    // One question: Enter picks "Yes"; a review step, when Claude shows
+    // one, takes another Enter.
+    let submitted = std::cell::Cell::new(false);
+    wait_record(&env, &record.id, "the question to be answered", 30, |now| {
+        if now.attention == Some(Attention::Approve)
+            && !submitted.get()
+            && env.capture(&pane).contains("Submit")
+        {
+            submitted.set(true);
+            keys(&env, &pane, &["Enter"]);
+        }
+        now.attention != Some(Attention::Approve)
+    });
+    wait_for_state(&env, &record.id, SessionState::Active, Some(Attention::Reply), 30);
+}

@@ -512,14 +512,16 @@ fn codex_a_prompt_that_starts_with_a_dash_is_a_prompt() {
     );
 }
 
-/// Issue 21: a turn whose model request fails (a bad request, a failing
-/// server, a connection lost mid-answer, once Codex's retries are spent)
+/// Issue 21: a turn whose model request fails (a bad request, a rate
+/// limit, a failing server, a connection lost mid-answer, once Codex's
+/// retries are spent)
 /// ends without `Stop`; Codex shows the error and waits for the person.
 #[test]
 fn codex_a_turn_whose_model_request_fails_asks_for_a_reply() {
     let (model, env, record, pane) = started();
     for prompt in [
         "[fail: 400] a bad request",
+        "[fail: 429] a rate limit",
         "[fail: 500] a server error",
         "[drop] a lost connection",
         "all good again",
