@@ -123,6 +123,7 @@ fn with_claude(env: &mut Env, model: &Server, trusted: &[&str]) {
         "customApiKeyResponses": {"approved": [&API_KEY[API_KEY.len() - 20..]], "rejected": []},
         "projects": projects,
         "hasSeenAutoDefaultNotice": true,
+        "hasSeenAutoDefaultNudge": true,
     });
     std::fs::write(env.dir.path().join(".claude.json"), state.to_string()).unwrap();
     // Claude Code (since about 2.1.300) starts in auto mode, which approves
