@@ -576,48 +576,7 @@ fn claude_attach_in_an_untrusted_folder_goes_to_the_dialog_at_once() {
 fn claude_a_prompt_that_starts_with_a_dash_is_a_prompt() {
     let model = anthropic::start();
     let env = claude_env(&model, &["repo"]);
-    let cwd = env.mkdir("repo");
-    // After `--`, alone: before it, clap reads it as lf-session-new's flag.
-    let record: SessionRecord = env
-        .run(
-            "lf-session-new",
-            &[
-                "--provider",
-                "claude",
-                "--cwd",
-                cwd.to_str().unwrap(),
-                "--",
-                "-p --help is broken",
-            ],
-        )
-        .json();
-    model.wait_prompt("-p --help is broken", 60);
-    wait_for_state(
-        &env,
-        &record.id,
-        SessionState::Active,
-        Some(Attention::Reply),
-        30,
-    );
-}
-
-/// Say `prompt` and wait until the turn it starts has ended in `reply`:
-/// after the model was asked, a `reply` newer than the previous one.
-fn turn_ends_in_reply(env: &Env, model: &Server, record: &SessionRecord, pane: &str, prompt: &str) {
-    let before = env.show(&record.id).attention_since;
-    say(env, pane, prompt);
-    model.wait_received_prompt(prompt, 30);
-    wait_record(
-        env,
-        &record.id,
-        &format!("reply after {prompt:?}"),
-        60,
-        |now| {
-            now.state == SessionState::Active
-                && now.attention == Some(Attention::Reply)
-                && now.attention_since > before
-        },
-    );
+    a_prompt_after_dashes_reaches_the_model(&env, &model, "claude", "-p --help is broken");
 }
 
 /// Issue 21: a turn whose model request fails ends without `Stop`: Claude
@@ -705,7 +664,13 @@ fn claude_a_question_to_the_person_reads_approve_until_answered() {
     let (_model, env, record, pane) = started();
     say(&env, &pane, "[ask: Ship the fix now?] decide with me");
     wait_screen(&env, &pane, "Ship the fix now?", 30);
-    wait_for_state(&env, &record.id, SessionState::Active, Some(Attention::Approve), 10);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
     keys(&env, &pane, &["Enter"]);
     // One question: Enter picks "Yes"; a review step, when Claude shows
     // one, takes another Enter.
@@ -720,5 +685,11 @@ fn claude_a_question_to_the_person_reads_approve_until_answered() {
         }
         now.attention != Some(Attention::Approve)
     });
-    wait_for_state(&env, &record.id, SessionState::Active, Some(Attention::Reply), 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
 }

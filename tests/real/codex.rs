@@ -487,29 +487,7 @@ fn codex_a_primary_session_hears_its_own_thread_and_resumes_it() {
 fn codex_a_prompt_that_starts_with_a_dash_is_a_prompt() {
     let model = responses::start();
     let env = codex_env(&model, &["repo"]);
-    let cwd = env.mkdir("repo");
-    // After `--`, alone: before it, clap reads it as lf-session-new's flag.
-    let record: SessionRecord = env
-        .run(
-            "lf-session-new",
-            &[
-                "--provider",
-                "codex",
-                "--cwd",
-                cwd.to_str().unwrap(),
-                "--",
-                "-m is the wrong flag",
-            ],
-        )
-        .json();
-    model.wait_prompt("-m is the wrong flag", 60);
-    wait_for_state(
-        &env,
-        &record.id,
-        SessionState::Active,
-        Some(Attention::Reply),
-        30,
-    );
+    a_prompt_after_dashes_reaches_the_model(&env, &model, "codex", "-m is the wrong flag");
 }
 
 /// Issue 21: a turn whose model request fails (a bad request, a rate
@@ -526,20 +504,7 @@ fn codex_a_turn_whose_model_request_fails_asks_for_a_reply() {
         "[drop] a lost connection",
         "all good again",
     ] {
-        let before = env.show(&record.id).attention_since;
-        say(&env, &pane, prompt);
-        model.wait_received_prompt(prompt, 30);
-        wait_record(
-            &env,
-            &record.id,
-            &format!("reply after {prompt:?}"),
-            90,
-            |now| {
-                now.state == SessionState::Active
-                    && now.attention == Some(Attention::Reply)
-                    && now.attention_since > before
-            },
-        );
+        turn_ends_in_reply(&env, &model, &record, &pane, prompt);
         wait_screen(&env, &pane, READY, 30);
     }
 }

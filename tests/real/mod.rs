@@ -358,3 +358,57 @@ pub fn wait_history(dir: &Path, texts: &[&str], seconds: u64) {
         || holds(dir, texts).then_some(()),
     );
 }
+
+/// Say `prompt` and wait until the turn it starts has ended in `reply`:
+/// after the model was asked, a `reply` newer than the previous one.
+pub fn turn_ends_in_reply(
+    env: &Env,
+    model: &Server,
+    record: &SessionRecord,
+    pane: &str,
+    prompt: &str,
+) {
+    let before = env.show(&record.id).attention_since;
+    say(env, pane, prompt);
+    model.wait_received_prompt(prompt, 30);
+    wait_record(
+        env,
+        &record.id,
+        &format!("reply after {prompt:?}"),
+        60,
+        |now| {
+            now.state == SessionState::Active
+                && now.attention == Some(Attention::Reply)
+                && now.attention_since > before
+        },
+    );
+}
+
+/// A first prompt that starts with `-`, given after `--` alone, reaches
+/// the model as the prompt (issue 20: before any `--`, the agent read it
+/// as its own flags), and its turn ends in `reply`.
+pub fn a_prompt_after_dashes_reaches_the_model(
+    env: &Env,
+    model: &Server,
+    provider: &str,
+    prompt: &str,
+) {
+    let cwd = env.mkdir("repo");
+    let args = [
+        "--provider",
+        provider,
+        "--cwd",
+        cwd.to_str().unwrap(),
+        "--",
+        prompt,
+    ];
+    let record: SessionRecord = env.run("lf-session-new", &args).json();
+    model.wait_prompt(prompt, 60);
+    wait_for_state(
+        env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+}
