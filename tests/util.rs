@@ -281,6 +281,14 @@ impl Env {
         self.tmux(&["capture-pane", "-p", "-S", "-", "-t", pane])
     }
 
+    /// What a pane shows now (no history); nothing once the pane is gone.
+    pub fn capture_visible(&self, pane: &str) -> String {
+        self.tmux_command(&["capture-pane", "-p", "-t", pane])
+            .output()
+            .map(|output| String::from_utf8_lossy(&output.stdout).into_owned())
+            .unwrap_or_default()
+    }
+
     /// Type a line into a pane.
     pub fn type_line(&self, pane: &str, text: &str) {
         self.tmux(&["send-keys", "-t", pane, "-l", text]);

@@ -144,7 +144,7 @@ fn claude_approve_appears_with_the_dialog_and_clears_when_approved() {
         Some(Attention::Approve),
         3,
     );
-    keys(&env, &pane, &["Enter"]);
+    answer(&env, &pane, DIALOG, "Enter");
     wait_file(&env.mkdir("repo").join("approved.txt"), 20);
     // The agent keeps working for two minutes after the tool: no attention.
     wait_for_state(&env, &record.id, SessionState::Active, None, 10);
@@ -163,8 +163,9 @@ fn claude_a_refused_permission_clears_approve_and_asks_for_a_reply() {
         Some(Attention::Approve),
         10,
     );
-    // "3. No, and tell Claude what to do differently".
-    keys(&env, &pane, &["3"]);
+    // "3. No, and tell Claude what to do differently" (4 since 2.1.3xx).
+    let no = option_key(&env, &pane, "No");
+    answer(&env, &pane, DIALOG, &no);
     wait_for_state(
         &env,
         &record.id,
@@ -187,7 +188,7 @@ fn claude_esc_on_the_dialog_clears_approve_and_asks_for_a_reply() {
         Some(Attention::Approve),
         10,
     );
-    keys(&env, &pane, &["Escape"]);
+    answer(&env, &pane, DIALOG, "Escape");
     wait_for_state(
         &env,
         &record.id,
@@ -457,8 +458,7 @@ fn claude_in_an_untrusted_folder_waits_for_the_person() {
     assert_eq!(record.state, SessionState::Active, "{record:#?}");
     assert_eq!(record.attention, Some(Attention::Approve), "{record:#?}");
     let pane = pane(&record);
-    wait_screen(&env, &pane, "trust", 30);
-    keys(&env, &pane, &["Enter"]);
+    choose(&env, &pane, "trust", "Yes");
     wait_screen(&env, &pane, READY, 30);
     wait_for_state(&env, &record.id, SessionState::Active, None, 10);
     say(&env, &pane, "Hello");
@@ -563,8 +563,7 @@ fn claude_attach_in_an_untrusted_folder_goes_to_the_dialog_at_once() {
         "{waiting:#?}"
     );
     let pane = pane(&waiting);
-    wait_screen(&env, &pane, "trust", 30);
-    keys(&env, &pane, &["Enter"]);
+    choose(&env, &pane, "trust", "Yes");
     wait_for_state(&env, &record.id, SessionState::Active, None, 30);
     terminal(&["kill-server"]);
 }
@@ -671,19 +670,10 @@ fn claude_a_question_to_the_person_reads_approve_until_answered() {
         Some(Attention::Approve),
         10,
     );
-    keys(&env, &pane, &["Enter"]);
-    // One question: Enter picks "Yes"; a review step, when Claude shows
-    // one, takes another Enter.
-    let submitted = std::cell::Cell::new(false);
-    wait_record(&env, &record.id, "the question to be answered", 30, |now| {
-        if now.attention == Some(Attention::Approve)
-            && !submitted.get()
-            && env.capture(&pane).contains("Submit")
-        {
-            submitted.set(true);
-            keys(&env, &pane, &["Enter"]);
-        }
-        now.attention != Some(Attention::Approve)
+    // Enter picks "Yes" (and submits, where Claude shows a review step);
+    // the question stays in the conversation, so lf's record says when.
+    press_until(&env, &pane, "Enter", 1, 30, "the question answered", || {
+        env.show(&record.id).attention != Some(Attention::Approve)
     });
     wait_for_state(
         &env,

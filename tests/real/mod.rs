@@ -412,3 +412,85 @@ pub fn a_prompt_after_dashes_reaches_the_model(
         30,
     );
 }
+
+/// Answer a dialog that shows `dialog` with `key`, as a person does: newer
+/// Claude Code releases ignore keys pressed in the first moments a dialog
+/// is up (against a keystroke meant for the prompt), so the key is pressed
+/// again, a second apart, until the dialog is gone.
+pub fn answer(env: &Env, pane: &str, dialog: &str, key: &str) {
+    wait_screen(env, pane, dialog, 30);
+    press_until(
+        env,
+        pane,
+        key,
+        1,
+        30,
+        &format!("the dialog {dialog:?} closing"),
+        || !env.capture_visible(pane).contains(dialog),
+    );
+}
+
+/// The lines of a dialog's options on screen: (whether it is the selected
+/// one, its text without its marker or number).
+pub fn options(screen: &str) -> Vec<(bool, String)> {
+    screen
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let selected = line.starts_with('❯');
+            let text = line.trim_start_matches('❯').trim_start();
+            let text = match text.split_once(". ") {
+                Some((number, rest)) if number.chars().all(|c| c.is_ascii_digit()) => rest,
+                _ => text,
+            };
+            Some((selected, text.to_owned()))
+        })
+        .collect()
+}
+
+/// The key of a dialog's option with this label ("3" for "3. No" in one
+/// release, "4" in the next).
+pub fn option_key(env: &Env, pane: &str, label: &str) -> String {
+    env.capture_visible(pane)
+        .lines()
+        .find_map(|line| {
+            let line = line.trim_start_matches([' ', '❯']).trim_start();
+            let (number, rest) = line.split_once(". ")?;
+            (rest.starts_with(label) && number.chars().all(|c| c.is_ascii_digit()))
+                .then(|| number.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no option {label:?} on the screen of {pane}"))
+}
+
+/// Pick the option that starts with `label` in a dialog that shows
+/// `dialog`, by moving the selection to it (releases differ in which
+/// option is preselected: Claude Code 2.1.332 preselects "No, exit" in its
+/// trust dialog), then answer it with Enter.
+pub fn choose(env: &Env, pane: &str, dialog: &str, label: &str) {
+    wait_screen(env, pane, dialog, 30);
+    let on_label = || {
+        options(&env.capture_visible(pane))
+            .iter()
+            .any(|(selected, text)| *selected && text.starts_with(label))
+    };
+    if !on_label() {
+        let shown = options(&env.capture_visible(pane));
+        let selected = shown.iter().position(|(selected, _)| *selected);
+        let wanted = shown.iter().position(|(_, text)| text.starts_with(label));
+        let (Some(selected), Some(wanted)) = (selected, wanted) else {
+            panic!("no selection or no option {label:?} on the screen of {pane}");
+        };
+        // One step at a time, again while the dialog still ignores keys.
+        let key = if wanted > selected { "Down" } else { "Up" };
+        press_until(
+            env,
+            pane,
+            key,
+            1,
+            30,
+            &format!("{label:?} selected"),
+            on_label,
+        );
+    }
+    answer(env, pane, dialog, "Enter");
+}
