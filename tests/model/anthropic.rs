@@ -158,6 +158,8 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
                 ]
             }]}),
         ),
+        Reply::Plan(plan) => tool_use(stream, index, "ExitPlanMode", &json!({"plan": plan})),
+        Reply::Refuse => text_block(stream, "I can't help with that."),
         Reply::Text(text) => text_block(stream, text),
         Reply::Slow(duration) => {
             let started = text_block_start(stream) && text_delta(stream, "Thinking slowly");
@@ -176,10 +178,10 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
     if !stop_reason {
         return;
     }
-    let reason = if matches!(reply, Reply::Run(_) | Reply::Agent(_) | Reply::Ask(_)) {
-        "tool_use"
-    } else {
-        "end_turn"
+    let reason = match reply {
+        Reply::Run(_) | Reply::Agent(_) | Reply::Ask(_) | Reply::Plan(_) => "tool_use",
+        Reply::Refuse => "refusal",
+        _ => "end_turn",
     };
     let _ = event(
         stream,

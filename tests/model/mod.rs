@@ -18,6 +18,9 @@
 //!   lost mid-answer), on every retry;
 //! - `[ask: QUESTION]` — Claude's model asks the person a multiple-choice
 //!   question (the `AskUserQuestion` tool: Yes or No);
+//! - `[refuse]` — the model declines to answer (`stop_reason: refusal`);
+//! - `[plan: TEXT]` — Claude's model, in plan mode, presents TEXT as its
+//!   plan for the person to approve (the `ExitPlanMode` tool);
 //! - `[agent: TEXT]` — Claude's model starts a subagent (the `Agent` tool)
 //!   with TEXT as its prompt; the subagent's own requests are answered
 //!   plainly;
@@ -73,6 +76,10 @@ pub enum Reply {
     Agent(String),
     /// Ask the person this question (Claude's `AskUserQuestion` tool).
     Ask(String),
+    /// Present this plan for approval (Claude's `ExitPlanMode` tool).
+    Plan(String),
+    /// Decline to answer (Anthropic's `stop_reason: refusal`).
+    Refuse,
 }
 
 /// Choose the reply from the person's latest prompt and whether the latest
@@ -89,6 +96,12 @@ pub fn decide(text: &str, after_tool_result: bool, turn: usize) -> Reply {
     }
     if text.contains("[drop]") {
         return Reply::Drop;
+    }
+    if text.contains("[refuse]") {
+        return Reply::Refuse;
+    }
+    if let Some(plan) = directive(text, "[plan:") {
+        return Reply::Plan(plan);
     }
     if let Some(question) = directive(text, "[ask:") {
         return Reply::Ask(question);

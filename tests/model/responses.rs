@@ -102,9 +102,14 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
     }
     let item_id = format!("item_fake_{index}");
     let done = match reply {
-        // The connection is lost mid-answer (subagents and questions are
-        // Claude's).
-        Reply::Drop | Reply::Fail(_) | Reply::Agent(_) | Reply::Ask(_) => return,
+        // The connection is lost mid-answer (subagents, questions and
+        // plans are Claude's).
+        Reply::Drop
+        | Reply::Fail(_)
+        | Reply::Agent(_)
+        | Reply::Ask(_)
+        | Reply::Plan(_)
+        | Reply::Refuse => return,
         Reply::Run(command) => {
             let arguments = json!({
                 "cmd": command,

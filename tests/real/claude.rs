@@ -600,6 +600,8 @@ fn claude_a_turn_whose_model_request_fails_asks_for_a_reply() {
         "[fail: 529] overloaded",
         "[fail: 500] a server error",
         "[drop] a lost connection",
+        // Not a failure: the model declines (`stop_reason: refusal`).
+        "[refuse] something it will not do",
     ] {
         turn_ends_in_reply(&env, &model, &record, &pane, prompt);
         wait_screen(&env, &pane, READY, 30);
@@ -673,6 +675,41 @@ fn claude_a_question_to_the_person_reads_approve_until_answered() {
     // Enter picks "Yes" (and submits, where Claude shows a review step);
     // the question stays in the conversation, so lf's record says when.
     press_until(&env, &pane, "Enter", 1, 30, "the question answered", || {
+        env.show(&record.id).attention != Some(Attention::Approve)
+    });
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+}
+
+/// Issue 21: a plan presented for approval (plan mode's `ExitPlanMode`)
+/// waits for the person: `approve` while it is up, cleared once approved,
+/// and the turn then ends in `reply`.
+#[test]
+fn claude_a_plan_to_approve_reads_approve_until_approved() {
+    let (_model, env, record, pane) = started();
+    // Shift+Tab cycles the permission modes; plan mode is one of them.
+    press_until(&env, &pane, "BTab", 1, 30, "plan mode", || {
+        env.capture_visible(&pane).contains("plan mode on")
+    });
+    say(
+        &env,
+        &pane,
+        "[plan: First fix the parser, then its tests] plan it",
+    );
+    wait_screen(&env, &pane, "First fix the parser", 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    press_until(&env, &pane, "Enter", 1, 30, "the plan approved", || {
         env.show(&record.id).attention != Some(Attention::Approve)
     });
     wait_for_state(
