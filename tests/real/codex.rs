@@ -79,9 +79,9 @@ fn ready_command() -> String {
 
 /// Answer Codex's approval prompt with `key`, pressing it again while the
 /// prompt stays on screen (a key that reaches the overlay as it opens can
-/// be lost).
+/// be lost; under a whole suite's load Codex once took over 20 s to).
 fn answer(env: &Env, pane: &str, key: &str) {
-    press_until(env, pane, key, 2, 20, "the approval prompt closing", || {
+    press_until(env, pane, key, 3, 60, "the approval prompt closing", || {
         !screen(env, pane).contains(DIALOG)
     });
 }
