@@ -43,7 +43,8 @@ fn waiting(env: &Env) -> [String; 4] {
 fn counts_come_short_formatted_or_as_json() {
     let env = Env::new();
     let empty = env.run("lf-session-count", &[]);
-    assert_eq!((empty.code, empty.stdout.as_str()), (Some(0), "\n"));
+    // Issue 26: it printed a bare newline, a blank in a status line.
+    assert_eq!((empty.code, empty.stdout.as_str()), (Some(0), ""));
     assert!(
         !env.home().join("loopflow.db").exists(),
         "counting creates no database"

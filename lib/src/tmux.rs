@@ -1,7 +1,8 @@
 //! The one place that talks to tmux. Every call is an argv vector (never a
 //! shell string) with exact targets: sessions as `=NAME`, panes by id.
-//! `LF_TMUX_SOCKET` selects a tmux server by socket name (`-L`); tests use
-//! it to run a private server each and never touch the user's.
+//! `LF_TMUX_SOCKET` selects a tmux server by socket name (`-L`), or by a
+//! socket path when it holds a `/` (`-S`); tests use it to run a private
+//! server each and never touch the user's.
 //!
 //! An argv is not enough where tmux itself interprets an argument: it
 //! expands formats (`#{…}`, and `#(…)`, which runs a shell command) in
@@ -53,11 +54,12 @@ impl Tmux {
         self
     }
 
-    /// The tmux argv prefix: `tmux [-L socket]`.
+    /// The tmux argv prefix: `tmux [-L name | -S path]`.
     pub fn base_argv(&self) -> Vec<String> {
         let mut argv = vec!["tmux".to_owned()];
         if let Some(socket) = &self.socket {
-            argv.extend(["-L".to_owned(), socket.clone()]);
+            let flag = if socket.contains('/') { "-S" } else { "-L" };
+            argv.extend([flag.to_owned(), socket.clone()]);
         }
         argv
     }
@@ -285,21 +287,35 @@ fn not_run(error: std::io::Error) -> Error {
 mod tests {
     use super::*;
 
-    struct Server(Tmux, String);
+    /// A private tmux server whose socket is in a temp dir of its own
+    /// (issue 26: a `-L` name put it in the user's own socket folder).
+    struct Server(Tmux, tempfile::TempDir);
 
     impl Server {
         fn new() -> Self {
-            let socket = format!("lf-unit-{}", SessionId::new());
-            Server(Tmux::with_socket(socket.clone()), socket)
+            let dir = tempfile::tempdir().unwrap();
+            let socket = dir.path().join("tmux").display().to_string();
+            Server(Tmux::with_socket(socket), dir)
         }
     }
 
     impl Drop for Server {
         fn drop(&mut self) {
-            let _ = Command::new("tmux")
-                .args(["-L", &self.1, "kill-server"])
+            let base = self.0.base_argv();
+            let _ = Command::new(&base[0])
+                .args(&base[1..])
+                .arg("kill-server")
                 .output();
         }
+    }
+
+    #[test]
+    fn a_socket_with_a_slash_is_a_path() {
+        assert_eq!(Tmux::with_socket("lf-x").base_argv(), ["tmux", "-L", "lf-x"]);
+        assert_eq!(
+            Tmux::with_socket("/run/lf/tmux").base_argv(),
+            ["tmux", "-S", "/run/lf/tmux"]
+        );
     }
 
     #[test]

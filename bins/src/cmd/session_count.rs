@@ -53,6 +53,11 @@ impl Tool for Cli {
             .collect::<Vec<_>>()
             .join(" "),
         };
+        // Nothing at all when nothing waits: a status line shows nothing,
+        // not a blank, and `[ -z "$(lf-session-count)" ]` reads as "none".
+        if line.is_empty() {
+            return Ok(());
+        }
         out.raw(&line)?;
         out.raw("\n")
     }
