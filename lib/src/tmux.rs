@@ -288,8 +288,9 @@ mod tests {
     use super::*;
 
     /// A private tmux server whose socket is in a temp dir of its own
-    /// (issue 26: a `-L` name put it in the user's own socket folder).
-    struct Server(Tmux, tempfile::TempDir);
+    /// (issue 26: a `-L` name put it in the user's own socket folder); the
+    /// folder lives as long as the server.
+    struct Server(Tmux, #[allow(dead_code)] tempfile::TempDir);
 
     impl Server {
         fn new() -> Self {
