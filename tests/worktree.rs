@@ -336,6 +336,12 @@ fn removing_a_worktree_is_refused_while_work_would_be_lost_and_done_once_merged(
         ran.stderr
     );
     assert!(!worktree.exists());
+    // Issue 26: the empty `<repo>.worktrees/` folder stayed behind.
+    assert!(
+        !worktree.parent().unwrap().exists(),
+        "{} is left",
+        worktree.parent().unwrap().display()
+    );
     assert_eq!(
         git(&env, &repo, &["branch", "--format=%(refname:short)"]),
         "main\n"

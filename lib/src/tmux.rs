@@ -312,7 +312,10 @@ mod tests {
 
     #[test]
     fn a_socket_with_a_slash_is_a_path() {
-        assert_eq!(Tmux::with_socket("lf-x").base_argv(), ["tmux", "-L", "lf-x"]);
+        assert_eq!(
+            Tmux::with_socket("lf-x").base_argv(),
+            ["tmux", "-L", "lf-x"]
+        );
         assert_eq!(
             Tmux::with_socket("/run/lf/tmux").base_argv(),
             ["tmux", "-S", "/run/lf/tmux"]

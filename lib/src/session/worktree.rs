@@ -339,6 +339,15 @@ impl Lf {
         let repo = Git::at(git.common_dir().map_err(kept)?);
         repo.remove_worktree(Path::new(&worktree), force)
             .map_err(kept)?;
+        // The `<repo>.worktrees/` folder lf made for it goes too once empty
+        // (remove_dir refuses a folder that is not).
+        if let Some(place) = Path::new(&worktree).parent()
+            && place
+                .file_name()
+                .is_some_and(|name| name.to_string_lossy().ends_with(".worktrees"))
+        {
+            let _ = std::fs::remove_dir(place);
+        }
         // Only the branch lf made for this Task (named as the Task).
         let branch_deleted = match &branch {
             Some(branch) if *branch != task.identifier => false,
