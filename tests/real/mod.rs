@@ -435,7 +435,7 @@ pub fn answer(env: &Env, pane: &str, dialog: &str, key: &str) {
 pub fn options(screen: &str) -> Vec<(bool, String)> {
     screen
         .lines()
-        .filter_map(|line| {
+        .map(|line| {
             let line = line.trim();
             let selected = line.starts_with('❯');
             let text = line.trim_start_matches('❯').trim_start();
@@ -443,7 +443,7 @@ pub fn options(screen: &str) -> Vec<(bool, String)> {
                 Some((number, rest)) if number.chars().all(|c| c.is_ascii_digit()) => rest,
                 _ => text,
             };
-            Some((selected, text.to_owned()))
+            (selected, text.to_owned())
         })
         .collect()
 }
