@@ -13,6 +13,9 @@ use lf::session::{Destination, OpenOptions};
 /// unless --replace stops that client ("Move here": unsent text there is
 /// lost). Concurrent opens of one session launch it once.
 ///
+/// ID may be the first 6 or more characters of the id (as lf-session-list
+/// | jq '.[].id[0:8]' prints them) when no other id begins with them.
+///
 /// A session of another machine (--host HOST, or found on a host of
 /// lf-host list when it is not here) is opened there by that machine's lf,
 /// through ssh with a terminal: inside tmux in a new window, outside tmux
@@ -23,6 +26,7 @@ use lf::session::{Destination, OpenOptions};
     after_help = "\
 Examples:
   lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c
+  lf-session-open 3f2a9c0e
   lf-session-open \"$(lf-session-list --attention | jq -r '.[0].id')\"
   lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --replace
   lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --detach | jq .state

@@ -158,7 +158,10 @@ impl Lf {
                 break;
             }
         }
-        // A prefix that two hosts each pin names more than one Session.
+        // One id on two hosts is one Session, as a whole id is (the first
+        // host's); a prefix that pins two ids names more than one.
+        let mut ids = std::collections::HashSet::new();
+        found.retain(|session| ids.insert(session.record.id.clone()));
         if found.len() > 1 {
             let candidates = found
                 .iter()
@@ -178,7 +181,7 @@ impl Lf {
                 candidates,
             });
         }
-        if let Some(session) = found.pop() {
+        if let Some(session) = found.into_iter().next() {
             return Ok(Located::Remote(Box::new(session)));
         }
         if let Some(error) = refused {
