@@ -321,9 +321,15 @@ fn reviews_rename_and_refuse_bad_positions() {
             .contains("not found")
     );
     assert!(
-        env.run("lf-flow", &["wait", "bad"])
+        env.run("lf-flow", &["wait", "not-an-id"])
             .fails(2)
             .contains("not a Session id")
+    );
+    // "bad" is hexadecimal: the start of an id, too short to name one.
+    assert!(
+        env.run("lf-flow", &["wait", "bad"])
+            .fails(2)
+            .contains("too short to name a Session")
     );
     let message = env
         .run("lf-flow", &["wait", &session.id, "--timeout", "0.1"])

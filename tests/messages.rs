@@ -19,8 +19,9 @@ fn errors_say_what_happened_to_what_and_what_to_do() {
             "lf-session-complete",
             vec!["nothex"],
             2,
-            "\"nothex\" is not a Session id (32 lowercase hexadecimal characters) or a Run id \
-             (run- and 26 base32 characters)"
+            "\"nothex\" is not a Session id (32 lowercase hexadecimal characters, or the first 6 or \
+             more of them) or a Run id (run- and 26 base32 characters, or the first 6 or more of \
+             them)"
                 .into(),
         ),
         (
@@ -28,6 +29,14 @@ fn errors_say_what_happened_to_what_and_what_to_do() {
             vec![missing],
             3,
             format!("Session {missing} was not found"),
+        ),
+        (
+            "lf-session-open",
+            vec!["0123"],
+            2,
+            "\"0123\" is too short to name a Session: give at least 6 characters of its id \
+             (lf-session-list shows them)"
+                .into(),
         ),
         (
             "lf-host",

@@ -906,3 +906,54 @@ fn a_host_record_holding_terminal_controls_is_left_out() {
         "{problems:?}"
     );
 }
+
+#[test]
+fn a_prefix_is_pinned_by_the_host_that_has_the_session() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    remote.add("other");
+    let there = remote.new_there("Far away");
+    let short = &there.id[..8];
+    // Not here: every host of the list is asked with the prefix as typed.
+    let printed: SessionRecord = here.run("lf-session-open", &["--print", short]).json();
+    assert_eq!(
+        (printed.id.as_str(), remote_of(&printed)),
+        (there.id.as_str(), Some("other"))
+    );
+    let printed: SessionRecord = here
+        .run("lf-session-open", &["--print", short, "--host", "other"])
+        .json();
+    assert_eq!(printed.id, there.id);
+    // The same Home listed twice has the same Session twice: one Session.
+    remote.add("twin");
+    let printed: SessionRecord = here.run("lf-session-open", &["--print", short]).json();
+    assert_eq!(
+        (printed.id.as_str(), remote_of(&printed)),
+        (there.id.as_str(), Some("other"))
+    );
+    // A prefix the host finds ambiguous is its refusal, exit 2, with or
+    // without --host.
+    remote.other.seed_conversation(
+        "be336cc70f1e4a2b9c3d5e6f7a8b9c0d",
+        "run-01jx4q8z000000000000000000",
+        "Fix the parser",
+    );
+    remote.other.seed_conversation(
+        "be336cc7a1b2c3d4e5f60718293a4b5c",
+        "run-01jx4q8zzzzzzzzzzzzzzzzzzz",
+        "Add a flag",
+    );
+    for args in [
+        vec!["--print", "be336cc7"],
+        vec!["--print", "be336cc7", "--host", "other"],
+    ] {
+        let message = here.run("lf-session-open", &args).fails(2);
+        assert!(
+            message.contains(
+                "\"be336cc7\" names more than one Session: be336cc70 \"Fix the parser\", \
+                 be336cc7a \"Add a flag\"; give more characters of the id"
+            ) && message.contains("other"),
+            "{args:?}: {message}"
+        );
+    }
+}

@@ -1,6 +1,6 @@
 use crate::session_list::insert_flow_review;
 use crate::util::*;
-use lf::wire::{SessionRecord, SessionState};
+use lf::wire::{ActionKind, SessionRecord, SessionState};
 use std::process::{Command, Stdio};
 
 #[test]
@@ -111,10 +111,7 @@ fn completing_twice_or_an_unknown_session_is_refused() {
     let session = env.new_session(&[]);
     env.run("lf-session-complete", &[&session.id]).ok();
     let message = env.run("lf-session-complete", &[&session.id]).fails(4);
-    assert_eq!(
-        message,
-        format!("Session {} is already complete", session.id)
-    );
+    assert_eq!(message, completed_reason(&env.show(&session.id)));
     let message = env
         .run("lf-session-complete", &["0123456789abcdef0123456789abcdef"])
         .fails(3);
@@ -125,4 +122,61 @@ fn completing_twice_or_an_unknown_session_is_refused() {
     env.run("lf-session-complete", &["not-an-id"]).fails(2);
     env.run("lf-session-complete", &[&session.id, "--grace", "-1"])
         .fails(2);
+}
+
+/// What lf says of a completed Session: which, when, and what to do instead.
+pub fn completed_reason(record: &SessionRecord) -> String {
+    format!(
+        "Session {} was completed at {}; start a new one with lf-session-new, or see it with \
+         lf-session-list --all",
+        &record.id[..8],
+        record.completed_at.expect("a completed Session")
+    )
+}
+
+#[test]
+fn a_completed_sessions_actions_say_why_each_binary_refuses_them() {
+    let env = Env::new();
+    let session = env.new_session(&["--title", "Done"]);
+    env.run("lf-session-complete", &[&session.id]).ok();
+    let closed = env.show(&session.id);
+    let said = completed_reason(&closed);
+    let offered: Vec<(ActionKind, Option<&str>)> = closed
+        .actions
+        .iter()
+        .map(|action| (action.kind, action.unavailable_reason.as_deref()))
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            (ActionKind::Open, Some(said.as_str())),
+            (ActionKind::Complete, Some(said.as_str()))
+        ]
+    );
+    let id = session.id.as_str();
+    for args in [
+        vec![id],
+        vec![id, "--detach"],
+        vec![id, "--here"],
+        vec![id, "--replace", "--detach"],
+    ] {
+        assert_eq!(
+            env.run("lf-session-open", &args).fails(4),
+            said,
+            "lf-session-open {args:?}"
+        );
+    }
+    for args in [vec![id], vec![id, "--remove-worktree"]] {
+        assert_eq!(
+            env.run("lf-session-complete", &args).fails(4),
+            said,
+            "lf-session-complete {args:?}"
+        );
+    }
+    // Renaming is no action of the record, and is refused the same way.
+    assert_eq!(env.run("lf-session-rename", &[id, "Again"]).fails(4), said);
+    // --print is a read: it shows the record, whose actions say why not.
+    let printed: SessionRecord = env.run("lf-session-open", &[id, "--print"]).json();
+    assert_eq!(printed.actions, closed.actions);
+    assert_eq!(env.show(id).title, "Done");
 }

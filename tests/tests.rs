@@ -52,6 +52,8 @@ mod session_list;
 mod session_new;
 /// lf-session-ready and lf-session-rename.
 mod session_ready_rename;
+/// Short ids: a unique prefix of a Session or Run id names it; an ambiguous one is refused.
+mod short_ids;
 /// Many processes at once, killed writers, corrupt and newer databases.
 mod stress;
 /// lf-session-watch: the change stream, resumed, filtered, run per event, pruned.

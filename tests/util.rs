@@ -395,6 +395,26 @@ impl Env {
         rusqlite::Connection::open(self.home().join("loopflow.db")).unwrap()
     }
 
+    /// Record a conversation whose Session and Run ids the test chooses
+    /// (ids that share a prefix, which lf's random ones almost never do),
+    /// as lf-session-new --no-launch records one.
+    pub fn seed_conversation(&self, id: &str, run: &str, title: &str) {
+        let now = lf::clock::now_micros();
+        let db = self.db();
+        db.execute(
+            "INSERT INTO sessions (id, kind, title, title_source, interactive, cwd, provider, \
+             current_run_id, created_at, updated_at) \
+             VALUES (?1, 'conversation', ?2, 'human', 1, ?3, 'claude', ?4, ?5, ?5)",
+            rusqlite::params![id, title, self.work().to_str().unwrap(), run, now],
+        )
+        .unwrap();
+        db.execute(
+            "INSERT INTO runs (id, session_id, provider, created_at) VALUES (?1, ?2, 'claude', ?3)",
+            rusqlite::params![run, id, now],
+        )
+        .unwrap();
+    }
+
     /// Call `lf-hook PROVIDER` as the agent of `run` would: Claude's
     /// payload on stdin, Codex's notify payload as the last argument.
     pub fn hook(&self, provider: &str, run: Option<&str>, payload: &[u8]) -> Ran {

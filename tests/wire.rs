@@ -49,7 +49,7 @@ fn full_record() -> SessionRecord {
         state: SessionState::Ready,
         attention: Some(Attention::Review),
         attention_since: lf::clock::Timestamp::parse("2026-11-28T22:18:31.123456Z"),
-        actions: state::actions(SessionKind::Flow, SessionState::Ready),
+        actions: state::actions(&id, SessionKind::Flow, SessionState::Ready, None),
         ready_summary: Some("Done".to_owned()),
         provider: Some("claude".to_owned()),
         detail: "review-design".to_owned(),
@@ -94,7 +94,12 @@ fn sparse_record() -> SessionRecord {
         kind: SessionKind::Conversation,
         state: SessionState::Unknown,
         attention: None,
-        actions: state::actions(SessionKind::Conversation, SessionState::Unknown),
+        actions: state::actions(
+            "0123456789abcdef0123456789abcdef",
+            SessionKind::Conversation,
+            SessionState::Unknown,
+            None,
+        ),
         ready_summary: None,
         provider: None,
         work: None,
@@ -224,7 +229,12 @@ fn fixture_actions_are_what_the_rules_say() {
     for (name, record) in fixture_records() {
         assert_eq!(
             record.actions,
-            state::actions(record.kind, record.state),
+            state::actions(
+                &record.id,
+                record.kind,
+                record.state,
+                record.completed_at.map(|at| at.micros())
+            ),
             "{name}: actions differ from state::actions({:?}, {:?})",
             record.kind,
             record.state
@@ -410,7 +420,14 @@ fn the_schema_lists_exactly_the_serialised_keys() {
         assert_eq!(keys(&to_value(&record)), keys(&full));
     }
 
-    let action = to_value(&state::actions(SessionKind::Conversation, SessionState::Active)[0]);
+    let action = to_value(
+        &state::actions(
+            "0123456789abcdef0123456789abcdef",
+            SessionKind::Conversation,
+            SessionState::Active,
+            None,
+        )[0],
+    );
     assert_keys_match("SessionAction", &action, def(&schema, "SessionAction"));
     assert_keys_match(
         "Workspace",

@@ -41,7 +41,7 @@ module completions {
   export extern "lf-flow wait" [
     --timeout: string         # Give up after this many seconds (exit 1)
     --help(-h)                # Print help
-    session: string           # The review session id
+    session: string           # The review session id (or its first 6 or more characters)
   ]
 
   # Print this message or the help of the given subcommand(s)

@@ -22,7 +22,7 @@ module completions {
   export extern "lf-primary replace" [
     --attach                  # Go to the successor afterwards
     --help(-h)                # Print help
-    id: string                # The primary session id, or the id of its current Run
+    id: string                # The primary session id (or its first 6 or more characters), or the id of its current Run
   ]
 
   # Print this message or the help of the given subcommand(s)

@@ -7,7 +7,7 @@ module completions {
     --force                   # With --remove-worktree: remove it even if uncommitted or unmerged work would be lost
     --help(-h)                # Print help (see more with '--help')
     --version(-V)             # Print version
-    id: string                # The session id, or the id of its current Run
+    id: string                # The session id (or its first 6 or more characters), or the id of its current Run
   ]
 
 }

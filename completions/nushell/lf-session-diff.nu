@@ -5,7 +5,7 @@ module completions {
     --patch                   # Print the unified diff instead of JSON
     --help(-h)                # Print help (see more with '--help')
     --version(-V)             # Print version
-    id: string                # The session id, or the id of its current Run
+    id: string                # The session id (or its first 6 or more characters), or the id of its current Run
   ]
 
 }

@@ -11,7 +11,7 @@ module completions {
     --host-timeout: string    # How long a host may take to say whether it has the session, in seconds (default 5)
     --help(-h)                # Print help (see more with '--help')
     --version(-V)             # Print version
-    id: string                # The session id, or the id of its current Run
+    id: string                # The session id (or its first 6 or more characters), or the id of its current Run
   ]
 
 }

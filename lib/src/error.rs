@@ -103,10 +103,31 @@ pub enum Error {
         expected: &'static str,
     },
     #[error(
-        "{} is not a Session id (32 lowercase hexadecimal characters) or a Run id (run- and 26 base32 characters)",
+        "{} is not a Session id (32 lowercase hexadecimal characters, or the first 6 or more of them) or a Run id (run- and 26 base32 characters, or the first 6 or more of them)",
         quote(.0)
     )]
     BadSelector(String),
+    #[error(
+        "{} is too short to name a {what}: give at least {min} characters of its id{}",
+        quote(.text),
+        if *.what == "Run" { " after run-" } else { " (lf-session-list shows them)" }
+    )]
+    PrefixTooShort {
+        text: String,
+        what: What,
+        min: usize,
+    },
+    /// A prefix that begins more than one id; `candidates` names them (a
+    /// bounded list, as `error::candidates` writes it).
+    #[error(
+        "{} names more than one {what}: {candidates}; give more characters of the id",
+        quote(.text)
+    )]
+    AmbiguousPrefix {
+        text: String,
+        what: What,
+        candidates: String,
+    },
     #[error("{} is not a valid {what}: use {allowed}", quote(.text))]
     BadToken {
         arg: Arg,
@@ -305,8 +326,12 @@ pub enum Error {
     },
 
     // ----- conflicts with the current state (exit 4)
-    #[error("Session {0} is already complete")]
-    AlreadyComplete(String),
+    /// Every action on a completed Session is refused with this, and its
+    /// record's actions say it: `state::completed` makes it.
+    #[error(
+        "Session {session} was completed at {at}; start a new one with lf-session-new, or see it with lf-session-list --all"
+    )]
+    AlreadyComplete { session: String, at: String },
     #[error("Session {0} is no longer waiting")]
     NoLongerWaiting(String),
     #[error("review session is stale")]
@@ -719,6 +744,8 @@ impl Error {
         match self {
             BadId { .. }
             | BadSelector(_)
+            | PrefixTooShort { .. }
+            | AmbiguousPrefix { .. }
             | BadToken { .. }
             | EmptyText { .. }
             | TextTooLong { .. }
@@ -770,7 +797,7 @@ impl Error {
             | NothingToPick
             | HostNotFound(_)
             | NowhereFound { .. } => ErrorKind::NotFound,
-            AlreadyComplete(_)
+            AlreadyComplete { .. }
             | NoLongerWaiting(_)
             | StaleReview
             | PrimaryNotReviewed
@@ -870,10 +897,12 @@ impl Error {
             | NotUtf8 { arg, .. }
             | BadSeconds { arg, .. } => *arg,
             BadSelector(_)
+            | PrefixTooShort { .. }
+            | AmbiguousPrefix { .. }
             | SessionNotFound(_)
             | RunNotFound(_)
             | HistoricalRun { .. }
-            | AlreadyComplete(_)
+            | AlreadyComplete { .. }
             | NotPrimary(_)
             | AlreadyBound { .. }
             | WaitTimeout(_)

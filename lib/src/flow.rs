@@ -227,7 +227,11 @@ impl Lf {
         timeout: Option<Duration>,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<ReviewFeedback>> {
-        let id = SessionId::parse(selector)?;
+        // Pinned once: a prefix names the review it names now.
+        let id = match self.select(selector)? {
+            crate::ids::SessionSelector::Session(id) => id,
+            run => SessionId::parse(&self.resolve(&run)?.id)?,
+        };
         let deadline = timeout.map(|timeout| Instant::now() + timeout);
         let mut seen = false;
         loop {

@@ -2,7 +2,7 @@
 //! variable or a hook payload is parsed here before it reaches the store, a
 //! path or a tmux target, so nothing downstream ever sees an unchecked id.
 
-use crate::error::{Arg, Error, Result};
+use crate::error::{Arg, Error, Result, What};
 use std::fmt;
 
 /// Crockford's base32 alphabet, lowercase: no i, l, o or u.
@@ -100,10 +100,11 @@ impl Default for SessionId {
 }
 
 fn is_session_id(text: &str) -> bool {
-    text.len() == 32
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    text.len() == 32 && text.bytes().all(is_lower_hex)
+}
+
+fn is_lower_hex(b: u8) -> bool {
+    b.is_ascii_digit() || (b'a'..=b'f').contains(&b)
 }
 
 fn is_prefixed_ulid(text: &str, prefix: &str) -> bool {
@@ -149,24 +150,79 @@ ulid_id!(TaskId, "task-", "Task", Arg::Task);
 ulid_id!(WaveId, "wave-", "Wave", Arg::Wave);
 ulid_id!(HandoffId, "handoff-", "handoff", Arg::Id);
 
+/// The fewest characters of an id a person may type for the whole id
+/// (after `run-` for a Run): six hexadecimal characters are 16.7 million
+/// values, so among ten thousand Sessions a given prefix names another one
+/// too about once in 1,700 times, and then lf asks for more; docs/decisions.md
+/// ("Identity") says why not four.
+pub const MIN_PREFIX: usize = 6;
+
+/// How many characters of a Session id lf shows where a person reads it
+/// (the picker, messages), as the README's `.id[0:8]` does.
+pub const SHORT_ID: usize = 8;
+
+/// The first [`SHORT_ID`] characters of an id, for a person to read.
+pub fn short_id(id: &str) -> &str {
+    id.get(..SHORT_ID).unwrap_or(id)
+}
+
 /// What a user may pass where a Session is meant: its id, or the id of its
-/// current Run (what `$LF_RUN_ID` holds inside an agent).
+/// current Run (what `$LF_RUN_ID` holds inside an agent), or the first
+/// [`MIN_PREFIX`] or more characters of either (`run-` and the characters
+/// after it for a Run). A prefix names a Session only once the library has
+/// looked it up (`Lf::pin`): that is the one place a prefix becomes an id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionSelector {
     Session(SessionId),
     Run(RunId),
+    /// The start of a Session id: lowercase hexadecimal, shorter than an id.
+    SessionPrefix(String),
+    /// The start of a Run id, `run-` included.
+    RunPrefix(String),
 }
 
 impl SessionSelector {
     pub fn parse(text: &str) -> Result<Self> {
         if RunId::looks_like(text) {
+            let rest = &text[RunId::PREFIX.len()..];
+            if rest.len() < 26 && rest.bytes().all(|b| BASE32.contains(&b)) {
+                return prefix(text, rest.len(), "Run", SessionSelector::RunPrefix);
+            }
             return RunId::parse(text).map(SessionSelector::Run);
         }
         if is_session_id(text) {
             return Ok(SessionSelector::Session(SessionId(text.to_owned())));
         }
+        if !text.is_empty() && text.len() < 32 && text.bytes().all(is_lower_hex) {
+            return prefix(text, text.len(), "Session", SessionSelector::SessionPrefix);
+        }
         Err(Error::BadSelector(text.to_owned()))
     }
+
+    /// Whether this names a Session by a prefix, still to be looked up.
+    pub fn is_prefix(&self) -> bool {
+        matches!(
+            self,
+            SessionSelector::SessionPrefix(_) | SessionSelector::RunPrefix(_)
+        )
+    }
+}
+
+/// A prefix of `count` id characters, if that is enough.
+fn prefix(
+    text: &str,
+    count: usize,
+    what: What,
+    selector: fn(String) -> SessionSelector,
+) -> Result<SessionSelector> {
+    if count < MIN_PREFIX {
+        return Err(Error::PrefixTooShort {
+            text: text.to_owned(),
+            what,
+            min: MIN_PREFIX,
+        });
+    }
+    Ok(selector(text.to_owned()))
 }
 
 impl fmt::Display for SessionSelector {
@@ -174,6 +230,9 @@ impl fmt::Display for SessionSelector {
         match self {
             SessionSelector::Session(id) => id.fmt(f),
             SessionSelector::Run(id) => id.fmt(f),
+            SessionSelector::SessionPrefix(text) | SessionSelector::RunPrefix(text) => {
+                f.write_str(text)
+            }
         }
     }
 }
@@ -235,14 +294,53 @@ mod tests {
             "0123456789abcdef0123456789abcdef0",
         ] {
             assert!(SessionId::parse(bad).is_err(), "{bad}");
-            assert_eq!(
-                SessionSelector::parse(bad).unwrap_err().kind(),
-                crate::ErrorKind::Usage
-            );
+            if bad.len() != 31 {
+                assert_eq!(
+                    SessionSelector::parse(bad).unwrap_err().kind(),
+                    crate::ErrorKind::Usage,
+                    "{bad}"
+                );
+            }
         }
         assert!(RunId::parse("run-0123456789abcdefghjkmnpqrs").is_ok());
         assert!(RunId::parse("run-0123456789abcdefghjkmnpqru").is_err());
         assert!(RunId::parse("run-../x").is_err());
+    }
+
+    #[test]
+    fn prefixes_of_six_or_more_id_characters_are_selectors() {
+        let prefix = |text: &str| SessionSelector::SessionPrefix(text.to_owned());
+        assert_eq!(SessionSelector::parse("be336c").unwrap(), prefix("be336c"));
+        assert_eq!(
+            SessionSelector::parse("0123456789abcdef0123456789abcde").unwrap(),
+            prefix("0123456789abcdef0123456789abcde")
+        );
+        assert_eq!(
+            SessionSelector::parse("run-01jx4q").unwrap(),
+            SessionSelector::RunPrefix("run-01jx4q".to_owned())
+        );
+        for short in ["be336", "run-01jx4"] {
+            let error = SessionSelector::parse(short).unwrap_err();
+            assert!(
+                matches!(
+                    error,
+                    Error::PrefixTooShort {
+                        min: MIN_PREFIX,
+                        ..
+                    }
+                ),
+                "{short}: {error}"
+            );
+            assert_eq!(error.kind(), crate::ErrorKind::Usage);
+        }
+        // Only lowercase id characters: anything else is not an id at all.
+        for bad in ["BE336CC7", "be336cc7!", "run-01jx4u", "run-"] {
+            assert!(
+                !SessionSelector::parse(bad).is_ok_and(|selector| selector.is_prefix()),
+                "{bad}"
+            );
+        }
+        assert_eq!(short_id("be336cc70123"), "be336cc7");
     }
 
     #[test]

@@ -181,16 +181,44 @@ pub const ACTIVE_ELSEWHERE: &str =
     "This Session is active in another terminal; use Move here to transfer it";
 pub const NOT_READY: &str = "The session agent has not marked this ready";
 
-/// What a person may do now. The labels, help and reasons are a contract:
-/// every binary refuses an unavailable action with exactly its reason.
-pub fn actions(kind: SessionKind, state: SessionState) -> Vec<SessionAction> {
+/// A completed Session can be opened, completed or renamed no more: the
+/// one refusal, naming it and when it was completed, and what to do
+/// instead. Its record's actions give this as their unavailable reason,
+/// and every binary refuses with it (exit 4).
+pub fn completed(session: &str, completed_at: i64) -> crate::Error {
+    crate::Error::AlreadyComplete {
+        session: crate::ids::short_id(session).to_owned(),
+        at: crate::clock::Timestamp(completed_at).to_string(),
+    }
+}
+
+/// The refusal of anything but a read of a completed Session.
+pub fn refuse_completed(session: &str, completed_at: Option<i64>) -> crate::Result<()> {
+    match completed_at {
+        Some(at) => Err(completed(session, at)),
+        None => Ok(()),
+    }
+}
+
+/// What a person may do now with Session `session` (completed at
+/// `completed_at`, if it was). The labels, help and reasons are a
+/// contract: every binary refuses an unavailable action with exactly its
+/// reason (`require_action`).
+pub fn actions(
+    session: &str,
+    kind: SessionKind,
+    state: SessionState,
+    completed_at: Option<i64>,
+) -> Vec<SessionAction> {
     let active_client = kind == SessionKind::Conversation && state == SessionState::Active;
+    let done: Option<Cow<'static, str>> =
+        completed_at.map(|at| Cow::Owned(completed(session, at).to_string()));
     let action = |kind, label: &'static str, help: &'static str, reason: Option<&'static str>| {
         SessionAction {
             kind,
             label: Cow::Borrowed(label),
             help: Cow::Borrowed(help),
-            unavailable_reason: reason.map(Cow::Borrowed),
+            unavailable_reason: done.clone().or(reason.map(Cow::Borrowed)),
         }
     };
     let mut actions = vec![action(
@@ -226,13 +254,17 @@ pub fn actions(kind: SessionKind, state: SessionState) -> Vec<SessionAction> {
     actions
 }
 
-/// Whether `action` is available; the error is its exact unavailable reason.
+/// Whether `action` is available; the error is its exact unavailable reason
+/// (for a completed Session, the error `completed` gives).
 pub fn require_action(
+    session: &str,
     kind: SessionKind,
     state: SessionState,
+    completed_at: Option<i64>,
     action: ActionKind,
 ) -> crate::Result<()> {
-    match actions(kind, state)
+    refuse_completed(session, completed_at)?;
+    match actions(session, kind, state, completed_at)
         .into_iter()
         .find(|item| item.kind == action)
     {
@@ -355,6 +387,8 @@ pub fn work_path(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const ID: &str = "0123456789abcdef0123456789abcdef";
 
     #[test]
     fn attention_is_owed_since_the_fact_that_owes_it() {
@@ -588,7 +622,12 @@ mod tests {
                 .collect()
         };
         assert_eq!(
-            kinds(actions(SessionKind::Conversation, SessionState::Active)),
+            kinds(actions(
+                ID,
+                SessionKind::Conversation,
+                SessionState::Active,
+                None
+            )),
             vec![
                 (ActionKind::Open, Some(ACTIVE_ELSEWHERE.to_owned())),
                 (ActionKind::MoveHere, None),
@@ -599,26 +638,25 @@ mod tests {
             SessionState::Unknown,
             SessionState::Ready,
             SessionState::Interrupted,
-            SessionState::Closed,
         ] {
             assert_eq!(
-                kinds(actions(SessionKind::Conversation, state)),
+                kinds(actions(ID, SessionKind::Conversation, state, None)),
                 vec![(ActionKind::Open, None), (ActionKind::Complete, None)]
             );
         }
         assert_eq!(
-            kinds(actions(SessionKind::Flow, SessionState::Active)),
+            kinds(actions(ID, SessionKind::Flow, SessionState::Active, None)),
             vec![
                 (ActionKind::Open, None),
                 (ActionKind::Complete, Some(NOT_READY.to_owned())),
             ]
         );
         assert_eq!(
-            kinds(actions(SessionKind::Flow, SessionState::Ready)),
+            kinds(actions(ID, SessionKind::Flow, SessionState::Ready, None)),
             vec![(ActionKind::Open, None), (ActionKind::Complete, None)]
         );
         let labels: Vec<(String, String)> =
-            actions(SessionKind::Conversation, SessionState::Active)
+            actions(ID, SessionKind::Conversation, SessionState::Active, None)
                 .into_iter()
                 .map(|action| (action.label.into_owned(), action.help.into_owned()))
                 .collect();
@@ -638,7 +676,7 @@ mod tests {
             .map(|(label, help)| (label.to_owned(), help.to_owned()))
         );
         assert_eq!(
-            actions(SessionKind::Flow, SessionState::Waiting)[1].help,
+            actions(ID, SessionKind::Flow, SessionState::Waiting, None)[1].help,
             "Complete the review and return feedback to the next Flow step"
         );
     }
@@ -647,8 +685,10 @@ mod tests {
     fn unavailable_actions_are_refused_with_their_reason() {
         assert_eq!(
             require_action(
+                ID,
                 SessionKind::Conversation,
                 SessionState::Active,
+                None,
                 ActionKind::Open
             )
             .map_err(|error| error.to_string()),
@@ -656,8 +696,10 @@ mod tests {
         );
         assert_eq!(
             require_action(
+                ID,
                 SessionKind::Flow,
                 SessionState::Waiting,
+                None,
                 ActionKind::Complete
             )
             .map_err(|error| error.to_string()),
@@ -665,8 +707,10 @@ mod tests {
         );
         assert_eq!(
             require_action(
+                ID,
                 SessionKind::Conversation,
                 SessionState::Unknown,
+                None,
                 ActionKind::MoveHere
             )
             .map_err(|error| error.to_string()),
@@ -674,13 +718,36 @@ mod tests {
         );
         assert_eq!(
             require_action(
+                ID,
                 SessionKind::Conversation,
                 SessionState::Active,
+                None,
                 ActionKind::Complete
             )
             .map_err(|error| error.to_string()),
             Ok(())
         );
+    }
+
+    #[test]
+    fn a_completed_session_offers_nothing_and_says_what_to_do_instead() {
+        // 2026-01-02T03:04:05Z
+        let at = 1_767_323_045_000_000;
+        let said = "Session 01234567 was completed at 2026-01-02T03:04:05.000000Z; start a new \
+                    one with lf-session-new, or see it with lf-session-list --all";
+        assert_eq!(completed(ID, at).to_string(), said);
+        for kind in [SessionKind::Conversation, SessionKind::Flow] {
+            let offered = actions(ID, kind, SessionState::Closed, Some(at));
+            let kinds: Vec<ActionKind> = offered.iter().map(|action| action.kind).collect();
+            assert_eq!(kinds, [ActionKind::Open, ActionKind::Complete], "{kind:?}");
+            for action in offered {
+                assert_eq!(action.unavailable_reason.as_deref(), Some(said), "{kind:?}");
+                let refused = require_action(ID, kind, SessionState::Closed, Some(at), action.kind)
+                    .unwrap_err();
+                assert_eq!(refused.to_string(), said);
+                assert_eq!(refused.kind(), crate::ErrorKind::Conflict);
+            }
+        }
     }
 
     fn flow(finished: bool, current_run: Option<&str>, pending: Option<&str>) -> FlowFacts {

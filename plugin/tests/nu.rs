@@ -412,6 +412,90 @@ fn piping_ids_into_complete_closes_them() {
     assert!(lf.get(&seeded.quiet[1]).unwrap().completed_at.is_none());
 }
 
+/// Record a conversation with ids the test chooses, through the store.
+fn seed_with_id(env: &Env, id: &str, run: &str, title: &str) {
+    use lf::ids::{RunId, SessionId};
+    use lf::store::{NewRun, NewSessionRow};
+    let session = NewSessionRow {
+        id: SessionId::parse(id).unwrap(),
+        kind: lf::wire::SessionKind::Conversation,
+        title: title.into(),
+        title_source: lf::wire::TitleSource::Human,
+        interactive: true,
+        cwd: env.work().display().to_string(),
+        provider: "claude".into(),
+        model: None,
+        task_id: None,
+        wave_id: None,
+        primary_scope: None,
+        independent: true,
+    };
+    let run = NewRun {
+        id: RunId::parse(run).unwrap(),
+        chosen_native_id: None,
+        provider: "claude".into(),
+        model: None,
+        argv: Vec::new(),
+        prompt: None,
+    };
+    let lf = env.lf();
+    lf.store()
+        .unwrap()
+        .insert_session(&session, &run, lf::clock::now_micros())
+        .unwrap();
+}
+
+#[test]
+fn a_short_id_names_a_session_and_an_ambiguous_one_is_labelled() {
+    let env = Env::new();
+    let seeded = seed(&env);
+    let id = &seeded.quiet[0];
+    let short = &id[..8];
+    let printed: SessionRecord = env
+        .nu(&format!("lf session open --print {short} | to json -r"))
+        .json();
+    assert_eq!(&printed.id, id);
+    let renamed: SessionRecord = env
+        .nu(&format!(
+            "lf session rename {short} 'Renamed by prefix' | to json -r"
+        ))
+        .json();
+    assert_eq!(
+        (renamed.id.as_str(), renamed.title.as_str()),
+        (id.as_str(), "Renamed by prefix")
+    );
+    let states: Vec<SessionState> = env
+        .nu(&format!(
+            "['{short}'] | lf session complete | get state | to json -r"
+        ))
+        .json();
+    assert_eq!(states, [SessionState::Closed]);
+    assert!(env.lf().get(id).unwrap().completed_at.is_some());
+
+    seed_with_id(
+        &env,
+        "be336cc70f1e4a2b9c3d5e6f7a8b9c0d",
+        "run-01jx4q8z000000000000000000",
+        "Fix the parser",
+    );
+    seed_with_id(
+        &env,
+        "be336cc7a1b2c3d4e5f60718293a4b5c",
+        "run-01jx4q8zzzzzzzzzzzzzzzzzzz",
+        "Add a flag",
+    );
+    let error = caught(&env, "lf session open --print be336cc7");
+    assert_eq!(
+        error.msg,
+        "\"be336cc7\" names more than one Session: be336cc70 \"Fix the parser\", be336cc7a \"Add a flag\"; give more characters of the id"
+    );
+    assert_eq!(error.code.as_deref(), Some("lf::usage"));
+    assert_eq!(error.labels[0].source, "be336cc7");
+    let error = caught(&env, "lf session complete be336");
+    assert!(error.msg.contains("at least 6 characters"), "{error:?}");
+    assert_eq!(error.labels[0].source, "be336");
+}
+
 /// What `try { } catch` sees of an error: its message, code, and the
 /// source text under each label.
 #[derive(Debug, Deserialize)]
@@ -441,7 +525,7 @@ fn a_bad_id_is_a_labeled_error_pointing_at_the_argument() {
     let error = caught(&env, "lf session complete nothex");
     assert_eq!(
         error.msg,
-        "\"nothex\" is not a Session id (32 lowercase hexadecimal characters) or a Run id (run- and 26 base32 characters)"
+        "\"nothex\" is not a Session id (32 lowercase hexadecimal characters, or the first 6 or more of them) or a Run id (run- and 26 base32 characters, or the first 6 or more of them)"
     );
     assert_eq!(error.code.as_deref(), Some("lf::usage"));
     assert_eq!(error.labels.len(), 1, "{error:?}");

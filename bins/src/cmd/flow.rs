@@ -79,7 +79,7 @@ enum What {
     },
     /// Wait until a review session is completed; print its feedback.
     Wait {
-        /// The review session id.
+        /// The review session id (or its first 6 or more characters).
         #[arg(value_name = "SESSION")]
         session: String,
         /// Give up after this many seconds (exit 1).

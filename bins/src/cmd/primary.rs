@@ -41,7 +41,7 @@ enum What {
     },
     /// Stop and close a primary session; give its scope a successor.
     Replace {
-        /// The primary session id, or the id of its current Run.
+        /// The primary session id (or its first 6 or more characters), or the id of its current Run.
         #[arg(value_name = "ID")]
         id: String,
         /// Go to the successor afterwards.

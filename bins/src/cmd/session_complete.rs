@@ -26,7 +26,7 @@ Examples:
   lf-session-complete 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --remove-worktree"
 )]
 pub struct Cli {
-    /// The session id, or the id of its current Run.
+    /// The session id (or its first 6 or more characters), or the id of its current Run.
     #[arg(value_name = "ID")]
     id: String,
     /// Seconds between SIGTERM and SIGKILL for the session's live clients.

@@ -19,7 +19,7 @@ Examples:
   lf-session-diff \"$LF_SESSION_ID\" | jq '{ahead, behind, uncommitted}'"
 )]
 pub struct Cli {
-    /// The session id, or the id of its current Run.
+    /// The session id (or its first 6 or more characters), or the id of its current Run.
     #[arg(value_name = "ID")]
     id: String,
     /// Print the unified diff instead of JSON.

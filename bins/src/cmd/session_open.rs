@@ -1,6 +1,6 @@
 use crate::{Output, Tool, open_lf};
 use clap::Parser;
-use lf::remote::Located;
+use lf::remote::{Located, RemoteSession};
 use lf::session::{Destination, OpenOptions};
 
 /// Take this terminal to a session.
@@ -13,6 +13,9 @@ use lf::session::{Destination, OpenOptions};
 /// unless --replace stops that client ("Move here": unsent text there is
 /// lost). Concurrent opens of one session launch it once.
 ///
+/// ID may be the first 6 or more characters of the id (as lf-session-list
+/// | jq '.[].id[0:8]' prints them) when no other id begins with them.
+///
 /// A session of another machine (--host HOST, or found on a host of
 /// lf-host list when it is not here) is opened there by that machine's lf,
 /// through ssh with a terminal: inside tmux in a new window, outside tmux
@@ -23,6 +26,7 @@ use lf::session::{Destination, OpenOptions};
     after_help = "\
 Examples:
   lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c
+  lf-session-open 3f2a9c0e
   lf-session-open \"$(lf-session-list --attention | jq -r '.[0].id')\"
   lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --replace
   lf-session-open 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c --detach | jq .state
@@ -30,7 +34,7 @@ Examples:
   tmux bind-key a display-popup -E 'lf-session-open \"$(lf-session-list --attention | jq -r .[0].id)\"'"
 )]
 pub struct Cli {
-    /// The session id, or the id of its current Run.
+    /// The session id (or its first 6 or more characters), or the id of its current Run.
     #[arg(value_name = "ID")]
     id: String,
     /// Run the agent in this terminal instead of a durable tmux session.
@@ -62,28 +66,13 @@ impl Tool for Cli {
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
         let lf = open_lf()?;
-        if let Located::Remote(session) =
-            lf.locate(&self.id, self.host.as_deref(), self.host_timeout)?
-        {
-            if self.print {
-                return out.json(&session.record);
-            }
-            let flags: Vec<&str> = [
-                (self.here, "--here"),
-                (self.replace, "--replace"),
-                (self.try_lock, "--try"),
-            ]
-            .into_iter()
-            .filter_map(|(set, flag)| set.then_some(flag))
-            .collect();
-            if self.detach {
-                return out.json(&lf.detach_remote(&session, &flags)?);
-            }
-            let argv = lf.remote_open_argv(&session, &flags);
-            return lf.go_remote(&session, &argv);
-        }
+        // Located once: a prefix is the id it pinned from here on.
+        let session = match lf.locate(&self.id, self.host.as_deref(), self.host_timeout)? {
+            Located::Here(pinned) => pinned.to_string(),
+            Located::Remote(session) => return self.remote(&lf, &session, out),
+        };
         if self.print {
-            return out.json(&lf.get(&self.id)?);
+            return out.json(&lf.get(&session)?);
         }
         let options = OpenOptions {
             replace: self.replace,
@@ -91,11 +80,33 @@ impl Tool for Cli {
             here: self.here,
         };
         // A Run id names the session only until a new attempt replaces it.
-        let session = lf.get(&self.id)?.id;
-        match lf.open_session(&self.id, options)? {
-            Destination::Tmux(_) if self.detach => out.json(&lf.get(&session)?),
+        let id = lf.get(&session)?.id;
+        match lf.open_session(&session, options)? {
+            Destination::Tmux(_) if self.detach => out.json(&lf.get(&id)?),
             Destination::Tmux(name) => lf.go_to(&name),
             Destination::Exec(argv) => Err(Destination::exec(&argv)),
         }
+    }
+}
+
+impl Cli {
+    /// Open a Session of another machine, through its own lf.
+    fn remote(&self, lf: &lf::Lf, session: &RemoteSession, out: &mut Output) -> lf::Result<()> {
+        if self.print {
+            return out.json(&session.record);
+        }
+        let flags: Vec<&str> = [
+            (self.here, "--here"),
+            (self.replace, "--replace"),
+            (self.try_lock, "--try"),
+        ]
+        .into_iter()
+        .filter_map(|(set, flag)| set.then_some(flag))
+        .collect();
+        if self.detach {
+            return out.json(&lf.detach_remote(session, &flags)?);
+        }
+        let argv = lf.remote_open_argv(session, &flags);
+        lf.go_remote(session, &argv)
     }
 }

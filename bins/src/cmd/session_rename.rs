@@ -16,7 +16,7 @@ Examples:
   lf-session-rename \"$LF_RUN_ID\" 'Summarised title' --generated"
 )]
 pub struct Cli {
-    /// The session id, or the id of its current Run.
+    /// The session id (or its first 6 or more characters), or the id of its current Run.
     #[arg(value_name = "ID")]
     id: String,
     /// The new title.

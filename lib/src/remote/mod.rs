@@ -20,4 +20,4 @@ mod ssh;
 
 pub use hosts::Remotes;
 pub use list::Merged;
-pub use open::Located;
+pub use open::{Located, RemoteSession};

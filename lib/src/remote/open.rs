@@ -22,8 +22,9 @@ const ONE_RECORD: Limit = Limit {
 /// Where a Session lives.
 #[derive(Debug)]
 pub enum Located {
-    /// In this Home.
-    Here,
+    /// In this Home: the selector, pinned (a prefix became the id), for
+    /// what the operation does next.
+    Here(SessionSelector),
     /// On a host of the list (or the one named): its record, rewritten for
     /// this machine, and the host's entry.
     Remote(Box<RemoteSession>),
@@ -101,6 +102,7 @@ impl Lf {
         timeout: Option<Duration>,
     ) -> Result<Located> {
         let selector = SessionSelector::parse(selector)?;
+        // Text as it was typed (checked): a host pins a prefix itself.
         let text = selector.to_string();
         if let Some(host) = host {
             let named = self.remotes(false, &[host.to_owned()], timeout)?;
@@ -115,9 +117,13 @@ impl Lf {
                 .map_err(|refusal| refusal.into_error(&entry.host))?;
             return Ok(Located::Remote(Box::new(RemoteSession { entry, record })));
         }
+        let prefix = selector.is_prefix();
         // The host list is read only for a Session that is not here.
-        let remotes = match self.resolve(&selector) {
-            Ok(_) => return Ok(Located::Here),
+        let remotes = match self
+            .pin(selector)
+            .and_then(|pinned| self.resolve(&pinned).map(|_| pinned))
+        {
+            Ok(pinned) => return Ok(Located::Here(pinned)),
             Err(error @ (Error::SessionNotFound(_) | Error::RunNotFound(_))) => {
                 let remotes = self.remotes(true, &[], timeout)?;
                 if remotes.is_empty() {
@@ -130,17 +136,56 @@ impl Lf {
         let hosts: Vec<Ssh> = remotes.hosts.iter().map(|entry| self.ssh(entry)).collect();
         let asked = self.ask_records(&hosts, &["--print", &text], remotes.timeout);
         let mut problems = Vec::new();
+        let mut found = Vec::new();
+        // A host's lf that refused the text itself (a prefix it finds
+        // ambiguous): its words are the answer when no host has the Session.
+        let mut refused = None;
         for (ssh, answer) in hosts.iter().zip(asked) {
             match answer {
-                Ok(record) => {
-                    return Ok(Located::Remote(Box::new(RemoteSession {
-                        entry: ssh.entry().clone(),
-                        record,
-                    })));
-                }
+                Ok(record) => found.push(RemoteSession {
+                    entry: ssh.entry().clone(),
+                    record,
+                }),
                 Err(Refusal::NotThere(_)) => {}
+                Err(Refusal::Problem(problem, Some(ErrorKind::Usage))) if refused.is_none() => {
+                    let refusal = Refusal::Problem(problem, Some(ErrorKind::Usage));
+                    refused = Some(refusal.into_error(ssh.host()));
+                }
                 Err(Refusal::Problem(problem, _)) => problems.push(problem.message),
             }
+            // A whole id is one Session: the first host that has it.
+            if !prefix && !found.is_empty() {
+                break;
+            }
+        }
+        // One id on two hosts is one Session, as a whole id is (the first
+        // host's); a prefix that pins two ids names more than one.
+        let mut ids = std::collections::HashSet::new();
+        found.retain(|session| ids.insert(session.record.id.clone()));
+        if found.len() > 1 {
+            let candidates = found
+                .iter()
+                .map(|session| {
+                    format!(
+                        "{} {} on host {}",
+                        crate::ids::short_id(&session.record.id),
+                        crate::error::quote(&session.record.title),
+                        session.entry.host
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(Error::AmbiguousPrefix {
+                text,
+                what: "Session",
+                candidates,
+            });
+        }
+        if let Some(session) = found.into_iter().next() {
+            return Ok(Located::Remote(Box::new(session)));
+        }
+        if let Some(error) = refused {
+            return Err(error);
         }
         Err(Error::NowhereFound {
             id: text,

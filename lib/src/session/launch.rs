@@ -252,7 +252,7 @@ pub fn sibling_program(name: &str) -> PathBuf {
 impl Lf {
     /// Get ready to take a person to a Session; see the module docs.
     pub fn open_session(&self, selector: &str, options: OpenOptions) -> Result<Destination> {
-        let selector = SessionSelector::parse(selector)?;
+        let selector = self.select(selector)?;
         let row = self.resolve(&selector)?;
         let id = SessionId::parse(&row.id)?;
         refuse_completed(&row)?;
@@ -737,11 +737,9 @@ impl Lf {
     }
 }
 
+/// The refusal of an open of a completed Session: `state`'s one rule.
 pub(crate) fn refuse_completed(row: &SessionRow) -> Result<()> {
-    if row.completed_at.is_some() {
-        return Err(Error::AlreadyComplete(row.id.clone()));
-    }
-    Ok(())
+    state::refuse_completed(&row.id, row.completed_at)
 }
 
 /// A signal, or the shell convention for one (128 + n), is an interrupt.

@@ -57,8 +57,60 @@ pub struct ListFilter {
 }
 
 impl Lf {
-    /// The Session a selector names. A Run id must be its Session's current
-    /// Run: a historical one is refused, naming the current one.
+    /// The one place a prefix becomes an id (jj's `resolve_single_rev`):
+    /// an exact selector as it is, a prefix as the exact selector of the one
+    /// Session (or Run) whose id it begins. None is "not found" (exit 3),
+    /// more than one a usage error naming them (exit 2). An operation pins
+    /// what it was given once, and reads the Session by the pinned id from
+    /// then on (again under its lock), so a Session created meanwhile with
+    /// the same prefix never changes what it acts on.
+    pub fn pin(&self, selector: SessionSelector) -> Result<SessionSelector> {
+        /// Candidates an ambiguous prefix names: a bounded list.
+        const SHOWN: usize = 5;
+        let limit = SHOWN as i64 + 1;
+        match selector {
+            SessionSelector::SessionPrefix(prefix) => {
+                let found = self.store()?.sessions_by_prefix(&prefix, limit)?;
+                match found.as_slice() {
+                    [] => Err(Error::SessionNotFound(prefix)),
+                    [(id, _)] => Ok(SessionSelector::Session(SessionId::parse(id)?)),
+                    _ => Err(Error::AmbiguousPrefix {
+                        candidates: candidates(&found, SHOWN, |(id, title)| {
+                            (id.as_str(), crate::error::quote(title))
+                        }),
+                        text: prefix,
+                        what: "Session",
+                    }),
+                }
+            }
+            SessionSelector::RunPrefix(prefix) => {
+                let found = self.store()?.runs_by_prefix(&prefix, limit)?;
+                match found.as_slice() {
+                    [] => Err(Error::RunNotFound(prefix)),
+                    [(run, _, _)] => Ok(SessionSelector::Run(RunId::parse(run)?)),
+                    _ => Err(Error::AmbiguousPrefix {
+                        candidates: candidates(&found, SHOWN, |(run, session, title)| {
+                            (
+                                run.as_str(),
+                                format!(
+                                    "of Session {} {}",
+                                    crate::ids::short_id(session),
+                                    crate::error::quote(title)
+                                ),
+                            )
+                        }),
+                        text: prefix,
+                        what: "Run",
+                    }),
+                }
+            }
+            exact => Ok(exact),
+        }
+    }
+
+    /// The Session a selector names (a prefix is pinned first). A Run id
+    /// must be its Session's current Run: a historical one is refused,
+    /// naming the current one.
     pub(crate) fn resolve(&self, selector: &SessionSelector) -> Result<SessionRow> {
         let id = match selector {
             SessionSelector::Session(id) => id.to_string(),
@@ -66,6 +118,7 @@ impl Lf {
                 .store()?
                 .session_of_run(run.as_str())?
                 .ok_or_else(|| Error::RunNotFound(run.to_string()))?,
+            prefix => return self.resolve(&self.pin(prefix.clone())?),
         };
         let row = self
             .store()?
@@ -81,6 +134,12 @@ impl Lf {
             });
         }
         Ok(row)
+    }
+
+    /// Parse a selector given as text and pin it: what an operation that
+    /// reads its Session more than once (under a lock) starts with.
+    pub(crate) fn select(&self, text: &str) -> Result<SessionSelector> {
+        self.pin(SessionSelector::parse(text)?)
     }
 
     /// Parse and resolve a selector given as text.
@@ -312,14 +371,13 @@ impl Lf {
         source: TitleSource,
     ) -> Result<(SessionRecord, bool)> {
         let title = crate::input::title(title)?;
-        let row = self.find(selector)?;
+        let selector = self.select(selector)?;
+        let row = self.resolve(&selector)?;
         // Under the launch lock, so a rename never interleaves with a
         // launch or completion of the same Session.
         let _lock = crate::locks::launch(self.home(), &SessionId::parse(&row.id)?)?;
-        let row = self.find(selector)?;
-        if row.completed_at.is_some() {
-            return Err(Error::AlreadyComplete(row.id));
-        }
+        let row = self.resolve(&selector)?;
+        state::refuse_completed(&row.id, row.completed_at)?;
         let changed = self
             .store()?
             .rename_session(&row.id, &title, source, now_micros())?;
@@ -329,18 +387,21 @@ impl Lf {
     /// Stop the Session's live clients (SIGTERM, then SIGKILL after
     /// `grace`) and close it. Only one of concurrent completions wins.
     pub fn complete(&self, selector: &str, grace: Duration) -> Result<SessionRecord> {
-        let selector = SessionSelector::parse(selector)?;
+        let selector = self.select(selector)?;
         let row = self.resolve(&selector)?;
         let id = SessionId::parse(&row.id)?;
         let _lock = crate::locks::launch(self.home(), &id)?;
         // Look again under the lock: another process may have won meanwhile.
         let row = self.resolve(&selector)?;
-        if row.completed_at.is_some() {
-            return Err(Error::AlreadyComplete(row.id));
-        }
         let invocation = row.flow_id.clone();
         let record = self.record(row)?;
-        state::require_action(record.kind, record.state, ActionKind::Complete)?;
+        state::require_action(
+            &record.id,
+            record.kind,
+            record.state,
+            record.completed_at.map(|at| at.micros()),
+            ActionKind::Complete,
+        )?;
         let review = match (record.kind, invocation) {
             (SessionKind::Flow, Some(invocation)) => {
                 if !self.waits_on(&invocation, &record.id)? {
@@ -626,6 +687,33 @@ fn default_title(provider: Provider, prompt: Option<&str>, argv: &[String], cwd:
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_else(|| cwd.to_owned());
     crate::input::title_from_prompt(&format!("{what} in {place}")).unwrap_or(what)
+}
+
+/// At most `shown` of the ids an ambiguous prefix begins, each as short as
+/// tells it from the others (at least `SHORT_ID` characters) with what
+/// it is, and "and more" when there were more.
+fn candidates<T>(found: &[T], shown: usize, describe: impl Fn(&T) -> (&str, String)) -> String {
+    let described: Vec<(&str, String)> = found.iter().map(describe).collect();
+    let common = |a: &str, b: &str| a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let mut listed: Vec<String> = described
+        .iter()
+        .take(shown)
+        .map(|(id, what)| {
+            let needed = described
+                .iter()
+                .filter(|(other, _)| other != id)
+                .map(|(other, _)| common(id, other) + 1)
+                .max()
+                .unwrap_or(0);
+            let body = id.len() - id.trim_start_matches(RunId::PREFIX).len();
+            let length = needed.max(body + crate::ids::SHORT_ID).min(id.len());
+            format!("{} {what}", &id[..length])
+        })
+        .collect();
+    if found.len() > shown {
+        listed.push("and more".to_owned());
+    }
+    listed.join(", ")
 }
 
 /// A page cursor: the creation time and id of the last Session shown.

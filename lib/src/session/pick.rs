@@ -121,19 +121,21 @@ pub fn short(Seconds(seconds): Seconds) -> String {
 }
 
 /// One row of the picker for a record, exactly `width` columns: attention,
-/// how long it has waited, state, title and work path.
+/// how long it has waited, state, title, work path and the short id (what
+/// `lf-session-open` takes; last, so a narrow popup keeps the title).
 pub fn line(record: &SessionRecord, now: Timestamp, width: usize) -> String {
     let attention = record.attention.map(Attention::as_str).unwrap_or("");
     let waited = waited(record, now).map(short).unwrap_or_default();
     let text = format!(
-        "{attention:7} {waited:>4}  {:11} {}{}",
+        "{attention:7} {waited:>4}  {:11} {}{}  {}",
         record.state.as_str(),
         record.title,
         record
             .work_path
             .as_deref()
             .map(|path| format!("  [{path}]"))
-            .unwrap_or_default()
+            .unwrap_or_default(),
+        crate::ids::short_id(&record.id)
     );
     fit(&text, width)
 }
@@ -406,8 +408,11 @@ mod tests {
         let row = line(&review, now, 200);
         assert!(row.starts_with("review   14m  unknown"), "{row:?}");
         assert!(
-            row.trim_end()
-                .ends_with("Fix the Parser  [product / LOO-7]")
+            row.trim_end().ends_with(&format!(
+                "Fix the Parser  [product / LOO-7]  {}",
+                &review.id[..8]
+            )),
+            "{row:?}"
         );
         assert_eq!(columns(&row), 200);
         assert_eq!(columns(&line(&review, now, 10)), 10);

@@ -342,7 +342,7 @@ fn record(
                 },
             ))
         }),
-        actions: state::actions(row.kind, state),
+        actions: state::actions(&row.id, row.kind, state, row.completed_at),
         ready_summary: row.ready_summary,
         provider: row.provider,
         detail,

@@ -287,10 +287,10 @@ impl Lf {
         grace: Duration,
         force: bool,
     ) -> Result<(SessionRecord, WorktreeRemoval)> {
-        let row = self.find(selector)?;
-        if row.completed_at.is_some() {
-            return Err(Error::AlreadyComplete(row.id));
-        }
+        // Pinned once: the completion below acts on this Session.
+        let selector = self.select(selector)?;
+        let row = self.resolve(&selector)?;
+        crate::state::refuse_completed(&row.id, row.completed_at)?;
         // Only the worktree of the Session's own Task: one it merely runs
         // inside belongs to another.
         let task = match row.task_id.as_deref() {
@@ -307,7 +307,7 @@ impl Lf {
         let git = Git::worktree(&worktree)?;
         self.refuse_losing(&row.id, &worktree, &git.status()?, force)?;
         self.refuse_shared(&row, &task, &worktree)?;
-        let record = self.complete(selector, grace)?;
+        let record = self.complete(&selector.to_string(), grace)?;
         let kept = |error: Error| {
             error.during(format!(
                 "Session {} was completed; its worktree {worktree} was kept",

@@ -532,8 +532,8 @@ impl Store {
                 rusqlite::Error::QueryReturnedNoRows => Error::SessionNotFound(id.to_string()),
                 error => error.into(),
             })?;
-        if completed.is_some() {
-            return Err(Error::AlreadyComplete(id.to_string()));
+        if let Some(at) = completed {
+            return Err(crate::state::completed(id, at));
         }
         if current != run {
             return Err(Error::SupersededRun {
@@ -961,6 +961,34 @@ impl Store {
         .flatten())
     }
 
+    /// The Sessions whose ids begin with `prefix`, in id order, at most
+    /// `limit`: each id and title. A range on the primary key (`id >= prefix
+    /// AND id < the prefix with its last character one higher`), which
+    /// SQLite searches in the key's index, whatever the Home's size
+    /// (`LIKE` would need `case_sensitive_like` to use it).
+    pub fn sessions_by_prefix(&self, prefix: &str, limit: i64) -> Result<Vec<(String, String)>> {
+        let mut statement = self.conn().prepare_cached(SESSIONS_BY_PREFIX)?;
+        let rows = statement.query_map(params![prefix, prefix_end(prefix), limit], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The Runs whose ids begin with `prefix` (`run-` included), in id
+    /// order, at most `limit`: each Run's id, its Session's id and title.
+    /// A range on the primary key, as for Sessions.
+    pub fn runs_by_prefix(
+        &self,
+        prefix: &str,
+        limit: i64,
+    ) -> Result<Vec<(String, String, String)>> {
+        let mut statement = self.conn().prepare_cached(RUNS_BY_PREFIX)?;
+        let rows = statement.query_map(params![prefix, prefix_end(prefix), limit], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The Session a Run belongs to.
     pub fn session_of_run(&self, run: &str) -> Result<Option<String>> {
         optional(
@@ -970,6 +998,21 @@ impl Store {
                 }),
         )
     }
+}
+
+const SESSIONS_BY_PREFIX: &str =
+    "SELECT id, title FROM sessions WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3";
+const RUNS_BY_PREFIX: &str = "SELECT r.id, r.session_id, s.title FROM runs r \
+     JOIN sessions s ON s.id = r.session_id WHERE r.id >= ?1 AND r.id < ?2 ORDER BY r.id LIMIT ?3";
+
+/// The first text after every text that begins with `prefix` (ASCII, as
+/// an id prefix is): the prefix with its last character one higher.
+fn prefix_end(prefix: &str) -> String {
+    let mut end = prefix.as_bytes().to_vec();
+    if let Some(last) = end.last_mut() {
+        *last += 1;
+    }
+    String::from_utf8_lossy(&end).into_owned()
 }
 
 /// Set whether the open Session whose current Run this is waits on the
@@ -994,7 +1037,16 @@ fn close_session(tx: &rusqlite::Transaction<'_>, id: &str, now: i64) -> Result<(
         params![id, now],
     )?;
     if changed == 0 {
-        return Err(Error::AlreadyComplete(id.to_string()));
+        let at: Option<i64> = optional(tx.query_row(
+            "SELECT completed_at FROM sessions WHERE id = ?1",
+            [id],
+            |row| row.get(0),
+        ))?
+        .flatten();
+        return Err(match at {
+            Some(at) => crate::state::completed(id, at),
+            None => Error::SessionNotFound(id.to_owned()),
+        });
     }
     tx.execute(
         "UPDATE clients SET ended_at = ?2 WHERE session_id = ?1 AND ended_at IS NULL",
@@ -1082,5 +1134,88 @@ fn title_source_text(source: TitleSource) -> &'static str {
     match source {
         TitleSource::Human => "human",
         TitleSource::Generated => "generated",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::home::Home;
+
+    fn seeded(ids: &[&str]) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&Home::at(dir.path())).unwrap();
+        for (n, id) in ids.iter().enumerate() {
+            let run = format!("run-{:0>26}", n);
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO sessions (id, kind, title, title_source, interactive, cwd, \
+                     current_run_id, created_at, updated_at) \
+                     VALUES (?1, 'conversation', ?2, 'human', 1, '/', ?3, 0, 0)",
+                    params![id, format!("title {n}"), run],
+                )
+                .unwrap();
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO runs (id, session_id, provider, created_at) VALUES (?1, ?2, 'claude', 0)",
+                    params![run, id],
+                )
+                .unwrap();
+        }
+        (dir, store)
+    }
+
+    #[test]
+    fn a_prefix_finds_exactly_the_ids_it_begins() {
+        let (_dir, store) = seeded(&[
+            "abcdef0000000000000000000000000f",
+            "abcdefffffffffffffffffffffffffff",
+            "abcdf00000000000000000000000000f",
+            "abcdee0000000000000000000000000f",
+        ]);
+        let ids = |prefix: &str| -> Vec<String> {
+            let found = store.sessions_by_prefix(prefix, 10).unwrap();
+            found.into_iter().map(|(id, _)| id).collect()
+        };
+        assert_eq!(
+            ids("abcdef"),
+            [
+                "abcdef0000000000000000000000000f",
+                "abcdefffffffffffffffffffffffffff"
+            ]
+        );
+        assert_eq!(ids("abcdf0"), ["abcdf00000000000000000000000000f"]);
+        assert!(ids("abcde0").is_empty());
+        assert_eq!(store.sessions_by_prefix("abcd", 1).unwrap().len(), 1);
+        let runs = store.runs_by_prefix("run-000000", 10).unwrap();
+        assert_eq!(runs.len(), 4);
+        assert_eq!(runs[0].2, "title 0");
+    }
+
+    #[test]
+    fn prefix_lookups_search_the_primary_keys_index() {
+        let (_dir, store) = seeded(&[]);
+        for (sql, tables) in [(SESSIONS_BY_PREFIX, 1), (RUNS_BY_PREFIX, 2)] {
+            let mut plan = store
+                .conn()
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap();
+            let steps: Vec<String> = plan
+                .query_map(params!["abcdef", "abcdeg", 6], |row| row.get(3))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            assert_eq!(steps.len(), tables, "{steps:?}");
+            assert!(
+                steps[0].starts_with("SEARCH ") && steps[0].ends_with("(id>? AND id<?)"),
+                "{steps:?}"
+            );
+            assert!(
+                steps.iter().all(|step| step.starts_with("SEARCH ")),
+                "{steps:?}"
+            );
+        }
     }
 }

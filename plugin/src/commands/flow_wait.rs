@@ -41,7 +41,7 @@ waiting."
             .required(
                 "session",
                 SyntaxShape::String,
-                "The review session id (as `lf flow review` returned it).",
+                "The review session id (as `lf flow review` returned it, or its first 6 or more characters).",
             )
             .named(
                 "timeout",

@@ -37,7 +37,7 @@ nothing."
             .required(
                 "id",
                 SyntaxShape::String,
-                "The session id, or the id of its current Run.",
+                "The session id (or its first 6 or more characters), or the id of its current Run.",
             )
             .required("task", SyntaxShape::String, "The Task id or identifier.")
             .switch("preview", "Show what would be bound; bind nothing.", None)

@@ -44,7 +44,7 @@ several processes complete one session at once, exactly one succeeds."
             .optional(
                 "id",
                 SyntaxShape::String,
-                "The session id, or the id of its current Run (or pipe ids in).",
+                "The session id (or its first 6 or more characters), or the id of its current Run (or pipe ids in).",
             )
             .named(
                 "grace",

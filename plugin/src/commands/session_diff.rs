@@ -40,7 +40,7 @@ diff as a string instead."
             .required(
                 "id",
                 SyntaxShape::String,
-                "The session id, or the id of its current Run.",
+                "The session id (or its first 6 or more characters), or the id of its current Run.",
             )
             .switch("patch", "Return the unified diff as a string.", None)
             .input_output_types(vec![

@@ -45,7 +45,7 @@ a plugin has no terminal to attach, so it returns the record; attach with \
             .required(
                 "id",
                 SyntaxShape::String,
-                "The session id, or the id of its current Run.",
+                "The session id (or its first 6 or more characters), or the id of its current Run.",
             )
             .switch(
                 "replace",
@@ -101,30 +101,35 @@ a plugin has no terminal to attach, so it returns the record; attach with \
         let fail = |error| super::fail(engine, call, &args, error);
         let lf = open(engine, head)?;
         let host = call.get_flag::<String>("host").map_err(shell)?;
-        if let lf::remote::Located::Remote(remote) =
-            lf.locate(&id.item, host.as_deref(), None).map_err(fail)?
-        {
-            if !call.has_flag("print").map_err(shell)? {
-                let flags: Vec<&str> = [("replace", "--replace"), ("try", "--try")]
-                    .into_iter()
-                    .filter(|(name, _)| call.has_flag(name).unwrap_or(false))
-                    .map(|(_, flag)| flag)
-                    .collect();
-                if lf.caller().in_tmux() {
-                    // A window of the engine's tmux session runs the ssh.
-                    let argv = lf.remote_open_argv(&remote, &flags);
-                    lf.go_remote(&remote, &argv).map_err(fail)?;
-                } else {
-                    eprintln!(
-                        "lf session open: {} is on host {}; go there with: lf-session-open {} --host {}",
-                        remote.record.id, remote.entry.host, remote.record.id, remote.entry.host
-                    );
+        // Located once: a prefix is the id it pinned from here on.
+        let pinned = match lf.locate(&id.item, host.as_deref(), None).map_err(fail)? {
+            lf::remote::Located::Here(pinned) => pinned.to_string(),
+            lf::remote::Located::Remote(remote) => {
+                if !call.has_flag("print").map_err(shell)? {
+                    let flags: Vec<&str> = [("replace", "--replace"), ("try", "--try")]
+                        .into_iter()
+                        .filter(|(name, _)| call.has_flag(name).unwrap_or(false))
+                        .map(|(_, flag)| flag)
+                        .collect();
+                    if lf.caller().in_tmux() {
+                        // A window of the engine's tmux session runs the ssh.
+                        let argv = lf.remote_open_argv(&remote, &flags);
+                        lf.go_remote(&remote, &argv).map_err(fail)?;
+                    } else {
+                        eprintln!(
+                            "lf session open: {} is on host {}; go there with: lf-session-open {} --host {}",
+                            remote.record.id,
+                            remote.entry.host,
+                            remote.record.id,
+                            remote.entry.host
+                        );
+                    }
                 }
+                return shown(engine, call, &args, Ok(remote.record));
             }
-            return shown(engine, call, &args, Ok(remote.record));
-        }
+        };
         // A Run id names the session only until a new attempt replaces it.
-        let session = lf.get(&id.item).map_err(fail)?.id;
+        let session = lf.get(&pinned).map_err(fail)?.id;
         if call.has_flag("print").map_err(shell)? {
             return shown(engine, call, &args, lf.get(&session));
         }
@@ -133,7 +138,7 @@ a plugin has no terminal to attach, so it returns the record; attach with \
             try_lock: call.has_flag("try").map_err(shell)?,
             here: false,
         };
-        match lf.open_session(&id.item, options).map_err(fail)? {
+        match lf.open_session(&pinned, options).map_err(fail)? {
             // Inside tmux the engine's client goes there.
             Destination::Tmux(name) if lf.caller().in_tmux() => lf.go_to(&name).map_err(fail)?,
             Destination::Tmux(name) => eprintln!(

@@ -37,7 +37,7 @@ succeeds, keeps the title and says so on stderr)."
             .required(
                 "id",
                 SyntaxShape::String,
-                "The session id, or the id of its current Run.",
+                "The session id (or its first 6 or more characters), or the id of its current Run.",
             )
             .required("title", SyntaxShape::String, "The new title.")
             .switch(
