@@ -93,6 +93,10 @@ fn a_failed_start_keeps_the_session_for_the_next_ensure() {
     );
     let admitted = env.list(&[]);
     assert_eq!(admitted.len(), 1);
+    // The crash is asked of the agent through the tmux server's global
+    // environment, which the first ensure's server keeps: the retry gets a
+    // server of its own, as a person's next try after a crash would.
+    let _ = env.tmux_command(&["kill-server"]).output();
     let retried: SessionRecord = primary(&env, &repo, &["ensure"]).json();
     assert_eq!(retried.id, admitted[0].id);
     assert_eq!(retried.state, SessionState::Active);
