@@ -657,28 +657,31 @@ fn claude_a_subagent_ending_while_the_turn_goes_on_owes_nothing() {
     );
 }
 
-/// Issue 21: a question to the person (the model's `AskUserQuestion`)
-/// waits for them as a permission dialog does: `approve` while it is up,
-/// cleared once answered, and the turn then ends in `reply`.
-#[test]
-fn claude_a_question_to_the_person_reads_approve_until_answered() {
-    let (_model, env, record, pane) = started();
-    say(&env, &pane, "[ask: Ship the fix now?] decide with me");
-    wait_screen(&env, &pane, "Ship the fix now?", 30);
+/// Say `prompt`, whose answer is a dialog showing `shown`; the Session
+/// reads `approve` while it is up, Enter answers it (again while Claude
+/// ignores it; the record says when, as the dialog's text stays in the
+/// conversation), and the turn then ends in `reply`.
+fn a_dialog_reads_approve_until_answered(
+    env: &Env,
+    record: &SessionRecord,
+    pane: &str,
+    prompt: &str,
+    shown: &str,
+) {
+    say(env, pane, prompt);
+    wait_screen(env, pane, shown, 30);
     wait_for_state(
-        &env,
+        env,
         &record.id,
         SessionState::Active,
         Some(Attention::Approve),
         10,
     );
-    // Enter picks "Yes" (and submits, where Claude shows a review step);
-    // the question stays in the conversation, so lf's record says when.
-    press_until(&env, &pane, "Enter", 1, 30, "the question answered", || {
+    press_until(env, pane, "Enter", 1, 30, "the dialog answered", || {
         env.show(&record.id).attention != Some(Attention::Approve)
     });
     wait_for_state(
-        &env,
+        env,
         &record.id,
         SessionState::Active,
         Some(Attention::Reply),
@@ -686,9 +689,18 @@ fn claude_a_question_to_the_person_reads_approve_until_answered() {
     );
 }
 
+/// Issue 21: a question to the person (the model's `AskUserQuestion`)
+/// waits for them as a permission dialog does; Enter picks "Yes" (and
+/// submits, where Claude shows a review step).
+#[test]
+fn claude_a_question_to_the_person_reads_approve_until_answered() {
+    let (_model, env, record, pane) = started();
+    let prompt = "[ask: Ship the fix now?] decide with me";
+    a_dialog_reads_approve_until_answered(&env, &record, &pane, prompt, "Ship the fix now?");
+}
+
 /// Issue 21: a plan presented for approval (plan mode's `ExitPlanMode`)
-/// waits for the person: `approve` while it is up, cleared once approved,
-/// and the turn then ends in `reply`.
+/// waits for the person until approved.
 #[test]
 fn claude_a_plan_to_approve_reads_approve_until_approved() {
     let (_model, env, record, pane) = started();
@@ -696,27 +708,6 @@ fn claude_a_plan_to_approve_reads_approve_until_approved() {
     press_until(&env, &pane, "BTab", 1, 30, "plan mode", || {
         env.capture_visible(&pane).contains("plan mode on")
     });
-    say(
-        &env,
-        &pane,
-        "[plan: First fix the parser, then its tests] plan it",
-    );
-    wait_screen(&env, &pane, "First fix the parser", 30);
-    wait_for_state(
-        &env,
-        &record.id,
-        SessionState::Active,
-        Some(Attention::Approve),
-        10,
-    );
-    press_until(&env, &pane, "Enter", 1, 30, "the plan approved", || {
-        env.show(&record.id).attention != Some(Attention::Approve)
-    });
-    wait_for_state(
-        &env,
-        &record.id,
-        SessionState::Active,
-        Some(Attention::Reply),
-        30,
-    );
+    let prompt = "[plan: First fix the parser, then its tests] plan it";
+    a_dialog_reads_approve_until_answered(&env, &record, &pane, prompt, "First fix the parser");
 }
