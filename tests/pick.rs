@@ -311,6 +311,13 @@ fn the_preview_shows_what_the_selected_sessions_agent_printed() {
     picker.wait_screen("why there is no preview", |screen| {
         preview(screen).contains("(no tmux pane")
     });
+    // Issue 26: with nothing matching it said the same, of no session.
+    picker.keys(&["C-u"]);
+    picker.type_text("zzzz");
+    picker.wait_screen("that nothing matches", |screen| {
+        preview(screen).contains("(no session matches)")
+    });
+    picker.keys(&["C-u"]);
     // Colours survive; escapes other than colours never reach the screen
     // (see pick::preview), so the list beside the preview stays whole.
     picker.keys(&["C-u"]);

@@ -475,7 +475,7 @@ impl View {
         let list = layout.list;
         let now = Timestamp::now();
         let row_width = usize::from(list.width).saturating_sub(2);
-        let lines = preview.lines(layout.preview);
+        let lines = preview.lines(layout.preview, self.selected().is_some());
         let beside = layout.preview.filter(|area| area.y == list.y);
         for row in 0..list.height {
             queue!(frame, cursor::MoveTo(0, list.y + row))?;
@@ -630,13 +630,14 @@ impl Preview {
     }
 
     /// The lines to show in `area`: the wanted pane's text, or why there
-    /// is none.
-    fn lines(&self, area: Option<Area>) -> Vec<String> {
+    /// is none (no Session is selected, or the selected one has no pane).
+    fn lines(&self, area: Option<Area>, selected: bool) -> Vec<String> {
         let Some(area) = area else {
             return Vec::new();
         };
         let (width, height) = (usize::from(area.width), usize::from(area.height));
         let text = match (&self.wanted, &self.shown) {
+            (None, _) if !selected => "(no session matches)",
             (None, _) => "(no tmux pane: the session is not running in tmux)",
             (Some(wanted), Some((pane, captured, _))) if wanted == pane => match captured {
                 Ok(text) => text,
