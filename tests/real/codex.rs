@@ -77,20 +77,6 @@ fn ready_command() -> String {
     format!("'{}'", crate::util::bin("lf-session-ready").display())
 }
 
-/// Answer Codex's approval prompt with `key`, pressing it again while the
-/// prompt stays on screen (a key that reaches the overlay as it opens can
-/// be lost; under a whole suite's load Codex once took over 20 s to).
-fn answer(env: &Env, pane: &str, key: &str) {
-    press_until(env, pane, key, 3, 60, "the approval prompt closing", || {
-        !screen(env, pane).contains(DIALOG)
-    });
-}
-
-/// What a pane shows now.
-fn screen(env: &Env, pane: &str) -> String {
-    env.tmux(&["capture-pane", "-p", "-t", pane])
-}
-
 /// Run the real `codex` (not through lf) in the test's sealed environment.
 fn codex_cli(env: &Env, args: &[&str]) {
     let output = std::process::Command::new(env.agents.join("codex"))
@@ -234,7 +220,7 @@ fn codex_an_approval_prompt_reads_approve_until_answered() {
         Some(Attention::Approve),
         10,
     );
-    answer(&env, &pane, "Enter");
+    answer(&env, &pane, DIALOG, "Enter");
     wait_file(&env.mkdir("repo").join("approved.txt"), 20);
     wait_for_state(&env, &record.id, SessionState::Active, None, 10);
 }
@@ -254,7 +240,7 @@ fn codex_a_refused_approval_clears_approve_and_asks_for_a_reply() {
         Some(Attention::Approve),
         10,
     );
-    answer(&env, &pane, "Escape");
+    answer(&env, &pane, DIALOG, "Escape");
     wait_for_state(
         &env,
         &record.id,
@@ -294,7 +280,7 @@ fn codex_marks_itself_ready_as_instructed() {
         Some(Attention::Approve),
         10,
     );
-    answer(&env, &pane, "Enter");
+    answer(&env, &pane, DIALOG, "Enter");
     let ready = wait_for_state(
         &env,
         &record.id,
@@ -423,7 +409,7 @@ fn codex_a_flow_review_marks_itself_ready_and_resumes_its_own_thread() {
     assert_eq!(thread(&resumed), thread(&first), "the review's own thread");
     assert!(resumed.body["input"].to_string().contains("kestrel"));
     wait_screen(&env, &pane, DIALOG, 30);
-    answer(&env, &pane, "Enter");
+    answer(&env, &pane, DIALOG, "Enter");
     let ready = wait_record(&env, &record.id, "ready", 30, |record| {
         record.state == SessionState::Ready
     });

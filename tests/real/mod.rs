@@ -415,35 +415,38 @@ pub fn a_prompt_after_dashes_reaches_the_model(
 
 /// Answer a dialog that shows `dialog` with `key`, as a person does: newer
 /// Claude Code releases ignore keys pressed in the first moments a dialog
-/// is up (against a keystroke meant for the prompt), so the key is pressed
-/// again, a second apart, until the dialog is gone.
+/// is up (against a keystroke meant for the prompt), and a key that reaches
+/// Codex's overlay as it opens can be lost (under a whole suite's load it
+/// once took over 20 s), so the key is pressed again, two seconds apart,
+/// until the dialog is gone.
 pub fn answer(env: &Env, pane: &str, dialog: &str, key: &str) {
     wait_screen(env, pane, dialog, 30);
     press_until(
         env,
         pane,
         key,
-        1,
-        30,
+        2,
+        60,
         &format!("the dialog {dialog:?} closing"),
         || !env.capture_visible(pane).contains(dialog),
     );
 }
 
-/// The lines of a dialog's options on screen: (whether it is the selected
-/// one, its text without its marker or number).
-pub fn options(screen: &str) -> Vec<(bool, String)> {
+/// The lines of a dialog's options on screen: whether it is the selected
+/// one, its number when it has one, and its text without either.
+pub fn options(screen: &str) -> Vec<(bool, Option<String>, String)> {
     screen
         .lines()
         .map(|line| {
             let line = line.trim();
             let selected = line.starts_with('❯');
             let text = line.trim_start_matches('❯').trim_start();
-            let text = match text.split_once(". ") {
-                Some((number, rest)) if number.chars().all(|c| c.is_ascii_digit()) => rest,
-                _ => text,
-            };
-            (selected, text.to_owned())
+            match text.split_once(". ") {
+                Some((number, rest)) if number.chars().all(|c| c.is_ascii_digit()) => {
+                    (selected, Some(number.to_owned()), rest.to_owned())
+                }
+                _ => (selected, None, text.to_owned()),
+            }
         })
         .collect()
 }
@@ -451,14 +454,9 @@ pub fn options(screen: &str) -> Vec<(bool, String)> {
 /// The key of a dialog's option with this label ("3" for "3. No" in one
 /// release, "4" in the next).
 pub fn option_key(env: &Env, pane: &str, label: &str) -> String {
-    env.capture_visible(pane)
-        .lines()
-        .find_map(|line| {
-            let line = line.trim_start_matches([' ', '❯']).trim_start();
-            let (number, rest) = line.split_once(". ")?;
-            (rest.starts_with(label) && number.chars().all(|c| c.is_ascii_digit()))
-                .then(|| number.to_owned())
-        })
+    options(&env.capture_visible(pane))
+        .into_iter()
+        .find_map(|(_, number, text)| number.filter(|_| text.starts_with(label)))
         .unwrap_or_else(|| panic!("no option {label:?} on the screen of {pane}"))
 }
 
@@ -471,12 +469,14 @@ pub fn choose(env: &Env, pane: &str, dialog: &str, label: &str) {
     let on_label = || {
         options(&env.capture_visible(pane))
             .iter()
-            .any(|(selected, text)| *selected && text.starts_with(label))
+            .any(|(selected, _, text)| *selected && text.starts_with(label))
     };
     if !on_label() {
         let shown = options(&env.capture_visible(pane));
-        let selected = shown.iter().position(|(selected, _)| *selected);
-        let wanted = shown.iter().position(|(_, text)| text.starts_with(label));
+        let selected = shown.iter().position(|(selected, _, _)| *selected);
+        let wanted = shown
+            .iter()
+            .position(|(_, _, text)| text.starts_with(label));
         let (Some(selected), Some(wanted)) = (selected, wanted) else {
             panic!("no selection or no option {label:?} on the screen of {pane}");
         };
