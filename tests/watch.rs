@@ -491,7 +491,12 @@ fn a_launch_tells_exactly_the_states_that_happened() {
     );
 
     lose(&env);
-    env.run("lf-session-restore", &[]).ok();
+    let restored = crate::restore::lines(&env.run("lf-session-restore", &[]).ok().stdout);
+    assert_eq!(
+        restored[&record.id].result,
+        lf::wire::RestoreResult::Relaunched,
+        "{restored:?}"
+    );
     told.extend([state("active", "lost"), state("lost", "active")]);
     assert_eq!(session_kinds(&env, &record.id), told, "a restore");
 }

@@ -208,6 +208,7 @@ mod tests {
                         Proc {
                             ppid,
                             state: 'S',
+                            exiting: false,
                             starttime: 100,
                         },
                     )

@@ -57,6 +57,23 @@ pub struct ProcStat {
     /// (the kernel clears it for the whole session as the terminal hangs
     /// up, before any process there has been told).
     pub tty_nr: i64,
+    /// Field 9 holds `PF_EXITING`: the process is on its way out (killed,
+    /// or returning from `main`). Until it is a zombie it still has a
+    /// `stat`, and for a moment no open files either, so without this a
+    /// dying agent reads as running, and one whose terminal hung up as
+    /// running on: a restore right after a lost tmux server then skipped
+    /// it ("its agent runs").
+    pub exiting: bool,
+}
+
+/// `PF_EXITING` in the flags of `/proc/<pid>/stat` (include/linux/sched.h).
+const PF_EXITING: u64 = 0x4;
+
+/// A process in scheduler state `state` has exited or is exiting (a
+/// zombie, a dead task, or `exiting`): it is no agent and no launcher any
+/// more.
+pub(crate) fn is_dead(state: char, exiting: bool) -> bool {
+    exiting || matches!(state, 'Z' | 'X' | 'x')
 }
 
 /// Parse a `/proc/<pid>/stat` line. The command name (field 2) may hold
@@ -70,6 +87,7 @@ pub fn parse_stat(text: &str) -> Option<ProcStat> {
         ppid: fields.get(1)?.parse().ok()?,
         starttime: fields.get(19)?.parse().ok()?,
         tty_nr: fields.get(4)?.parse().ok()?,
+        exiting: fields.get(6)?.parse::<u64>().ok()? & PF_EXITING != 0,
     })
 }
 
@@ -92,11 +110,18 @@ impl ProcessIdentity {
     }
 
     /// Alive on this boot, with the same start time (so not a reused pid),
-    /// and not a zombie.
+    /// and neither exiting nor a zombie.
     pub fn is_alive(&self, current_boot: &str) -> bool {
-        self.boot_id == current_boot
-            && read_stat(self.pid)
-                .is_some_and(|stat| stat.starttime == self.starttime && stat.state != 'Z')
+        self.stat(current_boot).is_some()
+    }
+
+    /// Its `stat`, while it is this very process and alive.
+    fn stat(&self, current_boot: &str) -> Option<ProcStat> {
+        read_stat(self.pid).filter(|stat| {
+            self.boot_id == current_boot
+                && stat.starttime == self.starttime
+                && !is_dead(stat.state, stat.exiting)
+        })
     }
 
     /// Where the process is: gone, running, or running on after its
@@ -104,9 +129,7 @@ impl ProcessIdentity {
     /// terminal any more: a tmux server or pane killed under it). Known
     /// from `/proc` as the terminal goes, before lf-serve has recorded it.
     pub fn presence(&self, current_boot: &str) -> Presence {
-        let Some(stat) = read_stat(self.pid).filter(|stat| {
-            self.boot_id == current_boot && stat.starttime == self.starttime && stat.state != 'Z'
-        }) else {
+        let Some(stat) = self.stat(current_boot) else {
             return Presence::Gone;
         };
         let reads_a_terminal = || {
@@ -165,6 +188,9 @@ mod tests {
         assert_eq!(stat.ppid, 99);
         assert_eq!(stat.starttime, 777);
         assert_eq!(stat.tty_nr, 0);
+        assert!(!stat.exiting, "flags 4194560 hold no PF_EXITING");
+        let dying = "4242 (x) R 99 1 1 0 -1 4194564 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0";
+        assert!(parse_stat(dying).unwrap().exiting);
         assert_eq!(parse_stat("garbage"), None);
         assert_eq!(parse_stat("1 (x) S 1"), None);
     }
@@ -188,6 +214,43 @@ mod tests {
         child.wait().unwrap();
         assert!(!identity.is_alive(&boot));
         assert!(!identity.stop(&boot, Duration::from_secs(5)));
+    }
+
+    /// A killed process is gone from the moment it starts exiting, though
+    /// `/proc` still shows it (here while the kernel frees 800 MB). The
+    /// flaw this pins: a restore right after a lost tmux server read the
+    /// dying agent as running and skipped its Session.
+    #[test]
+    fn a_process_that_is_exiting_is_not_alive() {
+        let boot = boot_id().unwrap();
+        let mut child = std::process::Command::new("perl")
+            .args([
+                "-e",
+                "$|=1; $x = 'a' x 800_000_000; print qq(ready\n); sleep 60",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        assert_eq!(line, "ready\n");
+        let identity = ProcessIdentity::of(child.id()).unwrap();
+        assert!(identity.is_alive(&boot));
+        identity.signal(rustix::process::Signal::KILL);
+        let mut seen_exiting = 0;
+        while let Some(stat) = read_stat(identity.pid).filter(|stat| stat.state != 'Z') {
+            if stat.exiting {
+                seen_exiting += 1;
+                assert!(!identity.is_alive(&boot), "alive while exiting: {stat:?}");
+                assert_eq!(identity.presence(&boot), Presence::Gone);
+            }
+        }
+        child.wait().unwrap();
+        assert!(seen_exiting > 0, "the exit was never seen under way");
     }
 
     #[test]

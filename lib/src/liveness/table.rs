@@ -15,14 +15,16 @@ pub(crate) struct Proc {
     pub ppid: u32,
     /// Scheduler state, field 3: `R`, `S`, `Z`, …
     pub state: char,
+    /// `PF_EXITING` (see `ProcStat::exiting`).
+    pub exiting: bool,
     /// Field 22: clock ticks since boot.
     pub starttime: u64,
 }
 
 impl Proc {
-    /// A zombie (or a dead task) has exited: it is no agent any more.
+    /// It has exited or is exiting: it is no agent any more.
     pub fn is_dead(&self) -> bool {
-        matches!(self.state, 'Z' | 'X' | 'x')
+        crate::liveness::is_dead(self.state, self.exiting)
     }
 }
 
@@ -60,6 +62,7 @@ impl ProcessTable {
                     Proc {
                         ppid: stat.ppid,
                         state: stat.state,
+                        exiting: stat.exiting,
                         starttime: stat.starttime,
                     },
                 );
