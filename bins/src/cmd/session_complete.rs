@@ -4,7 +4,9 @@ use std::time::Duration;
 
 /// Stop a session's agent and close the session; print its final record.
 ///
-/// Live clients get SIGTERM, then SIGKILL after the grace period. The
+/// Live clients get SIGTERM, then SIGKILL after the grace period; an agent
+/// that ignores SIGTERM (an interactive shell) is named on stderr while it
+/// is waited for, and again when it is killed. The
 /// printed record is closed and keeps its ready summary (for a flow review,
 /// the feedback). A flow review can only be completed once it is ready.
 /// When several processes complete one session at once, exactly one
@@ -46,10 +48,14 @@ impl Tool for Cli {
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
         let lf = open_lf()?;
+        let tell = &mut |stopping: &lf::session::AgentStopping| {
+            eprintln!("{}: {stopping}", Self::NAME);
+        };
         if !self.remove_worktree {
-            return out.json(&lf.complete(&self.id, self.grace)?);
+            return out.json(&lf.complete(&self.id, self.grace, tell)?);
         }
-        let (record, removal) = lf.complete_removing_worktree(&self.id, self.grace, self.force)?;
+        let (record, removal) =
+            lf.complete_removing_worktree(&self.id, self.grace, self.force, tell)?;
         out.json(&record)?;
         eprintln!("{}: {removal}", Self::NAME);
         Ok(())

@@ -46,6 +46,19 @@ pub enum Presence {
     HungUp,
 }
 
+/// What a stop tells while it waits (see [`ProcessIdentity::stop_telling`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopping {
+    /// It still runs [`TELL_AFTER`] after SIGTERM; SIGKILL follows when
+    /// `grace` is over.
+    StillRunning { grace: Duration },
+    /// It still ran when `grace` was over: it got SIGKILL.
+    Killed { grace: Duration },
+}
+
+/// How long a stopped process may take to exit before the person is told.
+pub const TELL_AFTER: Duration = Duration::from_millis(500);
+
 /// What `/proc/<pid>/stat` says of a process, if it exists.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProcStat {
@@ -149,19 +162,39 @@ impl ProcessIdentity {
     /// `grace`. Signals only a process whose identity still matches, so a
     /// reused pid is never signalled. Returns whether it was running.
     pub fn stop(&self, current_boot: &str, grace: Duration) -> bool {
+        self.stop_telling(current_boot, grace, &mut |_| {})
+    }
+
+    /// [`ProcessIdentity::stop`], telling `tell` when the process still
+    /// runs [`TELL_AFTER`] after SIGTERM (an interactive shell ignores
+    /// it), and when it got SIGKILL, so a person is not left waiting in
+    /// silence.
+    pub fn stop_telling(
+        &self,
+        current_boot: &str,
+        grace: Duration,
+        tell: &mut dyn FnMut(Stopping),
+    ) -> bool {
         if !self.is_alive(current_boot) {
             return false;
         }
         self.signal(rustix::process::Signal::TERM);
-        let deadline = Instant::now() + grace;
+        let sent = Instant::now();
+        let deadline = sent + grace;
+        let mut told = false;
         while Instant::now() < deadline {
             if !self.is_alive(current_boot) {
                 return true;
+            }
+            if !told && sent.elapsed() >= TELL_AFTER {
+                told = true;
+                tell(Stopping::StillRunning { grace });
             }
             std::thread::sleep(Duration::from_millis(20));
         }
         if self.is_alive(current_boot) {
             self.signal(rustix::process::Signal::KILL);
+            tell(Stopping::Killed { grace });
         }
         true
     }

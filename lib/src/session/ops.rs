@@ -385,8 +385,14 @@ impl Lf {
     }
 
     /// Stop the Session's live clients (SIGTERM, then SIGKILL after
-    /// `grace`) and close it. Only one of concurrent completions wins.
-    pub fn complete(&self, selector: &str, grace: Duration) -> Result<SessionRecord> {
+    /// `grace`) and close it. Only one of concurrent completions wins. A
+    /// client slow to exit is told to `tell` (see [`AgentStopping`]).
+    pub fn complete(
+        &self,
+        selector: &str,
+        grace: Duration,
+        tell: &mut dyn FnMut(&AgentStopping),
+    ) -> Result<SessionRecord> {
         let selector = self.select(selector)?;
         let row = self.resolve(&selector)?;
         let id = SessionId::parse(&row.id)?;
@@ -416,7 +422,16 @@ impl Lf {
         if !clients.is_empty() {
             let boot = crate::liveness::boot_id()?;
             for client in &clients {
-                client.process.stop(&boot, grace);
+                let pid = client.process.pid;
+                let command = crate::liveness::table::command(pid).join(" ");
+                client.process.stop_telling(&boot, grace, &mut |stage| {
+                    tell(&AgentStopping {
+                        session: record.id.clone(),
+                        pid,
+                        command: command.clone(),
+                        stage,
+                    })
+                });
             }
         }
         match review {
@@ -482,6 +497,44 @@ impl Lf {
             },
             now_micros(),
         )
+    }
+}
+
+/// A completion waits for an agent slow to exit: what a surface tells the
+/// person, so a pause of `--grace` seconds is never silent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentStopping {
+    pub session: String,
+    pub pid: u32,
+    /// Its command line (empty when `/proc` no longer has it).
+    pub command: String,
+    pub stage: crate::liveness::Stopping,
+}
+
+impl std::fmt::Display for AgentStopping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::liveness::{Stopping, TELL_AFTER};
+        let session = crate::ids::short_id(&self.session);
+        let command = crate::error::quote(&self.command);
+        let seconds = |duration: Duration| format!("{} s", duration.as_secs_f64());
+        match self.stage {
+            Stopping::StillRunning { grace } => write!(
+                f,
+                "Session {session}: its agent (pid {}, {command}) still runs {} after SIGTERM \
+                 (an interactive shell ignores it); waiting up to {} in all, then SIGKILL \
+                 (--grace sets the wait)",
+                self.pid,
+                seconds(TELL_AFTER),
+                seconds(grace),
+            ),
+            Stopping::Killed { grace } => write!(
+                f,
+                "Session {session}: its agent (pid {}, {command}) still ran {} after SIGTERM: \
+                 killed it (SIGKILL)",
+                self.pid,
+                seconds(grace),
+            ),
+        }
     }
 }
 

@@ -286,6 +286,7 @@ impl Lf {
         selector: &str,
         grace: Duration,
         force: bool,
+        tell: &mut dyn FnMut(&super::ops::AgentStopping),
     ) -> Result<(SessionRecord, WorktreeRemoval)> {
         // Pinned once: the completion below acts on this Session.
         let selector = self.select(selector)?;
@@ -307,7 +308,7 @@ impl Lf {
         let git = Git::worktree(&worktree)?;
         self.refuse_losing(&row.id, &worktree, &git.status()?, force)?;
         self.refuse_shared(&row, &task, &worktree)?;
-        let record = self.complete(&selector.to_string(), grace)?;
+        let record = self.complete(&selector.to_string(), grace, tell)?;
         let kept = |error: Error| {
             error.during(format!(
                 "Session {} was completed; its worktree {worktree} was kept",

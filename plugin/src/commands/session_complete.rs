@@ -148,15 +148,18 @@ several processes complete one session at once, exactly one succeeds."
             lf.get(&id.item).map_err(|error| error_at(error, id.span))?;
         }
         let mut records = Vec::with_capacity(ids.len());
+        let tell = &mut |stopping: &lf::session::AgentStopping| {
+            eprintln!("lf session complete: {stopping}");
+        };
         for id in &ids {
             let record = if remove_worktree {
                 let (record, removal) = lf
-                    .complete_removing_worktree(&id.item, grace, force)
+                    .complete_removing_worktree(&id.item, grace, force, tell)
                     .map_err(|error| super::fail(engine, call, &[(Arg::Id, id.span)], error))?;
                 eprintln!("lf session complete: {removal}");
                 record
             } else {
-                lf.complete(&id.item, grace)
+                lf.complete(&id.item, grace, tell)
                     .map_err(|error| error_at(error, id.span))?
             };
             records.push(to_value(&record, head)?);
