@@ -109,6 +109,16 @@ fn through_lf(cli: &Cli, round: usize) -> (f64, f64) {
 fn direct(cli: &Cli, round: usize) -> (f64, f64) {
     let model = (cli.start)();
     let env = (cli.env)(&model, &["repo"]);
+    if cli.provider == "claude" {
+        // Claude started by hand asks a person who keeps the dialogs once
+        // whether to make auto mode their default; lf's launch settings
+        // keep it out. The baseline is a person who answered it.
+        let state = env.dir.path().join(".claude.json");
+        let mut value: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+        value["hasSeenAutoDefaultNudge"] = true.into();
+        std::fs::write(&state, value.to_string()).unwrap();
+    }
     let cwd = env.mkdir("repo");
     let begun = Instant::now();
     let cwd_text = cwd.display().to_string();

@@ -123,7 +123,6 @@ fn with_claude(env: &mut Env, model: &Server, trusted: &[&str]) {
         "customApiKeyResponses": {"approved": [&API_KEY[API_KEY.len() - 20..]], "rejected": []},
         "projects": projects,
         "hasSeenAutoDefaultNotice": true,
-        "hasSeenAutoDefaultNudge": true,
     });
     std::fs::write(env.dir.path().join(".claude.json"), state.to_string()).unwrap();
     // Claude Code (since about 2.1.300) starts in auto mode, which approves
@@ -463,34 +462,39 @@ pub fn option_key(env: &Env, pane: &str, label: &str) -> String {
 /// Pick the option that starts with `label` in a dialog that shows
 /// `dialog`, by moving the selection to it (releases differ in which
 /// option is preselected: Claude Code 2.1.332 preselects "No, exit" in its
-/// trust dialog), then answer it with Enter.
+/// trust dialog), then answer it with Enter — as a person does, looking
+/// again before each Enter: a dialog that ignores its first keys may also
+/// draw itself anew with the first option selected again (2.1.332's trust
+/// dialog does), and an Enter then would pick that one.
 pub fn choose(env: &Env, pane: &str, dialog: &str, label: &str) {
     wait_screen(env, pane, dialog, 30);
-    let on_label = || {
-        options(&env.capture_visible(pane))
-            .iter()
-            .any(|(selected, _, text)| *selected && text.starts_with(label))
-    };
-    if !on_label() {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let open = || env.capture_visible(pane).contains(dialog);
+    while open() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the dialog {dialog:?} never took {label:?}; the pane shows:\n{}",
+            env.capture_visible(pane)
+        );
         let shown = options(&env.capture_visible(pane));
         let selected = shown.iter().position(|(selected, _, _)| *selected);
         let wanted = shown
             .iter()
             .position(|(_, _, text)| text.starts_with(label));
-        let (Some(selected), Some(wanted)) = (selected, wanted) else {
-            panic!("no selection or no option {label:?} on the screen of {pane}");
-        };
-        // One step at a time, again while the dialog still ignores keys.
-        let key = if wanted > selected { "Down" } else { "Up" };
-        press_until(
-            env,
-            pane,
-            key,
-            1,
-            30,
-            &format!("{label:?} selected"),
-            on_label,
-        );
+        match (selected, wanted) {
+            (Some(selected), Some(wanted)) if selected == wanted => {
+                keys(env, pane, &["Enter"]);
+                let pressed = std::time::Instant::now();
+                while open() && pressed.elapsed() < std::time::Duration::from_secs(2) {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+            }
+            (Some(selected), Some(wanted)) => {
+                keys(env, pane, &[if wanted > selected { "Down" } else { "Up" }]);
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            // Between two drawings, or gone meanwhile.
+            _ => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
     }
-    answer(env, pane, dialog, "Enter");
 }

@@ -69,9 +69,12 @@ const ALLOWED: [&str; 1] = ["Bash(lf-session-ready:*)"];
 
 pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
     let settings = launch.run_dir.join("claude-settings.json");
+    let own_mode = own_permission_mode(launch.env);
     crate::home::write_private(
         &settings,
-        settings_json(launch.hook_program).to_string().as_bytes(),
+        settings_json(launch.hook_program, own_mode.as_deref())
+            .to_string()
+            .as_bytes(),
     )?;
     let mut argv = vec!["claude".to_owned()];
     match launch.mode {
@@ -102,7 +105,30 @@ pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
     Ok(argv)
 }
 
-fn settings_json(hook_program: &std::path::Path) -> Value {
+/// The person's own permission mode (`permissions.defaultMode` of their
+/// user settings: `$CLAUDE_CONFIG_DIR/settings.json`, else
+/// `~/.claude/settings.json`), when it is one and not `auto`. lf's
+/// per-launch settings carry it unchanged: Claude Code (2.1.300 and later)
+/// asks a person whose mode only their user settings set "Make auto mode
+/// your default permission mode?" at start, after `SessionStart` and with
+/// no hook of its own, so lf could not tell it waits; with the same mode
+/// in the launch's own settings it does not ask, and the mode is theirs.
+fn own_permission_mode(env: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    let file = match env("CLAUDE_CONFIG_DIR") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir).join("settings.json"),
+        _ => PathBuf::from(env("HOME")?)
+            .join(".claude")
+            .join("settings.json"),
+    };
+    let settings: Value = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
+    let mode = settings["permissions"]["defaultMode"].as_str()?;
+    // A mode is a short word; anything else is not carried.
+    let word =
+        !mode.is_empty() && mode.len() <= 64 && mode.chars().all(|c| c.is_ascii_alphabetic());
+    (word && mode != "auto").then(|| mode.to_owned())
+}
+
+fn settings_json(hook_program: &std::path::Path, own_mode: Option<&str>) -> Value {
     let command = format!(
         "{} claude",
         shell_quote(&hook_program.display().to_string())
@@ -116,7 +142,11 @@ fn settings_json(hook_program: &std::path::Path) -> Value {
             )
         })
         .collect();
-    json!({ "hooks": hooks, "permissions": { "allow": ALLOWED } })
+    let mut permissions = json!({ "allow": ALLOWED });
+    if let Some(mode) = own_mode {
+        permissions["defaultMode"] = json!(mode);
+    }
+    json!({ "hooks": hooks, "permissions": permissions })
 }
 
 /// Whether Claude will show a dialog at start that only a person can
@@ -270,6 +300,7 @@ mod tests {
             hook_program: Path::new("/opt/lf bin/lf-hook"),
             run_dir: dir.path(),
             primary: false,
+            env: &|_| None,
         };
         let argv = argv(&launch).unwrap();
         let settings = dir
@@ -307,6 +338,68 @@ mod tests {
     }
 
     #[test]
+    fn the_persons_own_permission_mode_is_carried_into_the_launch() {
+        let home = tempfile::tempdir().unwrap();
+        let config = tempfile::tempdir().unwrap();
+        let home_path = home.path().display().to_string();
+        let config_path = config.path().display().to_string();
+        let in_home = |key: &str| (key == "HOME").then(|| home_path.clone());
+        let both = |key: &str| match key {
+            "HOME" => Some(home_path.clone()),
+            "CLAUDE_CONFIG_DIR" => Some(config_path.clone()),
+            _ => None,
+        };
+        assert_eq!(own_permission_mode(&in_home), None, "no settings file");
+        std::fs::create_dir(home.path().join(".claude")).unwrap();
+        let write =
+            |dir: &Path, text: &str| std::fs::write(dir.join("settings.json"), text).unwrap();
+        write(
+            &home.path().join(".claude"),
+            r#"{"permissions": {"defaultMode": "acceptEdits"}}"#,
+        );
+        assert_eq!(
+            own_permission_mode(&in_home).as_deref(),
+            Some("acceptEdits")
+        );
+        assert_eq!(
+            own_permission_mode(&both),
+            None,
+            "CLAUDE_CONFIG_DIR is where it looks"
+        );
+        for (text, carried) in [
+            (
+                r#"{"permissions": {"defaultMode": "default"}}"#,
+                Some("default"),
+            ),
+            (r#"{"permissions": {"defaultMode": "auto"}}"#, None),
+            (r#"{"permissions": {"defaultMode": "x\u001b]2;y"}}"#, None),
+            (r#"{"permissions": {"defaultMode": 3}}"#, None),
+            ("not json", None),
+        ] {
+            write(config.path(), text);
+            assert_eq!(own_permission_mode(&both).as_deref(), carried, "{text}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        write(config.path(), r#"{"permissions": {"defaultMode": "plan"}}"#);
+        argv(&Launch {
+            mode: Mode::Resume { native_id: ID },
+            model: None,
+            command: &[],
+            hook_program: Path::new("/bin/lf-hook"),
+            run_dir: dir.path(),
+            primary: false,
+            env: &both,
+        })
+        .unwrap();
+        let written: Value = serde_json::from_slice(
+            &std::fs::read(dir.path().join("claude-settings.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(written["permissions"]["defaultMode"], "plan");
+        assert_eq!(written["permissions"]["allow"], json!(ALLOWED));
+    }
+
+    #[test]
     fn a_resume_names_the_conversation_and_sends_no_prompt() {
         let dir = tempfile::tempdir().unwrap();
         let launch = Launch {
@@ -316,6 +409,7 @@ mod tests {
             hook_program: Path::new("/bin/lf-hook"),
             run_dir: dir.path(),
             primary: true,
+            env: &|_| None,
         };
         let argv = argv(&launch).unwrap();
         assert_eq!(&argv[..3], ["claude", "--resume", ID]);
@@ -441,7 +535,7 @@ mod tests {
 
     #[test]
     fn the_settings_pre_allow_lf_session_ready() {
-        let settings = settings_json(Path::new("/bin/lf-hook"));
+        let settings = settings_json(Path::new("/bin/lf-hook"), None);
         assert_eq!(
             settings["permissions"]["allow"],
             json!(["Bash(lf-session-ready:*)"])

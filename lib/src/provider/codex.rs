@@ -261,6 +261,7 @@ mod tests {
             hook_program: Path::new("/opt/lf bin/lf-hook"),
             run_dir: Path::new("/nonexistent"),
             primary: false,
+            env: &|_| None,
         }
     }
 

@@ -164,7 +164,7 @@ pub enum Mode<'a> {
 }
 
 /// Everything an adapter needs to build one launch.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Launch<'a> {
     pub mode: Mode<'a>,
     pub model: Option<&'a str>,
@@ -176,6 +176,9 @@ pub struct Launch<'a> {
     pub run_dir: &'a Path,
     /// A primary Session: no caller waits on its readiness.
     pub primary: bool,
+    /// The launch's environment (the person's own settings are found
+    /// through it, and only read).
+    pub env: &'a dyn Fn(&str) -> Option<String>,
 }
 
 /// One hook call: what happened, the conversation it speaks for, and where

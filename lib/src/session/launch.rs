@@ -504,6 +504,7 @@ impl Lf {
             hook_program: &hook_program,
             run_dir: &run_dir,
             primary: row.primary_scope.is_some(),
+            env: &|key| self.caller.var(key).map(str::to_owned),
         })?;
         let terminal = self.terminal_id();
         let label = format!("lf-serve {}", terminal.as_deref().unwrap_or("?"));
