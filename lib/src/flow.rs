@@ -107,7 +107,7 @@ impl Lf {
         let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
         if self.store()?.session_row(id.as_str())?.is_none() {
             let provider = request.provider.unwrap_or(Provider::Claude);
-            if provider == Provider::Command {
+            if !provider.is_agent() {
                 return Err(Error::NeedsAgent("review"));
             }
             let model = request

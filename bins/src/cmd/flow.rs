@@ -1,5 +1,4 @@
 use crate::{Output, Tool, open_lf};
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use lf::flow::{Position, ReviewRequest};
 use lf::provider::Provider;
@@ -56,7 +55,7 @@ enum What {
         prompt: Option<String>,
         /// The agent CLI for the review.
         #[arg(long, default_value = "claude",
-              value_parser = PossibleValuesParser::new(["claude", "codex"]).try_map(|s: String| Provider::parse(&s)))]
+              value_parser = super::provider(true))]
         provider: Provider,
         /// The model, passed to the provider's --model.
         #[arg(long)]

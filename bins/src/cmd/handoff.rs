@@ -1,5 +1,4 @@
 use crate::{Output, Tool, open_lf};
-use clap::builder::PossibleValuesParser;
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use lf::provider::Provider;
 use lf::wire::HandoffOutcome;
@@ -97,8 +96,8 @@ struct Open {
     #[arg(long, value_name = "DIR", default_value = ".")]
     cwd: PathBuf,
     /// The agent CLI whose terminal is handed over.
-    #[arg(long, value_parser = PossibleValuesParser::new(Provider::NAMES))]
-    provider: String,
+    #[arg(long, value_parser = super::provider(false))]
+    provider: Provider,
     /// The provider's own id of the conversation (Claude's session UUID,
     /// Codex's thread id).
     #[arg(long, value_name = "ID")]
@@ -162,7 +161,7 @@ impl Tool for Cli {
             What::Open(open) => out.json(&lf.open_handoff(&lf::handoff::OpenArgs {
                 parent: &open.parent,
                 cwd: &open.cwd,
-                provider: &open.provider,
+                provider: open.provider.as_str(),
                 provider_session_id: open.provider_session_id.as_deref(),
                 body_generation: open.body_generation,
                 reason: &open.reason,

@@ -59,6 +59,21 @@ pub(crate) fn all() -> Vec<clap::Command> {
     ]
 }
 
+/// `--provider`: any provider, or with `agents_only` an agent CLI alone
+/// (a review or a primary Session needs a conversation of its own).
+pub(crate) fn provider(
+    agents_only: bool,
+) -> impl clap::builder::TypedValueParser<Value = lf::provider::Provider> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    use lf::provider::Provider;
+    let names: Vec<&'static str> = if agents_only {
+        Provider::agent_names().collect()
+    } else {
+        Provider::NAMES.to_vec()
+    };
+    PossibleValuesParser::new(names).try_map(|name: String| Provider::parse(&name))
+}
+
 /// A `--grace` or `--timeout` value: seconds, as a duration.
 pub(crate) fn seconds(
     arg: lf::Arg,

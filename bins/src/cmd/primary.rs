@@ -1,5 +1,4 @@
 use crate::{Output, Tool, open_lf};
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 use lf::provider::Provider;
 
@@ -33,7 +32,7 @@ enum What {
         wave: Option<String>,
         /// The agent for a new primary session.
         #[arg(long, default_value = "claude",
-              value_parser = PossibleValuesParser::new(["claude", "codex"]).try_map(|s: String| Provider::parse(&s)))]
+              value_parser = super::provider(true))]
         provider: Provider,
         /// Go to the session afterwards.
         #[arg(long)]

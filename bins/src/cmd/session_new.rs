@@ -1,6 +1,5 @@
 use crate::{Output, Tool, open_lf};
 use clap::Parser;
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use lf::provider::Provider;
 use std::path::PathBuf;
 
@@ -33,7 +32,7 @@ Examples:
 pub struct Cli {
     /// The agent CLI to run.
     #[arg(long, default_value = "claude",
-          value_parser = PossibleValuesParser::new(Provider::NAMES).try_map(|s: String| Provider::parse(&s)))]
+          value_parser = super::provider(false))]
     provider: Provider,
     /// The model, passed to the provider's --model.
     #[arg(long)]

@@ -23,6 +23,20 @@ crate::names::named! {
 }
 
 impl Provider {
+    /// An agent CLI, with a conversation of its own (not `command`): what
+    /// a review or a primary Session needs.
+    pub fn is_agent(self) -> bool {
+        self != Provider::Command
+    }
+
+    /// The names of the agent providers, in `NAMES` order.
+    pub fn agent_names() -> impl Iterator<Item = &'static str> {
+        Self::ALL
+            .iter()
+            .filter(|provider| provider.is_agent())
+            .map(|provider| provider.as_str())
+    }
+
     /// The native id lf presets for a new conversation, for a provider
     /// that lets it choose one (Claude's `--session-id`).
     pub fn chosen_native_id(self) -> Option<String> {

@@ -137,7 +137,7 @@ impl Lf {
     }
 
     fn admit_primary(&self, scope: &Scope, provider: Provider) -> Result<String> {
-        if provider == Provider::Command {
+        if !provider.is_agent() {
             return Err(Error::NeedsAgent("primary Session"));
         }
         let (wave_id, cwd) = match scope {
