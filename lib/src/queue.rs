@@ -131,7 +131,7 @@ impl Waiting {
     }
 
     /// The order next takes them in (the SQL's, for this Home's alone).
-    fn order(&self) -> (u8, i64, String) {
+    fn order(&self) -> (usize, i64, String) {
         let (attention, since) = match self {
             Waiting::Here {
                 attention, since, ..
@@ -141,12 +141,11 @@ impl Waiting {
                 record.attention_since.map_or(i64::MAX, |since| since.0),
             ),
         };
-        let rank = match attention {
-            Some(Attention::Approve) => 0,
-            Some(Attention::Reply) => 1,
-            _ => 2,
-        };
-        (rank, since, self.id().to_owned())
+        (
+            crate::state::waiting_rank(attention),
+            since,
+            self.id().to_owned(),
+        )
     }
 }
 
@@ -347,11 +346,11 @@ mod tests {
         // Approvals come first, then replies, then reviews.
         let kinds: Vec<Attention> = owed.iter().map(|owed| owed.attention).collect();
         let mut sorted = kinds.clone();
-        sorted.sort_by_key(|kind| match kind {
-            Attention::Approve => 0,
-            Attention::Reply => 1,
-            Attention::Review => 2,
-        });
+        sorted.sort_by_key(|kind| crate::state::waiting_rank(Some(*kind)));
         assert_eq!(kinds, sorted);
+        assert_eq!(
+            crate::state::WAITING_ORDER,
+            [Attention::Approve, Attention::Reply, Attention::Review]
+        );
     }
 }

@@ -90,6 +90,31 @@ pub fn state(facts: &Facts) -> SessionState {
     }
 }
 
+/// The order in which waiting Sessions come to the person, wherever they
+/// are ordered (`lf-session-next`, the picker, the queue of every Home):
+/// an approval blocks an agent mid-work, a reply lets an agent go on, a
+/// review asks the person's judgement and can wait.
+pub const WAITING_ORDER: [Attention; 3] = [Attention::Approve, Attention::Reply, Attention::Review];
+
+/// A Session's place in [`WAITING_ORDER`]; one that waits for nothing
+/// comes after every one that does.
+pub fn waiting_rank(attention: Option<Attention>) -> usize {
+    attention
+        .and_then(|attention| WAITING_ORDER.iter().position(|kind| *kind == attention))
+        .unwrap_or(WAITING_ORDER.len())
+}
+
+/// [`waiting_rank`] in SQL, for a column `column` holding an attention's
+/// name.
+pub(crate) fn waiting_rank_sql(column: &str) -> String {
+    let mut sql = format!("CASE {column}");
+    for (rank, attention) in WAITING_ORDER.iter().enumerate() {
+        sql.push_str(&format!(" WHEN '{}' THEN {rank}", attention.as_str()));
+    }
+    sql.push_str(&format!(" ELSE {} END", WAITING_ORDER.len()));
+    sql
+}
+
 /// The person's current obligation, independent of liveness.
 pub fn attention(facts: &Facts) -> Option<Attention> {
     if facts.completed {

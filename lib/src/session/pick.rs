@@ -15,19 +15,11 @@ use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32String};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-fn rank(record: &SessionRecord) -> u8 {
-    match record.attention {
-        Some(Attention::Review) => 0,
-        Some(Attention::Approve) => 1,
-        Some(Attention::Reply) => 2,
-        None => 3,
-    }
-}
-
-/// Order records for picking. The sort is stable, so records that arrive
+/// Order records for picking: those that wait for the person first, in
+/// `state::WAITING_ORDER`. The sort is stable, so records that arrive
 /// newest first stay newest first within a group.
 pub fn order(records: &mut [SessionRecord]) {
-    records.sort_by_key(rank);
+    records.sort_by_key(|record| crate::state::waiting_rank(record.attention));
 }
 
 /// The Sessions to pick from, in picking order, with the text the matcher
@@ -354,7 +346,7 @@ mod tests {
         ];
         order(&mut records);
         let titles: Vec<&str> = records.iter().map(|record| record.title.as_str()).collect();
-        assert_eq!(titles, ["review", "approve", "reply", "newest", "older"]);
+        assert_eq!(titles, ["approve", "reply", "review", "newest", "older"]);
     }
 
     #[test]

@@ -320,7 +320,8 @@ impl Store {
             true,
             "id, a, since",
             &format!(
-                "ORDER BY CASE a WHEN 'approve' THEN 0 WHEN 'reply' THEN 1 ELSE 2 END, since, id{}",
+                "ORDER BY {}, since, id{}",
+                crate::state::waiting_rank_sql("a"),
                 limit.map(|n| format!(" LIMIT {n}")).unwrap_or_default()
             ),
         );
