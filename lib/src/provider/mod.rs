@@ -264,11 +264,8 @@ pub fn uuid_v4() -> String {
 
 /// Whether text is a UUID in its canonical lowercase or uppercase form.
 pub fn is_uuid(text: &str) -> bool {
-    text.len() == 36
-        && text.char_indices().all(|(index, c)| match index {
-            8 | 13 | 18 | 23 => c == '-',
-            _ => c.is_ascii_hexdigit(),
-        })
+    // 36 characters: the hyphenated form, not the others the crate reads.
+    text.len() == 36 && uuid::Uuid::try_parse(text).is_ok()
 }
 
 /// A native id from a payload: a short token, never a path or a flag.
@@ -290,9 +287,12 @@ pub(crate) fn native_token(text: &str) -> std::result::Result<String, String> {
     }
 }
 
-/// Quote a string for POSIX `sh` (Claude runs hook commands with a shell).
+/// Quote a path for POSIX `sh` (Claude runs hook commands with a shell).
+/// A path holds no NUL, the one thing `shlex` cannot quote.
 pub(crate) fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
+    shlex::try_quote(text)
+        .map(|quoted| quoted.into_owned())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -317,8 +317,25 @@ mod tests {
     }
 
     #[test]
-    fn shell_quoting_survives_quotes() {
-        assert_eq!(shell_quote("/a b/it's"), r"'/a b/it'\''s'");
+    fn shell_quoting_means_the_same_text_to_sh() {
+        for text in [
+            "/a b/it's",
+            "/opt/lf bin/lf-hook",
+            "$HOME `x` \\ \"q\"",
+            "plain",
+        ] {
+            let said = std::process::Command::new("sh")
+                .args(["-c", &format!("printf %s {}", shell_quote(text))])
+                .output()
+                .unwrap();
+            assert_eq!(String::from_utf8(said.stdout).unwrap(), text);
+        }
+        assert!(is_uuid("4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a"));
+        assert!(
+            !is_uuid("4b6f1a527c1e4c1b9a2f1f0e3d2c1b0a"),
+            "the simple form"
+        );
+        assert!(!is_uuid("{4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b}"));
     }
 
     #[test]
