@@ -46,6 +46,7 @@ mod names;
 pub mod provider;
 pub mod queue;
 pub mod remote;
+pub mod screen;
 pub mod session;
 pub mod state;
 // The store is the library's own; the workspace's tests may reach it.

@@ -137,35 +137,10 @@ impl StderrTail {
         let text = String::from_utf8_lossy(&kept);
         let line = text
             .lines()
-            .map(plain_text)
+            .map(crate::screen::plain)
             .rfind(|line| !line.is_empty())?;
         Some(line.chars().take(500).collect())
     }
-}
-
-/// A line of terminal output as text: escape sequences and control
-/// characters removed.
-fn plain_text(line: &str) -> String {
-    let mut text = String::with_capacity(line.len());
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            match chars.next() {
-                // CSI: parameters up to a final byte (@ to ~).
-                Some('[') => while chars.next().is_some_and(|c| !('@'..='~').contains(&c)) {},
-                // OSC: up to BEL (or ST, whose ESC \ ends it here too).
-                Some(']') => while chars.next().is_some_and(|c| c != '\u{7}' && c != '\u{1b}') {},
-                // A character set designation names one more character.
-                Some('(' | ')' | '*' | '+') => {
-                    chars.next();
-                }
-                _ => {}
-            }
-        } else if !c.is_control() {
-            text.push(c);
-        }
-    }
-    text.trim().to_owned()
 }
 
 /// What `lf-session-open` may do to a Session that is live elsewhere.
@@ -757,17 +732,6 @@ fn outcome_of(status: &std::process::ExitStatus) -> RunOutcome {
 mod tests {
     use super::*;
     use std::os::unix::process::ExitStatusExt;
-
-    #[test]
-    fn terminal_output_becomes_plain_text() {
-        assert_eq!(
-            plain_text("\u{1b}[1;31mERROR:\u{1b}[0m No saved session found\r"),
-            "ERROR: No saved session found"
-        );
-        assert_eq!(plain_text("\u{1b}(Bok\u{7}"), "ok");
-        assert_eq!(plain_text("\u{1b}]0;title\u{7}done"), "done");
-        assert_eq!(plain_text("   "), "");
-    }
 
     #[test]
     fn signals_and_their_exit_codes_are_interrupts() {

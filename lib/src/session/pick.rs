@@ -237,75 +237,13 @@ pub fn layout(width: u16, height: u16) -> Layout {
 pub fn preview(captured: &str, width: usize, height: usize) -> Vec<String> {
     let mut lines: Vec<(String, bool)> = captured
         .lines()
-        .map(|line| sanitized(line, width))
+        .map(|line| crate::screen::colored(line, width))
         .collect();
     while lines.last().is_some_and(|(_, blank)| *blank) {
         lines.pop();
     }
     let skip = lines.len().saturating_sub(height);
     lines.into_iter().skip(skip).map(|(line, _)| line).collect()
-}
-
-/// One captured line made safe to print, and whether it shows nothing.
-fn sanitized(line: &str, width: usize) -> (String, bool) {
-    let mut shown = String::new();
-    let mut used = 0;
-    let mut blank = true;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\x1b' => match chars.next() {
-                Some('[') => {
-                    let mut parameters = String::new();
-                    let mut plain = true;
-                    let mut last = None;
-                    for c in chars.by_ref() {
-                        match c {
-                            '0'..='9' | ';' | ':' => parameters.push(c),
-                            // Private markers and intermediate bytes: not SGR.
-                            '\x20'..='\x3f' => plain = false,
-                            _ => {
-                                last = Some(c);
-                                break;
-                            }
-                        }
-                    }
-                    if plain && last == Some('m') && parameters.len() <= 64 {
-                        shown.push_str("\x1b[");
-                        shown.push_str(&parameters);
-                        shown.push('m');
-                    }
-                }
-                // Strings (OSC, DCS, SOS, PM, APC) run to BEL or ESC \.
-                Some(']' | 'P' | 'X' | '^' | '_') => {
-                    while let Some(c) = chars.next() {
-                        if c == '\x07' || (c == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
-                            break;
-                        }
-                    }
-                }
-                // Any other escape is two characters (ESC c resets the terminal).
-                _ => {}
-            },
-            '\t' => {
-                let spaces = (8 - used % 8).min(width - used);
-                shown.extend(std::iter::repeat_n(' ', spaces));
-                used += spaces;
-            }
-            c if crate::input::is_unsafe(c) => {}
-            c => {
-                let columns = c.width().unwrap_or(0);
-                if used + columns > width {
-                    break;
-                }
-                shown.push(c);
-                used += columns;
-                blank &= c.is_whitespace();
-            }
-        }
-    }
-    shown.push_str("\x1b[0m");
-    (shown, blank)
 }
 
 #[cfg(test)]
