@@ -3,8 +3,9 @@
 //! types: in JSON a timestamp is RFC 3339 text and a duration whole
 //! seconds, but a serializer that is not human-readable (the Nushell
 //! plugin's) receives them as named newtypes holding plain numbers, so it
-//! makes datetimes and durations without parsing text back. The conversion
-//! is a few lines of civil calendar arithmetic, so no date library is needed.
+//! makes datetimes and durations without parsing text back. The calendar
+//! is `jiff`'s (without its time zone database: lf speaks UTC alone); the
+//! text is written digit by digit, since a listing writes two per Session.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -40,80 +41,44 @@ impl Timestamp {
     /// or precision (`…T10:00:00+02:00`, `….5Z`, as Nushell's `to json`
     /// writes), to the microsecond. `None` for anything else.
     pub fn parse(text: &str) -> Option<Self> {
+        // RFC 3339 alone, not the rest of what ISO 8601 allows.
         let bytes = text.as_bytes();
-        if bytes.len() < 20 || !text.is_ascii() {
-            return None;
-        }
         let punctuation = [(4, b'-'), (7, b'-'), (13, b':'), (16, b':')];
-        if punctuation.iter().any(|&(at, byte)| bytes[at] != byte)
+        if bytes.len() < 20
+            || punctuation.iter().any(|&(at, byte)| bytes[at] != byte)
             || !matches!(bytes[10], b'T' | b't' | b' ')
         {
             return None;
         }
-        let number = |range: std::ops::Range<usize>| -> Option<i64> {
-            let digits = text.get(range)?;
-            digits
-                .bytes()
-                .all(|b| b.is_ascii_digit())
-                .then(|| digits.parse().ok())?
+        let offset_is_rfc3339 = match bytes {
+            [.., b'Z' | b'z'] => true,
+            [.., b'+' | b'-', h1, h2, b':', m1, m2] => {
+                [h1, h2, m1, m2].iter().all(|digit| digit.is_ascii_digit())
+            }
+            _ => false,
         };
-        let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
-        let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
-        if !(1..=12).contains(&month)
-            || !(1..=31).contains(&day)
-            || hour > 23
-            || minute > 59
-            || second > 60
-        {
+        if !offset_is_rfc3339 {
             return None;
         }
-        let mut rest = &text[19..];
-        let mut fraction = 0;
-        if let Some(after_dot) = rest.strip_prefix('.') {
-            let digits = after_dot.bytes().take_while(u8::is_ascii_digit).count();
-            if digits == 0 {
-                return None;
-            }
-            for (place, digit) in after_dot.bytes().take(6).enumerate() {
-                if place < digits {
-                    fraction += i64::from(digit - b'0') * 10_i64.pow(5 - place as u32);
-                }
-            }
-            rest = &after_dot[digits..];
-        }
-        let offset = match rest.as_bytes() {
-            [b'Z' | b'z'] => 0,
-            [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
-                let digits = [*h1, *h2, *m1, *m2];
-                if !digits.iter().all(u8::is_ascii_digit) {
-                    return None;
-                }
-                let [h1, h2, m1, m2] = digits.map(|digit| i64::from(digit - b'0'));
-                let minutes = (h1 * 10 + h2) * 60 + m1 * 10 + m2;
-                if *sign == b'+' { minutes } else { -minutes }
-            }
-            _ => return None,
-        };
-        let days = days_from_civil(year, month as u32, day as u32);
-        if civil_from_days(days) != (year, month as u32, day as u32) {
-            return None;
-        }
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset * 60;
-        Some(Timestamp(seconds * 1_000_000 + fraction))
+        let instant: jiff::Timestamp = text.parse().ok()?;
+        Some(Timestamp(instant.as_microsecond()))
     }
 
     /// The RFC 3339 text, written without allocating.
     fn write(self, text: &mut [u8; 27]) -> Option<&str> {
-        let micros = self.0;
-        let seconds = micros.div_euclid(1_000_000);
-        let fraction = micros.rem_euclid(1_000_000);
-        let days = seconds.div_euclid(86_400);
-        let of_day = seconds.rem_euclid(86_400);
-        let (year, month, day) = civil_from_days(days);
+        let instant = jiff::Timestamp::from_microsecond(self.0).ok()?;
+        let civil = jiff::tz::Offset::UTC.to_datetime(instant);
+        let year = i64::from(civil.year());
         if !(0..=9999).contains(&year) {
             return None;
         }
-        let (hour, minute, second) = (of_day / 3600, of_day / 60 % 60, of_day % 60);
+        let (month, day) = (civil.month() as u8, civil.day() as u8);
+        let (hour, minute, second) = (
+            i64::from(civil.hour()),
+            i64::from(civil.minute()),
+            i64::from(civil.second()),
+        );
+        let fraction = self.0.rem_euclid(1_000_000);
         // Digit by digit: a listing writes two of these per Session, and
         // `format!` costs several times as much.
         *text = *b"0000-00-00T00:00:00.000000Z";
@@ -142,19 +107,15 @@ impl fmt::Display for Timestamp {
         match self.write(&mut text) {
             Some(text) => f.write_str(text),
             None => {
-                // Outside years 0–9999: still RFC 3339-shaped, never seen
-                // for a time lf recorded itself.
-                let seconds = self.0.div_euclid(1_000_000);
-                let (year, month, day) = civil_from_days(seconds.div_euclid(86_400));
-                let of_day = seconds.rem_euclid(86_400);
-                write!(
-                    f,
-                    "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}Z",
-                    of_day / 3600,
-                    of_day / 60 % 60,
-                    of_day % 60,
-                    self.0.rem_euclid(1_000_000)
-                )
+                // Outside years 0–9999: still RFC 3339-shaped (jiff's
+                // own text, at its bounds beyond ±9999), never seen for a
+                // time lf recorded itself.
+                let instant = jiff::Timestamp::from_microsecond(self.0).unwrap_or(if self.0 < 0 {
+                    jiff::Timestamp::MIN
+                } else {
+                    jiff::Timestamp::MAX
+                });
+                write!(f, "{instant:.6}")
             }
         }
     }
@@ -214,31 +175,6 @@ pub fn rfc3339(micros: i64) -> String {
     Timestamp(micros).to_string()
 }
 
-/// Howard Hinnant's `days_from_civil`: a date to days since 1970-01-01.
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let yoe = year.rem_euclid(400);
-    let month = i64::from(month);
-    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a date.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::{Seconds, Timestamp, rfc3339};
@@ -261,7 +197,9 @@ mod tests {
             -1,
             951_782_400_000_000,
             1_795_904_311_123_456,
-            253_402_300_799_999_999,
+            // The last instant jiff holds (9999-12-30T22:00:00.999999Z),
+            // so that every offset of it is a date it holds too.
+            jiff::Timestamp::MAX.as_microsecond(),
         ] {
             let text = rfc3339(micros);
             assert_eq!(Timestamp::parse(&text), Some(Timestamp(micros)), "{text}");
