@@ -343,21 +343,6 @@ printf '%s\n' "${COMPREPLY[@]}"
     }
 }
 
-/// The real `nu`: `$LF_TEST_NU`, else where scripts/test installs it.
-fn nu() -> PathBuf {
-    let installed = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../.tools/nu/node_modules/@nushell/linux-x64/bin/nu");
-    let path = std::env::var_os("LF_TEST_NU")
-        .map(PathBuf::from)
-        .unwrap_or(installed);
-    assert!(
-        path.is_file(),
-        "nu is missing at {}: run scripts/test, which installs it into .tools/nu",
-        path.display()
-    );
-    path
-}
-
 /// Assert that the report says `action` for this file under HOME.
 fn assert_did(user: &User, report: &Report, target: Target, action: Action, relative: &str) {
     let path = user.home.join(relative);

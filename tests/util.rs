@@ -115,6 +115,21 @@ fn running(pid: i32) -> bool {
     })
 }
 
+/// The real `nu`: `$LF_TEST_NU`, else where scripts/test installs it.
+pub fn nu() -> PathBuf {
+    let installed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../.tools/nu/node_modules/@nushell/linux-x64/bin/nu");
+    let path = std::env::var_os("LF_TEST_NU")
+        .map(PathBuf::from)
+        .unwrap_or(installed);
+    assert!(
+        path.is_file(),
+        "nu is missing at {}: run scripts/test, which installs it into .tools/nu",
+        path.display()
+    );
+    path
+}
+
 /// The folder of the fake agent programs (`claude`, `codex`).
 pub fn fakes() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fakes")
