@@ -69,6 +69,7 @@ fn render_all() -> BTreeMap<PathBuf, Vec<u8>> {
                 format!("completions/nushell/{name}.nu")
             }
             Target::Man => format!("man/{name}.1"),
+            Target::Tmux => unreachable!("the tmux kit is not rendered"),
         };
         files.insert(PathBuf::from(path), content);
     }

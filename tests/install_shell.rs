@@ -9,7 +9,7 @@
 
 use crate::util::*;
 use lf_bins::generated::Target;
-use lf_bins::install::{Action, MARK, Report};
+use lf_bins::install::{Action, MARK, Places, Report, Warning, WarningKind};
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -17,6 +17,22 @@ use std::process::{Command, Stdio};
 
 /// What bash-completion's users source from `~/.bashrc` (Debian's skel).
 const BASH_COMPLETION: &str = "/usr/share/bash-completion/bash_completion";
+
+/// How Debian's and Ubuntu's default `~/.bashrc` (`/etc/skel/.bashrc`)
+/// loads bash-completion.
+const DEBIAN_BASHRC: &str = "# ~/.bashrc: executed by bash(1) for non-login shells.
+case $- in
+    *i*) ;;
+      *) return;;
+esac
+if ! shopt -oq posix; then
+  if [ -f /usr/share/bash-completion/bash_completion ]; then
+    . /usr/share/bash-completion/bash_completion
+  elif [ -f /etc/bash_completion ]; then
+    . /etc/bash_completion
+  fi
+fi
+";
 
 /// A person's zsh set-up: the completion system on, and a prompt to wait for.
 const USER_ZSHRC: &str =
@@ -156,6 +172,63 @@ printf '%s\n' "${{COMPREPLY[@]}}"
         (spec, lines.collect())
     }
 
+    /// What an interactive bash of this user (reading `~/.bashrc` and the
+    /// system's bashrc, as a terminal's does) offers on Tab after
+    /// `lf-session-list --att`: the command's compspec if it has one, else
+    /// the default one (`complete -D`, bash-completion's loader) run as bash
+    /// runs it, then the compspec it loaded. `None`: bash has no completion
+    /// to run, so Tab does nothing.
+    fn interactive_bash_offers(&self) -> Option<Vec<String>> {
+        let script = r#"
+if ! spec=$(complete -p lf-session-list 2>/dev/null); then
+    default=$(complete -p -D 2>/dev/null) || { echo 'no completion'; exit 0; }
+    loader=${default##* -F }; loader=${loader%% *}
+    "$loader" lf-session-list --att lf-session-list
+    spec=$(complete -p lf-session-list 2>/dev/null) || { echo 'no completion'; exit 0; }
+fi
+function=${spec##* -F }; function=${function%% *}
+COMP_LINE='lf-session-list --att'; COMP_POINT=${#COMP_LINE}
+COMP_WORDS=(lf-session-list --att); COMP_CWORD=1; COMP_TYPE=9; COMP_KEY=9
+"$function" lf-session-list --att lf-session-list
+printf '%s\n' "${COMPREPLY[@]}"
+"#;
+        let mut command = self.command("bash");
+        command.args(["-i", "-c", script]);
+        let ran = self.run(command);
+        ran.ok();
+        if ran.stdout.trim() == "no completion" {
+            return None;
+        }
+        Some(ran.stdout.lines().map(str::to_owned).collect())
+    }
+
+    /// Whether an interactive zsh of this user (its `.zshrc` read) has its
+    /// completion system on: `compdef` exists once `compinit` has run.
+    fn zsh_completion_is_on(&self) -> bool {
+        let mut command = self.command("zsh");
+        command.args([
+            "-i",
+            "-c",
+            "(( $+functions[compdef] )) && print on || print off",
+        ]);
+        let ran = self.run(command);
+        ran.ok();
+        match ran.stdout.trim().lines().last() {
+            Some("on") => true,
+            Some("off") => false,
+            _ => panic!("zsh said neither on nor off: {ran:?}"),
+        }
+    }
+
+    /// Add a line at the end of a file of the user's.
+    fn append(&self, relative: &str, line: &str) {
+        let path = self.home.join(relative);
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        text.push_str(line);
+        text.push('\n');
+        std::fs::write(path, text).unwrap();
+    }
+
     /// What fish's own completion engine offers (`complete -C`), the
     /// offered words without their descriptions.
     fn fish_offers(&self) -> Vec<String> {
@@ -270,21 +343,6 @@ printf '%s\n' "${{COMPREPLY[@]}}"
     }
 }
 
-/// The real `nu`: `$LF_TEST_NU`, else where scripts/test installs it.
-fn nu() -> PathBuf {
-    let installed = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../.tools/nu/node_modules/@nushell/linux-x64/bin/nu");
-    let path = std::env::var_os("LF_TEST_NU")
-        .map(PathBuf::from)
-        .unwrap_or(installed);
-    assert!(
-        path.is_file(),
-        "nu is missing at {}: run scripts/test, which installs it into .tools/nu",
-        path.display()
-    );
-    path
-}
-
 /// Assert that the report says `action` for this file under HOME.
 fn assert_did(user: &User, report: &Report, target: Target, action: Action, relative: &str) {
     let path = user.home.join(relative);
@@ -354,6 +412,14 @@ fn after_the_install_zsh_completes_attention_on_tab() {
     user.write(".zshrc", USER_ZSHRC);
     let (report, _) = user.install(&[]);
     assert_did(&user, &report, Target::Zsh, Action::Updated, ".zshrc");
+    assert!(
+        report
+            .warnings
+            .iter()
+            .all(|warning| warning.target != Target::Zsh),
+        "this .zshrc runs compinit: {:?}",
+        report.warnings
+    );
     // lf's block is first (before the person's compinit), the rest is theirs.
     let text = user.read(".zshrc");
     let block = lf_bins::install::zshrc_block(&user.home.join(".local/share/zsh/site-functions"));
@@ -498,6 +564,7 @@ fn xdg_folders_and_a_zdotdir_set_in_zshenv_are_honoured() {
         (Target::Zsh, user.home.join(".config/zsh")),
         (Target::Fish, data.join("fish/vendor_completions.d")),
         (Target::Nushell, data.join("nushell/vendor/autoload")),
+        (Target::Tmux, data.join("loopflow/tmux")),
     ] {
         assert!(
             dirs.contains(&expected),
@@ -588,7 +655,7 @@ fn a_named_shell_is_the_only_one_installed() {
     let (report, _) = user.install(&["--shell", "fish"]);
     let mut targets: Vec<Target> = report.changes.iter().map(|change| change.target).collect();
     targets.dedup();
-    assert_eq!(targets, [Target::Man, Target::Fish]);
+    assert_eq!(targets, [Target::Man, Target::Fish, Target::Tmux]);
     assert!(!user.home.join(".zshrc").exists());
     assert_eq!(user.fish_offers(), ["--attention"]);
 }
@@ -596,6 +663,7 @@ fn a_named_shell_is_the_only_one_installed() {
 #[test]
 fn the_default_output_says_where_everything_went() {
     let user = User::new();
+    user.write(".bashrc", DEBIAN_BASHRC);
     let mut command = user.command(user.bin().join("lf-install-shell"));
     command.args(["--shell", "bash"]);
     let ran = user.run(command);
@@ -619,6 +687,10 @@ fn the_default_output_says_where_everything_went() {
                     .display(),
                 lf_bins::commands().len()
             ),
+            format!(
+                "tmux: {}: 1 created",
+                user.home.join(".local/share/loopflow/tmux").display()
+            ),
         ]
     );
     assert_eq!(ran.stderr, "", "nothing to warn about");
@@ -627,6 +699,7 @@ fn the_default_output_says_where_everything_went() {
 #[test]
 fn a_manpath_that_hides_the_pages_is_said() {
     let user = User::new().with("MANPATH", "/usr/share/man");
+    user.write(".bashrc", DEBIAN_BASHRC);
     let (report, ran) = user.install(&["--shell", "bash"]);
     let root = user.home.join(".cargo/share/man");
     let note = format!(
@@ -671,4 +744,301 @@ fn the_zsh_block_is_one_fpath_line_that_tolerates_quotes() {
         String::from_utf8_lossy(&output.stdout),
         "/home/o'neil/.local/share/zsh/site-functions\n/a\n/b\n"
     );
+}
+
+/// The one warning of a report.
+fn only_warning(report: &Report) -> &Warning {
+    match report.warnings.as_slice() {
+        [warning] => warning,
+        other => panic!("not one warning: {other:?}"),
+    }
+}
+
+#[test]
+fn a_bashrc_that_loads_no_bash_completion_is_said_with_the_line_that_makes_tab_work() {
+    let user = User::new();
+    user.write(".bashrc", "# my own bash settings\nPS1='ready> '\n");
+    // As this person's terminals have it: Tab does nothing.
+    assert_eq!(user.interactive_bash_offers(), None);
+    let (report, ran) = user.install(&["--shell", "bash"]);
+    let warning = only_warning(&report);
+    let bashrc = user.home.join(".bashrc");
+    let line = format!("[ -r {BASH_COMPLETION} ] && . {BASH_COMPLETION}");
+    assert_eq!(
+        (
+            warning.kind,
+            warning.target,
+            &warning.file,
+            warning.add.as_deref()
+        ),
+        (
+            WarningKind::BashCompletionNotLoaded,
+            Target::Bash,
+            &bashrc,
+            Some(line.as_str())
+        )
+    );
+    assert_eq!(
+        warning.message,
+        format!(
+            "bash will not complete lf's commands: bash-completion ({BASH_COMPLETION}) is installed but not loaded, as no line of {} or /etc/bash.bashrc sources it; add this line to {}: {line}",
+            bashrc.display(),
+            bashrc.display()
+        )
+    );
+    assert_eq!(
+        ran.stderr,
+        format!("lf-install-shell: {}\n", warning.message),
+        "said to the person, and nothing else"
+    );
+    // The files are installed all the same.
+    assert_did(
+        &user,
+        &report,
+        Target::Bash,
+        Action::Created,
+        ".local/share/bash-completion/completions/lf-session-list",
+    );
+    // The line it names is what was missing.
+    user.append(".bashrc", warning.add.as_deref().unwrap());
+    let (report, ran) = user.install(&["--shell", "bash"]);
+    assert_eq!(report.warnings, [], "{}", ran.stderr);
+    assert_eq!(ran.stderr, "");
+    assert_eq!(
+        user.interactive_bash_offers(),
+        Some(vec!["--attention".to_owned()])
+    );
+}
+
+#[test]
+fn debians_default_bashrc_loads_bash_completion_and_nothing_is_said() {
+    let user = User::new();
+    user.write(".bashrc", DEBIAN_BASHRC);
+    let (report, ran) = user.install(&["--shell", "bash"]);
+    assert_eq!(report.warnings, []);
+    assert_eq!(ran.stderr, "");
+    assert_eq!(
+        user.interactive_bash_offers(),
+        Some(vec!["--attention".to_owned()])
+    );
+}
+
+/// Places for a user whose home is `home`, as lf-install-shell finds them.
+fn places_of(home: &Path) -> Places {
+    let home = home.display().to_string();
+    Places::for_user(
+        |name| (name == "HOME").then(|| home.clone()),
+        Path::new("/nowhere/bin"),
+        None,
+    )
+    .unwrap()
+}
+
+/// The rule, on a system of the test's making (a root folder): where
+/// bash-completion is, and which system file loads it.
+#[test]
+fn bash_completion_missing_or_loaded_by_the_system_is_read_from_the_usual_places() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let places = places_of(&home);
+    let no_vars = |_: &str| None;
+    let write = |path: &Path, text: &str| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let kinds = |root: &Path| -> Vec<(WarningKind, Option<String>)> {
+        lf_bins::install::bash_warnings(&places, root, no_vars)
+            .into_iter()
+            .map(|warning| (warning.kind, warning.add))
+            .collect()
+    };
+    let usual = root.join("usr/share/bash-completion/bash_completion");
+    let line = format!("[ -r {} ] && . {}", usual.display(), usual.display());
+    // Not installed anywhere: say so, and name the line for after.
+    let warnings = lf_bins::install::bash_warnings(&places, &root, no_vars);
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].kind, WarningKind::BashCompletionMissing);
+    assert_eq!(warnings[0].add.as_deref(), Some(line.as_str()));
+    for place in [
+        "usr/share/bash-completion/bash_completion",
+        "usr/local/share/bash-completion/bash_completion",
+        "etc/bash_completion",
+        "home/linuxbrew/.linuxbrew/etc/profile.d/bash_completion.sh",
+    ] {
+        assert!(
+            warnings[0]
+                .message
+                .contains(&root.join(place).display().to_string()),
+            "{place} is not named: {}",
+            warnings[0].message
+        );
+    }
+    assert!(warnings[0].message.contains("apt install bash-completion"));
+    // Installed where an older system has it, and loaded by nothing.
+    let old = root.join("etc/bash_completion");
+    write(&old, "");
+    assert_eq!(
+        kinds(&root),
+        [(
+            WarningKind::BashCompletionNotLoaded,
+            Some(format!("[ -r {} ] && . {}", old.display(), old.display()))
+        )]
+    );
+    // A comment does not load it; Arch's /etc/bash.bashrc line does.
+    write(
+        &root.join("etc/bash.bashrc"),
+        "#. /usr/share/bash-completion/bash_completion\n",
+    );
+    assert_eq!(kinds(&root).len(), 1);
+    write(
+        &root.join("etc/bash.bashrc"),
+        "[[ -r /usr/share/bash-completion/bash_completion ]] && . /usr/share/bash-completion/bash_completion\n",
+    );
+    assert_eq!(kinds(&root), []);
+    // Fedora: /etc/bashrc sources /etc/profile.d, where the package puts its file.
+    std::fs::remove_file(root.join("etc/bash.bashrc")).unwrap();
+    write(
+        &root.join("etc/bashrc"),
+        "    for i in /etc/profile.d/*.sh; do\n        . \"$i\"\n    done\n",
+    );
+    assert_eq!(kinds(&root).len(), 1, "no bash_completion.sh there yet");
+    write(&root.join("etc/profile.d/bash_completion.sh"), "");
+    assert_eq!(kinds(&root), []);
+    // Loaded, but the script is gone: install it, nothing to add.
+    std::fs::remove_file(&old).unwrap();
+    assert_eq!(kinds(&root), [(WarningKind::BashCompletionMissing, None)]);
+}
+
+#[test]
+fn a_zshrc_without_compinit_is_said_with_the_line_that_makes_tab_work() {
+    let user = User::new();
+    user.write(".zshrc", "# my own zsh settings\nPS1='ready> '\n");
+    let (report, ran) = user.install(&["--shell", "zsh"]);
+    let warning = only_warning(&report);
+    let zshrc = user.home.join(".zshrc");
+    assert_eq!(
+        (
+            warning.kind,
+            warning.target,
+            &warning.file,
+            warning.add.as_deref()
+        ),
+        (
+            WarningKind::ZshCompinitMissing,
+            Target::Zsh,
+            &zshrc,
+            Some("autoload -Uz compinit && compinit")
+        )
+    );
+    assert_eq!(
+        warning.message,
+        format!(
+            "zsh will not complete lf's commands: {} runs no compinit (nor oh-my-zsh, prezto, Zim, antigen, zplug or zsh4humans, which run it), so zsh's completion system is off; add this line at its end, after lf's block: autoload -Uz compinit && compinit",
+            zshrc.display()
+        )
+    );
+    assert_eq!(
+        ran.stderr,
+        format!("lf-install-shell: {}\n", warning.message)
+    );
+    assert!(!user.zsh_completion_is_on(), "as the person's zsh has it");
+    // The line it names turns it on, and Tab completes.
+    user.append(".zshrc", warning.add.as_deref().unwrap());
+    let (report, ran) = user.install(&["--shell", "zsh"]);
+    assert_eq!(report.warnings, [], "{}", ran.stderr);
+    assert!(user.zsh_completion_is_on());
+    let screen = user.zsh_tab();
+    assert!(
+        screen.contains("lf-session-list --attention"),
+        "the unique match was not inserted:\n{screen}"
+    );
+}
+
+#[test]
+fn a_zshrc_with_compinit_or_a_framework_that_runs_it_is_not_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let places = places_of(dir.path());
+    let said = |zshrc: &str| -> Vec<WarningKind> {
+        std::fs::write(&places.zshrc, zshrc).unwrap();
+        lf_bins::install::zsh_warnings(&places)
+            .into_iter()
+            .map(|warning| warning.kind)
+            .collect()
+    };
+    for quiet in [
+        "autoload -Uz compinit\ncompinit -C\n",
+        "autoload -Uz compinit && compinit\n",
+        "export ZSH=\"$HOME/.oh-my-zsh\"\nsource $ZSH/oh-my-zsh.sh\n",
+        "source \"${ZDOTDIR:-$HOME}/.zprezto/init.zsh\"\n",
+        "source ${ZIM_HOME}/init.zsh\n",
+        "source ~/antigen.zsh\nantigen apply\n",
+        "source ~/.zplug/init.zsh\nzplug load\n",
+        "z4h init || return\n",
+        "zinit light zsh-users/zsh-completions\nzicompinit\n",
+    ] {
+        assert_eq!(said(quiet), [], "{quiet:?}");
+    }
+    for warned in [
+        "",
+        "PS1='> '\n",
+        "# autoload -Uz compinit && compinit\n",
+        "skip_global_compinit=1\n",
+        "source ~/.local/share/zinit/zinit.git/zinit.zsh\n",
+    ] {
+        assert_eq!(
+            said(warned),
+            [WarningKind::ZshCompinitMissing],
+            "{warned:?}"
+        );
+    }
+    // No .zshrc at all: zsh runs no compinit either.
+    std::fs::remove_file(&places.zshrc).unwrap();
+    assert_eq!(
+        lf_bins::install::zsh_warnings(&places).len(),
+        1,
+        "a missing .zshrc"
+    );
+}
+
+#[test]
+fn the_tmux_kit_is_installed_as_a_program_of_its_owner_replaced_and_removed() {
+    let user = User::new();
+    let mut command = user.command("sh");
+    command
+        .args(["-c", "umask 000 && exec \"$0\" \"$@\""])
+        .arg(user.bin().join("lf-install-shell"))
+        .args(["--json", "--shell", "fish"]);
+    let report: Report = user.run(command).json();
+    let relative = ".local/share/loopflow/tmux/lf.tmux";
+    assert_did(&user, &report, Target::Tmux, Action::Created, relative);
+    let kit = user.home.join(relative);
+    assert_eq!(
+        std::fs::metadata(&kit).unwrap().mode() & 0o7777,
+        0o755,
+        "run-shell runs it; only its owner writes it"
+    );
+    // The repository's kit, with lf's mark after its #! line.
+    let source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../share/tmux/lf.tmux"),
+    )
+    .unwrap();
+    let installed = user.read(relative);
+    let (shebang, rest) = source.split_once('\n').unwrap();
+    let (first, after) = installed.split_once('\n').unwrap();
+    let (mark, body) = after.split_once('\n').unwrap();
+    assert_eq!((first, body), (shebang, rest));
+    assert!(mark.starts_with("# ") && mark.contains(MARK), "{mark}");
+    // An upgrade replaces what an older lf installed.
+    std::fs::write(&kit, format!("#!/bin/sh\n{mark}\nexit 0\n")).unwrap();
+    let (report, _) = user.install(&["--shell", "fish"]);
+    assert_did(&user, &report, Target::Tmux, Action::Updated, relative);
+    assert_eq!(user.read(relative), installed);
+    // --uninstall removes it and lf's folder, and nothing of the person's.
+    let (report, _) = user.install(&["--uninstall"]);
+    assert_did(&user, &report, Target::Tmux, Action::Removed, relative);
+    assert!(!kit.exists());
+    assert!(!user.home.join(".local/share/loopflow").exists());
+    assert!(user.home.join(".local/share").is_dir());
 }

@@ -103,10 +103,11 @@ fn next_takes_approvals_then_replies_then_reviews_longest_waiting_first() {
 
 /// The tmux kit, loaded into a real private server with a real client (a
 /// pane of another server attached to it): its keys go to the sessions
-/// that need the person, in turn, and the status line counts them. Its
-/// binaries are found through `@lf-bin-dir`, a folder whose name holds
-/// what a shell or tmux would read as code (issue 20: the kit put the
-/// value into its commands unquoted).
+/// that need the person, in turn, and the status line counts them. It runs
+/// from where lf-install-shell installs it (no clone of the repository
+/// needed); its binaries are found through `@lf-bin-dir`, a folder whose
+/// name holds what a shell or tmux would read as code (issue 20: the kit
+/// put the value into its commands unquoted).
 #[test]
 fn the_tmux_kit_binds_next_and_the_picker_and_counts_in_the_status_line() {
     let env = Env::new();
@@ -143,8 +144,9 @@ fn the_tmux_kit_binds_next_and_the_picker_and_counts_in_the_status_line() {
         std::os::unix::fs::symlink(crate::util::bin(name), bin_dir.join(name)).unwrap();
     }
     env.tmux(&["set-option", "-g", "@lf-bin-dir", bin_dir.to_str().unwrap()]);
-    let kit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../share/tmux/lf.tmux");
-    env.tmux(&["run-shell", kit.to_str().unwrap()]);
+    // The kit where lf-install-shell puts it, run by the README's line.
+    env.install_shell(&["--shell", "fish"]).ok();
+    env.tmux(&["run-shell", "~/.local/share/loopflow/tmux/lf.tmux"]);
     let keys = env.tmux(&["list-keys", "-T", "prefix"]);
     let keys = keys.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(

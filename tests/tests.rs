@@ -34,6 +34,8 @@ mod primary;
 mod privacy;
 /// lf-session-count and lf-session-next: who waits, counted and taken in turn.
 mod queue;
+/// Every example of README.md runs as written, or says why it cannot.
+mod readme;
 /// The real Claude Code and Codex CLIs through lf, end to end.
 mod real;
 /// Remote Homes over a real sshd: the host list, one merged list, one jump.

@@ -115,6 +115,21 @@ fn running(pid: i32) -> bool {
     })
 }
 
+/// The real `nu`: `$LF_TEST_NU`, else where scripts/test installs it.
+pub fn nu() -> PathBuf {
+    let installed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../.tools/nu/node_modules/@nushell/linux-x64/bin/nu");
+    let path = std::env::var_os("LF_TEST_NU")
+        .map(PathBuf::from)
+        .unwrap_or(installed);
+    assert!(
+        path.is_file(),
+        "nu is missing at {}: run scripts/test, which installs it into .tools/nu",
+        path.display()
+    );
+    path
+}
+
 /// The folder of the fake agent programs (`claude`, `codex`).
 pub fn fakes() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fakes")
@@ -323,7 +338,13 @@ impl Env {
 
     /// A command for a binary with a cleared environment.
     pub fn command(&self, name: &str) -> Command {
-        let mut command = Command::new(bin(name));
+        self.program(bin(name))
+    }
+
+    /// Any program, with this environment (cleared, then the Home, the
+    /// tmux socket, PATH and the fakes' variables).
+    pub fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(program);
         command
             .env_clear()
             .env("PATH", self.path())
@@ -337,6 +358,24 @@ impl Env {
             .current_dir(self.work())
             .stdin(Stdio::null());
         command
+    }
+
+    /// Run `lf-install-shell ARGS` as this environment's user runs it once
+    /// `cargo install` has put it in `~/.cargo/bin` (HOME is the temp
+    /// folder), so what it installs goes under HOME: the man pages into
+    /// `~/.cargo/share/man`, the tmux kit into
+    /// `~/.local/share/loopflow/tmux`. The other binaries stay where they
+    /// were built, on PATH.
+    pub fn install_shell(&self, args: &[&str]) -> Ran {
+        let dir = self.dir.path().join(".cargo/bin");
+        std::fs::create_dir_all(&dir).unwrap();
+        let installer = dir.join("lf-install-shell");
+        if !installer.exists() && std::fs::hard_link(bin("lf-install-shell"), &installer).is_err() {
+            std::fs::copy(bin("lf-install-shell"), &installer).unwrap();
+        }
+        let mut command = self.program(&installer);
+        command.args(args);
+        self.run_command(command)
     }
 
     pub fn run_command(&self, mut command: Command) -> Ran {

@@ -17,6 +17,9 @@ pub enum Target {
     Zsh,
     Fish,
     Nushell,
+    /// The tmux kit, `share/tmux/lf.tmux`: not rendered but carried as it
+    /// is (see [`crate::install::tmux_kit`]), installed beside the rest.
+    Tmux,
 }
 
 /// One rendered file: for a shell, the completion of one binary (`name` is

@@ -1,11 +1,12 @@
 #!/bin/sh
-# lf's tmux kit. In ~/.tmux.conf:
+# lf's tmux kit. lf-install-shell installs it as
+# ${XDG_DATA_HOME:-~/.local/share}/loopflow/tmux/lf.tmux; in ~/.tmux.conf:
 #
-#   run-shell '/path/to/lf/share/tmux/lf.tmux'
+#   run-shell '~/.local/share/loopflow/tmux/lf.tmux'
 #
 # It binds, after the prefix:
-#   a  the picker in a popup (lf-session-pick)   override: set -g @lf-pick-key KEY
-#   N  the next session that needs you           override: set -g @lf-next-key KEY
+#   a  the picker in a popup (lf-session-pick)   KEY instead: set -g @lf-pick-key KEY
+#   N  the next session that needs you           KEY instead: set -g @lf-next-key KEY
 # and, only if you ask with `set -g @lf-status on`, appends the counts of
 # the sessions that need you to status-right (lf-session-count; its format
 # with `set -g @lf-status-format '{approve}/{reply}/{review}'`).

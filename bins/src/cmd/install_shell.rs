@@ -12,9 +12,14 @@ use std::path::Path;
 /// ${XDG_DATA_HOME:-~/.local/share}/zsh/site-functions, put on fpath by a
 /// marked block at the top of .zshrc; fish's vendor_completions.d and
 /// Nushell's vendor/autoload under ${XDG_DATA_HOME:-~/.local/share}. It
-/// installs for each of bash, zsh, fish and nu found on PATH. A file there
-/// that is not lf's is kept, and named; running it again changes nothing.
-/// Open a new shell afterwards.
+/// installs for each of bash, zsh, fish and nu found on PATH, and the tmux
+/// kit as ${XDG_DATA_HOME:-~/.local/share}/loopflow/tmux/lf.tmux (for
+/// `run-shell` in ~/.tmux.conf). A file there that is not lf's is kept,
+/// and named; running it again changes nothing. It warns (on stderr, and
+/// in --json's "warnings") when bash or zsh will not load the completions:
+/// no bash-completion, or none sourced by ~/.bashrc; a .zshrc without
+/// compinit; each warning names the line to add. Open a new shell
+/// afterwards.
 #[derive(Debug, Parser)]
 #[command(
     version,
@@ -23,16 +28,18 @@ Examples:
   cargo install --locked --path bins && cargo install --locked --path plugin && lf-install-shell
   lf-install-shell --shell zsh --shell fish
   lf-install-shell --json | jq -r '.changes[] | select(.action != \"unchanged\") | .path'
+  lf-install-shell --json | jq -r '.warnings[] | \"\\(.file): \\(.add // .message)\"'
   lf-install-shell --uninstall"
 )]
 pub struct Cli {
     /// Install for this shell only (repeatable); default: every one on PATH.
     #[arg(long, value_enum, value_name = "SHELL")]
     shell: Vec<ShellName>,
-    /// Remove lf's completions, man pages and .zshrc block (files of yours stay).
+    /// Remove lf's completions, man pages, tmux kit and .zshrc block (files of yours stay).
     #[arg(long, conflicts_with = "shell")]
     uninstall: bool,
-    /// Print what was done as JSON: {"changes": [{target, path, action}], "notes": [...]}.
+    /// Print what was done as JSON: {"changes": [{target, path, action}], "notes": [...],
+    /// "warnings": [{kind, target, file, add, message}]}.
     #[arg(long)]
     json: bool,
 }
@@ -115,14 +122,29 @@ impl Tool for Cli {
         } else {
             let targets: Vec<Target> = std::iter::once(Target::Man)
                 .chain(shells.iter().map(|shell| shell.target()))
+                .chain([Target::Tmux])
                 .collect();
-            let mut report = install::install(&places, &targets, &generated::render_all())?;
+            let mut files = generated::render_all();
+            files.push(install::tmux_kit());
+            let mut report = install::install(&places, &targets, &files)?;
             report.notes.extend(install::man_notes(&places, var));
+            if shells.contains(&ShellName::Bash) {
+                let root = Path::new("/");
+                report
+                    .warnings
+                    .extend(install::bash_warnings(&places, root, var));
+            }
+            if shells.contains(&ShellName::Zsh) {
+                report.warnings.extend(install::zsh_warnings(&places));
+            }
             report
         };
         report.notes.splice(0..0, notes);
         for note in &report.notes {
             eprintln!("{}: {note}", Self::NAME);
+        }
+        for warning in &report.warnings {
+            eprintln!("{}: {}", Self::NAME, warning.message);
         }
         if self.json {
             out.json(&report)
@@ -186,6 +208,7 @@ fn summary(report: &Report, places: &Places) -> String {
             Target::Zsh => "zsh",
             Target::Fish => "fish",
             Target::Nushell => "nushell",
+            Target::Tmux => "tmux",
         };
         text.push_str(&format!("{label}: {place}: {}\n", counts.join(", ")));
     }
