@@ -1,5 +1,5 @@
 //! Issue 20: nothing from outside runs. Each test reproduces an attack of
-//! the threat model (docs/decisions.md, "Threat model") with the real
+//! the threat model (docs/threat-model.md) with the real
 //! parts — tmux, git, processes — and asserts that nothing ran, nothing
 //! raw was printed, or the refusal is clear.
 

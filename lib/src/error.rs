@@ -236,7 +236,7 @@ pub enum Error {
     #[error("environment variable {0} is given twice; give each variable once")]
     VariableTwice(String),
     /// An opener gave a variable that could change what the attach command
-    /// runs (docs/decisions.md, "Handoffs: what an opener may set").
+    /// runs (docs/decisions/0025-handoffs-what-an-opener-may-set.md).
     #[error(
         "environment variable {name} cannot be given to a handoff: {why}. The person who attaches sees only the variables' names, so an opener may give only credentials, named in capitals ending in _TOKEN, _KEY, _KEY_ID, _SECRET or _PASSWORD (such as GH_TOKEN or OPENAI_API_KEY); put anything else in the attach command, where the person sees it"
     )]

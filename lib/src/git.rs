@@ -14,7 +14,7 @@
 //! git with the submodule's config). A linked worktree is read through the
 //! git directory of the repository that made it, checked first
 //! ([`Git::worktree`]), never through whatever its `.git` file says now.
-//! The threat model is in docs/decisions.md.
+//! The threat model is in docs/threat-model.md.
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};

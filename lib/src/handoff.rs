@@ -124,8 +124,8 @@ fn is_environment_name(name: &str) -> bool {
         && name.len() <= ENVIRONMENT_NAME_MAX_CHARS
 }
 
-// ----- What an opener may set (docs/decisions.md, "Handoffs: what an
-// opener may set"). The opener is an autonomous agent; the person who
+// ----- What an opener may set
+// (docs/decisions/0025-handoffs-what-an-opener-may-set.md). The opener is an autonomous agent; the person who
 // attaches runs the attach command with these variables, and sees only
 // their names. So the rule is an allow list: a handoff's environment
 // exists to carry secrets the person should not have to read, and a

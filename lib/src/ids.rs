@@ -153,8 +153,8 @@ ulid_id!(HandoffId, "handoff-", "handoff", Arg::Id);
 /// The fewest characters of an id a person may type for the whole id
 /// (after `run-` for a Run): six hexadecimal characters are 16.7 million
 /// values, so among ten thousand Sessions a given prefix names another one
-/// too about once in 1,700 times, and then lf asks for more; docs/decisions.md
-/// ("Identity") says why not four.
+/// too about once in 1,700 times, and then lf asks for more;
+/// docs/decisions/0003-identity.md says why not four.
 pub const MIN_PREFIX: usize = 6;
 
 /// How many characters of a Session id lf shows where a person reads it

@@ -5,7 +5,7 @@
 //! never written. The instructions about `lf-session-ready` go in the same
 //! way (`-c developer_instructions=…`).
 //!
-//! What the real Codex 0.171 does (docs/decisions.md): a thread exists only
+//! What the real Codex 0.171 does (docs/decisions/0020-truthful-codex-sessions.md): a thread exists only
 //! from its first turn, whose `SessionStart` names it (`session_id`, the id
 //! `codex resume` takes); the thread that generates a title fires no
 //! lifecycle hook at all, so the conversation's thread is the one the

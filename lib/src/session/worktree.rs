@@ -10,7 +10,7 @@
 //! itself then keeps it (`git status` in the worktree counts against it),
 //! and lf stores nothing about the worktree beyond the Task's path.
 //! Worktrees go beside the repository, in `<repo>.worktrees/<name>`, or
-//! under `$LF_WORKTREES/<repo>/<name>` (see docs/decisions.md).
+//! under `$LF_WORKTREES/<repo>/<name>` (see docs/decisions/0024-worktrees-and-restore.md).
 
 use crate::clock::now_micros;
 use crate::error::{Arg, Error, Result};

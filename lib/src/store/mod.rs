@@ -10,7 +10,7 @@
 //! here may cost in proportion to the database's history: a connection
 //! never checkpoints when it closes, and the one that finds the WAL past
 //! [`WAL_LIMIT`] as it closes checkpoints it and truncates it (see
-//! `docs/decisions.md`, "Store").
+//! `docs/decisions/0001-store.md`).
 
 mod clients;
 mod events;
