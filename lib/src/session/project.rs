@@ -386,7 +386,7 @@ fn record(
     let checkout = catalog.task_at(store, &row.cwd)?;
     let mut task_ids: Vec<String> = row.task_id.iter().cloned().collect();
     if let Some(checkout) = &checkout
-        && !task_ids.iter().any(|id| *id == checkout.task_id)
+        && !task_ids.contains(&checkout.task_id)
     {
         task_ids.push(checkout.task_id.clone());
     }
