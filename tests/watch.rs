@@ -3,7 +3,7 @@
 //! Home.
 
 use crate::util::*;
-use lf::wire::{Attention, EventKind, SessionEvent, SessionRecord, SessionState};
+use lf::wire::{Attention, EventKind, SessionEvent, SessionRecord, SessionState, TaskRecord};
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -285,6 +285,58 @@ fn attention_only_shows_transitions_into_and_out_of_attention() {
     assert_eq!(
         kinds(&events),
         [(EventKind::Attention, None, Some("review"))]
+    );
+}
+
+/// A write reads only what its Sessions need (the Task worktrees that
+/// could hold their cwd, their own clients), and its events tell the same
+/// records a listing shows: the innermost worktree's Task included.
+#[test]
+fn an_event_tells_the_task_worktree_its_session_lies_in() {
+    let env = Env::new();
+    let mut tasks = Vec::new();
+    for (identifier, folder) in [
+        ("LOO-1", "repo"),
+        ("LOO-2", "repo/nested-wt"),
+        ("LOO-3", "elsewhere"),
+    ] {
+        let worktree = env.mkdir(folder);
+        let task: TaskRecord = env
+            .run(
+                "lf-work",
+                &[
+                    "task",
+                    "add",
+                    identifier,
+                    "--title",
+                    identifier,
+                    "--worktree",
+                    worktree.to_str().unwrap(),
+                ],
+            )
+            .json();
+        tasks.push((task.id, worktree));
+    }
+    let (inner, worktree) = &tasks[1];
+    let cwd = env.mkdir("repo/nested-wt/src");
+    let record = env.new_session(&["--cwd", cwd.to_str().unwrap()]);
+    claude_hook(&env, &record.id, "UserPromptSubmit", r#","prompt":"hi""#);
+    claude_hook(&env, &record.id, "Stop", "");
+    let events = all_events(&env);
+    let reply = events
+        .iter()
+        .find(|event| event.session_id == record.id && event.to.as_deref() == Some("reply"))
+        .expect("the reply is an event");
+    assert_eq!(reply.record.task_ids, [inner.as_str()]);
+    let workspace = reply.record.workspace.as_ref().expect("a workspace");
+    assert_eq!(
+        (workspace.task_id.as_deref(), workspace.worktree.as_deref()),
+        (Some(inner.as_str()), worktree.to_str())
+    );
+    assert_eq!(
+        reply.record,
+        env.show(&record.id),
+        "the record a listing shows"
     );
 }
 

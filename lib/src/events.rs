@@ -77,7 +77,8 @@ impl Recorder {
 
 impl Observer for Recorder {
     fn observe(&self, store: &Store, touched: &[Touched]) -> Result<bool> {
-        let projection = Projection::load(store, &self.open)?;
+        // A write touches a few Sessions: only what they need is read.
+        let projection = Projection::on_demand(&self.open);
         let at = now_micros();
         let mut last = None;
         for session in touched {
@@ -275,7 +276,7 @@ impl Lf {
         if active.is_empty() {
             return Ok(());
         }
-        let projection = Projection::load(store, &self.open)?;
+        let projection = Projection::on_demand(&self.open);
         let mut changed = Vec::new();
         for id in active {
             if let Some(row) = store.session_row(&id)?

@@ -83,32 +83,46 @@ impl Lf {
 #[derive(Debug, Clone)]
 pub struct OpenCommand {
     home: String,
-    program: String,
+    /// The program: given, or `lf-session-open` beside the running
+    /// executable, found when a record first names it (most processes, a
+    /// hook's among them, build none). Shared by the clones.
+    program: std::sync::Arc<std::sync::OnceLock<String>>,
 }
 
 impl OpenCommand {
     /// `lf-session-open` beside the running executable, with this Home.
     pub fn beside_current_exe(home: &Home) -> Self {
-        let program = std::env::current_exe()
-            .ok()
-            .and_then(|exe| Some(exe.parent()?.join("lf-session-open")))
-            .unwrap_or_else(|| PathBuf::from("lf-session-open"));
-        OpenCommand::new(home, &program)
+        OpenCommand {
+            home: home_assignment(home),
+            program: Default::default(),
+        }
     }
 
     pub fn new(home: &Home, program: &Path) -> Self {
         OpenCommand {
-            home: format!("LF_HOME={}", home.root().display()),
-            program: program.display().to_string(),
+            home: home_assignment(home),
+            program: std::sync::Arc::new(program.display().to_string().into()),
         }
     }
 
     pub fn argv(&self, id: &str) -> Vec<String> {
+        let program = self.program.get_or_init(|| {
+            std::env::current_exe()
+                .ok()
+                .and_then(|exe| Some(exe.parent()?.join("lf-session-open")))
+                .unwrap_or_else(|| PathBuf::from("lf-session-open"))
+                .display()
+                .to_string()
+        });
         vec![
             "/usr/bin/env".to_owned(),
             self.home.clone(),
-            self.program.clone(),
+            program.clone(),
             id.to_owned(),
         ]
     }
+}
+
+fn home_assignment(home: &Home) -> String {
+    format!("LF_HOME={}", home.root().display())
 }

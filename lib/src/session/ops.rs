@@ -147,10 +147,10 @@ impl Lf {
         self.resolve(&SessionSelector::parse(selector)?)
     }
 
-    /// One row as its record, observing only its own clients.
+    /// One row as its record, reading only what it needs.
     pub(crate) fn record(&self, row: SessionRow) -> Result<SessionRecord> {
         let store = self.store()?;
-        let projection = Projection::load(store, &self.open)?;
+        let projection = Projection::on_demand(&self.open);
         let facts = projection.facts(store, &row)?;
         projection.record(store, row, &facts)
     }
@@ -612,10 +612,10 @@ impl Selection {
             let checkout = self
                 .projection
                 .catalog
-                .task_at(&row.cwd)
+                .task_at(store, &row.cwd)?
                 .map(|checkout| checkout.task_id);
             let belongs =
-                |id: &String| row.task_id.as_ref() == Some(id) || checkout == Some(id.as_str());
+                |id: &String| row.task_id.as_ref() == Some(id) || checkout.as_ref() == Some(id);
             if self.task.as_ref().is_some_and(|id| !belongs(id)) {
                 return Ok(Step::Skip);
             }

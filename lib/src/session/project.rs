@@ -1,9 +1,12 @@
 //! Projection: a stored Session row, plus what is known of its work and its
-//! clients, becomes the `SessionRecord` people see. Task worktrees are
-//! loaded once per command; Task and Wave labels are read when a listed
-//! Session first names them, and clients (`LiveClients`) are read and
-//! checked against `/proc` only for the Sessions that have open receipts —
-//! each once, so a page of 100 does not pay for the other ten thousand.
+//! clients, becomes the `SessionRecord` people see. A listing loads every
+//! Task worktree once (`Projection::load`); a command about a few Sessions
+//! (a hook's change stream, one record) reads only the worktrees that could
+//! contain their cwds (`Projection::on_demand`). Task and Wave labels are
+//! read when a Session first names them, and clients (`LiveClients`) are
+//! read and checked against `/proc` only for the Sessions that have open
+//! receipts — each once, so a page of 100 does not pay for the other ten
+//! thousand.
 
 use crate::clock::Timestamp;
 use crate::error::Result;
@@ -23,23 +26,44 @@ use std::cell::{OnceCell, RefCell};
 pub struct Catalog {
     tasks: RefCell<HashMap<String, Option<TaskLabel>>>,
     waves: RefCell<HashMap<String, Option<String>>>,
-    /// Worktree path to Task id.
-    worktrees: HashMap<String, String>,
+    worktrees: Worktrees,
+}
+
+/// Where a Catalog finds Task worktrees.
+enum Worktrees {
+    /// Every one, loaded up front: worktree path to Task id (a listing
+    /// asks about many cwds).
+    All(HashMap<String, String>),
+    /// Read for each cwd asked about, and remembered (a command about a
+    /// few Sessions need not read every Task).
+    Asked(RefCell<HashMap<String, Option<Checkout>>>),
+}
+
+impl Default for Worktrees {
+    fn default() -> Self {
+        Worktrees::Asked(RefCell::default())
+    }
 }
 
 /// The Task whose worktree contains a Session's cwd.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Checkout<'a> {
-    pub task_id: &'a str,
-    pub worktree: &'a str,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkout {
+    pub task_id: String,
+    pub worktree: String,
 }
 
 impl Catalog {
+    /// A Catalog with every Task worktree loaded, for a listing.
     pub fn load(store: &Store) -> Result<Self> {
         Ok(Catalog {
-            worktrees: store.task_worktrees()?.into_iter().collect(),
+            worktrees: Worktrees::All(store.task_worktrees()?.into_iter().collect()),
             ..Catalog::default()
         })
+    }
+
+    /// A Catalog that reads what it is asked about, for a few Sessions.
+    pub fn on_demand() -> Self {
+        Catalog::default()
     }
 
     /// A Task's label, read once.
@@ -53,21 +77,49 @@ impl Catalog {
     }
 
     /// The Task whose worktree most closely contains `cwd` (the innermost,
-    /// when worktrees nest). Both paths were canonicalised when stored, so
-    /// the ancestors are the prefixes that end before a `/`.
-    pub fn task_at(&self, cwd: &str) -> Option<Checkout<'_>> {
-        if self.worktrees.is_empty() {
-            return None;
+    /// when worktrees nest; of two Tasks registered on one worktree, the
+    /// later). Both paths were canonicalised when stored, so the ancestors
+    /// are the prefixes that end before a `/`.
+    pub fn task_at(&self, store: &Store, cwd: &str) -> Result<Option<Checkout>> {
+        match &self.worktrees {
+            Worktrees::All(worktrees) => {
+                if worktrees.is_empty() {
+                    return Ok(None);
+                }
+                Ok(ancestors(cwd)
+                    .find_map(|dir| worktrees.get_key_value(dir))
+                    .map(|(worktree, task_id)| Checkout {
+                        task_id: task_id.clone(),
+                        worktree: worktree.clone(),
+                    }))
+            }
+            Worktrees::Asked(asked) => remembered(asked, cwd, || {
+                let dirs: Vec<&str> = ancestors(cwd).collect();
+                let found = store.task_worktrees_among(&dirs)?;
+                Ok(dirs.iter().find_map(|dir| {
+                    found
+                        .iter()
+                        .find(|(worktree, _)| worktree == dir)
+                        .map(|(worktree, task_id)| Checkout {
+                            task_id: task_id.clone(),
+                            worktree: worktree.clone(),
+                        })
+                }))
+            }),
         }
-        let cwd = cwd
-            .strip_suffix('/')
-            .filter(|dir| !dir.is_empty())
-            .unwrap_or(cwd);
-        std::iter::once(cwd.len())
-            .chain(cwd.rmatch_indices('/').map(|(at, _)| at.max(1)))
-            .find_map(|end| self.worktrees.get_key_value(&cwd[..end]))
-            .map(|(worktree, task_id)| Checkout { task_id, worktree })
     }
+}
+
+/// `cwd` and the folders above it, innermost first: the prefixes that end
+/// before a `/` (a trailing `/` is not a folder of its own).
+fn ancestors(cwd: &str) -> impl Iterator<Item = &str> {
+    let cwd = cwd
+        .strip_suffix('/')
+        .filter(|dir| !dir.is_empty())
+        .unwrap_or(cwd);
+    std::iter::once(cwd.len())
+        .chain(cwd.rmatch_indices('/').map(|(at, _)| at.max(1)))
+        .map(move |end| &cwd[..end])
 }
 
 /// The value remembered for `id`, or `read` it once and remember it.
@@ -88,8 +140,10 @@ fn remembered<T: Clone>(
 /// the open receipts of a Session are read and checked against `/proc`
 /// when it is first asked about, and remembered.
 pub struct LiveClients {
-    /// The Sessions with open receipts.
-    receipts: HashSet<String>,
+    /// The Sessions with open receipts, when read for all at once (a
+    /// listing skips the others without a query); `None`: a Session's
+    /// receipts are read when it is asked about.
+    receipts: Option<HashSet<String>>,
     boot: OnceCell<String>,
     checked: RefCell<HashMap<String, Checked>>,
 }
@@ -105,12 +159,23 @@ struct Checked {
 }
 
 impl LiveClients {
+    /// Which Sessions have open receipts, read for all at once.
     pub fn observe(store: &Store) -> Result<Self> {
         Ok(LiveClients {
-            receipts: store.sessions_with_open_clients()?.into_iter().collect(),
+            receipts: Some(store.sessions_with_open_clients()?.into_iter().collect()),
             boot: OnceCell::new(),
             checked: RefCell::default(),
         })
+    }
+
+    /// Nothing read yet: each Session's receipts are read when it is
+    /// first asked about (for a few Sessions, that is fewer rows).
+    pub fn on_demand() -> Self {
+        LiveClients {
+            receipts: None,
+            boot: OnceCell::new(),
+            checked: RefCell::default(),
+        }
     }
 
     /// The terminals of a Session's live clients (empty when none lives).
@@ -150,15 +215,23 @@ impl LiveClients {
 
     /// What the Session's open receipts say, checked once.
     fn check(&self, store: &Store, row: &SessionRow) -> Result<Checked> {
-        if !self.receipts.contains(&row.id) {
+        if self
+            .receipts
+            .as_ref()
+            .is_some_and(|receipts| !receipts.contains(&row.id))
+        {
             return Ok(Checked::default());
         }
         remembered(&self.checked, &row.id, || {
-            let boot = self.boot()?;
             let mut checked = Checked::default();
+            let receipts = store.open_clients(Some(&row.id))?;
+            if receipts.is_empty() {
+                return Ok(checked);
+            }
+            let boot = self.boot()?;
             // A receipt from another boot is dead without looking; a
             // client whose terminal hung up shows the Session to nobody.
-            for receipt in store.open_clients(Some(&row.id))? {
+            for receipt in receipts {
                 if receipt.process.boot_id != *boot {
                     continue;
                 }
@@ -219,12 +292,25 @@ pub struct Projection {
 }
 
 impl Projection {
+    /// For a listing: every Task worktree and which Sessions have open
+    /// receipts, read up front.
     pub fn load(store: &Store, open: &OpenCommand) -> Result<Self> {
         Ok(Projection {
             catalog: Catalog::load(store)?,
             live: LiveClients::observe(store)?,
             open: open.clone(),
         })
+    }
+
+    /// For a few Sessions (a write's change stream, one record): nothing
+    /// read up front, only what each Session projected needs. Projects
+    /// every Session exactly as `load` does.
+    pub fn on_demand(open: &OpenCommand) -> Self {
+        Projection {
+            catalog: Catalog::on_demand(),
+            live: LiveClients::on_demand(),
+            open: open.clone(),
+        }
     }
 
     pub fn facts(&self, store: &Store, row: &SessionRow) -> Result<Facts> {
@@ -297,17 +383,17 @@ fn record(
             .as_deref()
             .map(|id| (id, task.as_ref().map(|task| task.identifier.as_str()))),
     );
-    let checkout = catalog.task_at(&row.cwd);
+    let checkout = catalog.task_at(store, &row.cwd)?;
     let mut task_ids: Vec<String> = row.task_id.iter().cloned().collect();
-    if let Some(checkout) = checkout
-        && !task_ids.iter().any(|id| id == checkout.task_id)
+    if let Some(checkout) = &checkout
+        && !task_ids.contains(&checkout.task_id)
     {
-        task_ids.push(checkout.task_id.to_owned());
+        task_ids.push(checkout.task_id.clone());
     }
     let workspace = checkout.map(|checkout| Workspace {
         home_id: None,
-        task_id: Some(checkout.task_id.to_owned()),
-        worktree: Some(checkout.worktree.to_owned()),
+        task_id: Some(checkout.task_id),
+        worktree: Some(checkout.worktree),
         unavailable: None,
     });
     let detail = state::detail(
@@ -364,26 +450,82 @@ fn record(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::home::Home;
+    use crate::store::TaskRow;
 
+    /// A listing's Catalog (every worktree loaded) and a few Sessions'
+    /// (each cwd's ancestors read) find the same Task for every cwd.
     #[test]
-    fn nested_worktrees_pick_the_innermost() {
-        let mut catalog = Catalog::default();
-        for (worktree, task) in [("/repo", "outer"), ("/repo/sub/wt", "inner")] {
-            catalog
-                .worktrees
-                .insert(worktree.to_owned(), task.to_owned());
+    fn both_catalogs_pick_the_innermost_worktree_and_the_later_task() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&Home::at(dir.path())).unwrap();
+        for (n, (task, worktree)) in [
+            ("outer", Some("/repo")),
+            ("inner", Some("/repo/sub/wt")),
+            ("none", None),
+            ("first", Some("/shared")),
+            ("second", Some("/shared")),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            store
+                .insert_task(&TaskRow {
+                    id: task.to_owned(),
+                    identifier: task.to_owned(),
+                    title: task.to_owned(),
+                    worktree: worktree.map(str::to_owned),
+                    wave_id: None,
+                    created_at: n as i64,
+                    finished_at: None,
+                })
+                .unwrap();
         }
-        let at = |path: &str| catalog.task_at(path).map(|checkout| checkout.task_id);
-        assert_eq!(at("/repo/sub/wt/src"), Some("inner"));
-        assert_eq!(at("/repo/sub/wt"), Some("inner"));
-        assert_eq!(at("/repo/sub"), Some("outer"));
-        assert_eq!(at("/repo/"), Some("outer"));
-        assert_eq!(at("/repository"), None);
-        assert_eq!(at("/elsewhere"), None);
-        assert_eq!(at("/"), None);
-        assert_eq!(
-            catalog.task_at("/repo/sub/wt/src").map(|c| c.worktree),
-            Some("/repo/sub/wt")
-        );
+        let expected = [
+            ("/repo/sub/wt/src", Some(("inner", "/repo/sub/wt"))),
+            ("/repo/sub/wt", Some(("inner", "/repo/sub/wt"))),
+            ("/repo/sub/wt/", Some(("inner", "/repo/sub/wt"))),
+            ("/repo/sub", Some(("outer", "/repo"))),
+            ("/repo/", Some(("outer", "/repo"))),
+            ("/repository", None),
+            ("/elsewhere", None),
+            ("/", None),
+            ("/shared/x", Some(("second", "/shared"))),
+        ];
+        let all = Catalog::load(&store).unwrap();
+        let asked = Catalog::on_demand();
+        for catalog in [&all, &asked, &asked] {
+            for (cwd, want) in expected {
+                let found = catalog.task_at(&store, cwd).unwrap();
+                let found = found
+                    .as_ref()
+                    .map(|c| (c.task_id.as_str(), c.worktree.as_str()));
+                assert_eq!(found, want, "{cwd}");
+            }
+        }
+    }
+
+    /// A worktree at the root contains every cwd, in both Catalogs.
+    #[test]
+    fn a_worktree_at_the_root_contains_everything() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&Home::at(dir.path())).unwrap();
+        store
+            .insert_task(&TaskRow {
+                id: "root".to_owned(),
+                identifier: "root".to_owned(),
+                title: "root".to_owned(),
+                worktree: Some("/".to_owned()),
+                wave_id: None,
+                created_at: 0,
+                finished_at: None,
+            })
+            .unwrap();
+        for catalog in [Catalog::load(&store).unwrap(), Catalog::on_demand()] {
+            for cwd in ["/", "/a", "/a/b/"] {
+                let found = catalog.task_at(&store, cwd).unwrap();
+                assert_eq!(found.map(|c| c.task_id), Some("root".to_owned()), "{cwd}");
+            }
+        }
     }
 }

@@ -182,14 +182,13 @@ impl Lf {
         {
             return Ok(Some((task, worktree)));
         }
-        let catalog = super::project::Catalog::load(store)?;
-        let Some(checkout) = catalog.task_at(&row.cwd) else {
+        let catalog = super::project::Catalog::on_demand();
+        let Some(checkout) = catalog.task_at(store, &row.cwd)? else {
             return Ok(None);
         };
-        let worktree = checkout.worktree.to_owned();
         Ok(store
-            .find_task(checkout.task_id)?
-            .map(|task| (task, worktree)))
+            .find_task(&checkout.task_id)?
+            .map(|task| (task, checkout.worktree)))
     }
 
     /// What a Session changed, for review: its worktree against the base

@@ -103,6 +103,17 @@ pub(crate) struct Touched {
     pub created: bool,
     /// What was last told of it, before this transaction.
     pub seen: Seen,
+    /// Its maintained attention as stored, and as the rule computes it
+    /// now (written when the two differ).
+    maintained: Maintained,
+    rule: Maintained,
+}
+
+/// A Session's maintained `attention` and `attention_since`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Maintained {
+    attention: Option<Attention>,
+    since: Option<i64>,
 }
 
 /// What the last event of a Session said (all `None` before its first).
@@ -176,11 +187,19 @@ impl Store {
         if touched.is_empty() {
             return Ok(settled);
         }
-        let mut refresh = self
-            .conn()
-            .prepare_cached(&refresh_attention_sql("id = ?1"))?;
-        for session in &touched {
-            refresh.execute([&session.id])?;
+        // Only a maintained attention that changed is written: most writes
+        // (a turn's end after the last, a transcript) change none, and an
+        // unchanged row costs a WAL frame of its index all the same.
+        for session in touched.iter().filter(|s| s.rule != s.maintained) {
+            self.conn()
+                .prepare_cached(
+                    "UPDATE sessions SET attention = ?2, attention_since = ?3 WHERE id = ?1",
+                )?
+                .execute(params![
+                    session.id,
+                    session.rule.attention,
+                    session.rule.since
+                ])?;
         }
         settled.recorded = match self.observer.get() {
             Some(observer) => observer.observe(self, &touched)?,
@@ -229,8 +248,9 @@ impl Store {
                 match touched.iter_mut().find(|known| known.id == id) {
                     Some(known) => known.created |= created,
                     None => {
-                        let seen = self.seen(&id)?;
-                        touched.push(Touched { id, created, seen });
+                        if let Some(session) = self.seen(id, created)? {
+                            touched.push(session);
+                        }
                     }
                 }
             }
@@ -238,20 +258,44 @@ impl Store {
         Ok(touched)
     }
 
-    fn seen(&self, id: &str) -> Result<Seen> {
-        let mut statement = self.conn().prepare_cached(
-            "SELECT seen_state, attention, seen_title, seen_ready_summary FROM sessions \
-             WHERE id = ?1",
-        )?;
-        Ok(optional(statement.query_row([id], |row| {
-            Ok(Seen {
+    /// A touched Session: what was last told of it, and its maintained
+    /// attention as stored and by the rule, in one read (`None` when the
+    /// row is gone, which leaves nothing to maintain or tell).
+    fn seen(&self, id: String, created: bool) -> Result<Option<Touched>> {
+        // The subquery is a fence (OFFSET): flattened, every use of `a`
+        // would be a copy of the rule to compile and evaluate.
+        let mut statement = self.conn().prepare_cached(&format!(
+            "SELECT seen_state, attention, seen_title, seen_ready_summary, attention_since, a, \
+             CASE WHEN a IS NULL THEN NULL ELSE {ATTENTION_SINCE_SQL} END FROM \
+             (SELECT ({ATTENTION_SQL}) AS a, s.kind, s.created_at, s.ready_at, s.permission_at, \
+             s.turn_completed_at, s.updated_at, s.seen_state, s.attention, s.seen_title, \
+             s.seen_ready_summary, s.attention_since FROM sessions s \
+             LEFT JOIN runs r ON r.id = s.current_run_id LEFT JOIN flows f ON f.id = s.flow_id \
+             LEFT JOIN tasks t ON t.id = s.task_id WHERE s.id = ?1 LIMIT -1 OFFSET 0) s"
+        ))?;
+        optional(statement.query_row([&id], |row| {
+            let seen = Seen {
                 state: row.get(0)?,
                 attention: row.get(1)?,
                 title: row.get(2)?,
                 ready_summary: row.get(3)?,
+            };
+            let maintained = Maintained {
+                attention: seen.attention,
+                since: row.get(4)?,
+            };
+            let rule = Maintained {
+                attention: row.get(5)?,
+                since: row.get(6)?,
+            };
+            Ok(Touched {
+                id: id.clone(),
+                created,
+                seen,
+                maintained,
+                rule,
             })
-        }))?
-        .unwrap_or_default())
+        }))
     }
 
     /// Remember what the Session's latest events told.

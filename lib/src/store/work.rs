@@ -176,13 +176,27 @@ impl Store {
         optional(statement.query_row([id], |row| row.get(0)))
     }
 
-    /// Every Task worktree and its Task's id, in no order.
+    /// Every Task worktree and its Task's id, in the order the Tasks were
+    /// registered (so of two on one worktree, the later comes last).
     pub fn task_worktrees(&self) -> Result<Vec<(String, String)>> {
-        let mut statement = self
-            .conn()
-            .prepare_cached("SELECT worktree, id FROM tasks WHERE worktree IS NOT NULL")?;
+        let mut statement = self.conn().prepare_cached(
+            "SELECT worktree, id FROM tasks WHERE worktree IS NOT NULL ORDER BY rowid",
+        )?;
         Ok(statement
             .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The Task worktrees that are one of `dirs`, and their Tasks' ids,
+    /// the latest registered first.
+    pub(crate) fn task_worktrees_among(&self, dirs: &[&str]) -> Result<Vec<(String, String)>> {
+        let dirs = serde_json::to_string(dirs)?;
+        let mut statement = self.conn().prepare_cached(
+            "SELECT worktree, id FROM tasks WHERE worktree IN (SELECT value FROM json_each(?1)) \
+             ORDER BY rowid DESC",
+        )?;
+        Ok(statement
+            .query_map([dirs], |row| Ok((row.get(0)?, row.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?)
     }
 
