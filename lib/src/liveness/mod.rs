@@ -249,18 +249,10 @@ mod tests {
         assert!(!identity.stop(&boot, Duration::from_secs(5)));
     }
 
-    /// A killed process is gone from the moment it starts exiting, though
-    /// `/proc` still shows it (here while the kernel frees 800 MB). The
-    /// flaw this pins: a restore right after a lost tmux server read the
-    /// dying agent as running and skipped its Session.
-    #[test]
-    fn a_process_that_is_exiting_is_not_alive() {
-        let boot = boot_id().unwrap();
-        let mut child = std::process::Command::new("perl")
-            .args([
-                "-e",
-                "$|=1; $x = 'a' x 800_000_000; print qq(ready\n); sleep 60",
-            ])
+    /// A child that has printed its first line, `ready`.
+    fn started(program: &str, args: &[&str]) -> std::process::Child {
+        let mut child = std::process::Command::new(program)
+            .args(args)
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
@@ -271,6 +263,23 @@ mod tests {
         )
         .unwrap();
         assert_eq!(line, "ready\n");
+        child
+    }
+
+    /// A killed process is gone from the moment it starts exiting, though
+    /// `/proc` still shows it (here while the kernel frees 800 MB). The
+    /// flaw this pins: a restore right after a lost tmux server read the
+    /// dying agent as running and skipped its Session.
+    #[test]
+    fn a_process_that_is_exiting_is_not_alive() {
+        let boot = boot_id().unwrap();
+        let mut child = started(
+            "perl",
+            &[
+                "-e",
+                "$|=1; $x = 'a' x 800_000_000; print qq(ready\n); sleep 60",
+            ],
+        );
         let identity = ProcessIdentity::of(child.id()).unwrap();
         assert!(identity.is_alive(&boot));
         identity.signal(rustix::process::Signal::KILL);
@@ -289,17 +298,7 @@ mod tests {
     #[test]
     fn a_process_ignoring_sigterm_is_killed_after_the_grace() {
         let boot = boot_id().unwrap();
-        let mut child = std::process::Command::new("sh")
-            .args(["-c", "trap '' TERM; echo ready; sleep 30 & wait"])
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufRead::read_line(
-            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
-            &mut line,
-        )
-        .unwrap();
+        let mut child = started("sh", &["-c", "trap '' TERM; echo ready; sleep 30 & wait"]);
         let identity = ProcessIdentity::of(child.id()).unwrap();
         assert!(identity.stop(&boot, Duration::from_millis(200)));
         let status = child.wait().unwrap();
