@@ -9,7 +9,7 @@
 //! - `session` — the operations on Sessions, launching them (`launch`),
 //!   primaries, turning stored rows into records (`project`), a worktree
 //!   per Session and its diff (`worktree`) and bringing lost Sessions back
-//!   (`restore`); `work`, `flow`, `handoff`, `live` (the live-process snapshot), `queue` (who
+//!   (`restore`); `work`, `flow`, `handoff`, `live` (the live-process snapshot), `attention` (who
 //!   waits for the person: counts and next) and `hook` hold the operations
 //!   of their own subjects; `events` is the change stream (recorded as
 //!   writes commit, followed by `lf-session-watch`).
@@ -26,6 +26,7 @@
 //!   `provider` — the agent CLIs; `tmux` — the one place that runs tmux;
 //!   `git` — the one place that runs git (worktrees and diffs).
 
+pub mod attention;
 pub mod caller;
 pub mod clock;
 pub mod demo;
@@ -44,7 +45,6 @@ pub mod liveness;
 pub mod locks;
 mod names;
 pub mod provider;
-pub mod queue;
 pub mod remote;
 pub mod screen;
 pub mod session;

@@ -91,7 +91,7 @@ pub fn state(facts: &Facts) -> SessionState {
 }
 
 /// The order in which waiting Sessions come to the person, wherever they
-/// are ordered (`lf-session-next`, the picker, the queue of every Home):
+/// are ordered (`lf-session-next` over every Home, the picker):
 /// an approval blocks an agent mid-work, a reply lets an agent go on, a
 /// review asks the person's judgement and can wait.
 pub const WAITING_ORDER: [Attention; 3] = [Attention::Approve, Attention::Reply, Attention::Review];

@@ -1,6 +1,6 @@
 use crate::{Output, Tool, open_lf};
 use clap::Parser;
-use lf::queue::Next;
+use lf::attention::Next;
 
 /// Go to the next session that needs you.
 ///

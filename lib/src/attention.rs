@@ -1,5 +1,5 @@
-//! The Sessions waiting for the person, in the order a person takes them:
-//! what `lf-session-count` counts (for a tmux status line) and what
+//! The Sessions that need the person's attention, in the order a person
+//! takes them: what `lf-session-count` counts (for a tmux status line) and what
 //! `lf-session-next` goes to. Both read the attention every write keeps
 //! in `sessions.attention` (computed with `store::ATTENTION_SQL`, held
 //! equal to the rule in `state`) from one covering index, so they decode no
