@@ -5,7 +5,7 @@
 //! test's client config (ssh reads `~/.ssh/config` from the passwd entry,
 //! not from `$HOME`), so the user's own ssh setup is never read or touched.
 
-use crate::util::{Env, Ran, bin, wait_for};
+use crate::util::{Env, ErrorJson, Ran, bin, wait_for};
 use lf::wire::{HostEntry, HostProblem, HostProblemKind, SessionPage, SessionRecord};
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
@@ -721,17 +721,6 @@ fn assert_inert(text: &str) {
     }
 }
 
-/// An error as `LF_ERROR_FORMAT=json` prints it.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct JsonError {
-    program: String,
-    kind: lf::ErrorKind,
-    code: i32,
-    message: String,
-    causes: Vec<String>,
-}
-
 #[test]
 fn a_hosts_error_text_is_shown_escaped_on_every_path() {
     let remote = Remote::new();
@@ -759,7 +748,7 @@ fn a_hosts_error_text_is_shown_escaped_on_every_path() {
         .args(["--print", &id, "--host", "twin"]);
     let ran = here.run_command(command);
     assert_inert(&ran.stderr);
-    let error: JsonError = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
     assert_eq!((error.kind, error.code), (lf::ErrorKind::Operational, 1));
     assert_eq!(error.program, "lf-session-open");
     assert_inert(&error.message);
