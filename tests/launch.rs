@@ -38,8 +38,8 @@ fn open_goes_to_the_running_session_and_print_does_nothing() {
         "opening a running session launches nothing"
     );
     // Outside tmux and without a terminal, attaching explains itself.
-    let message = env.run("lf-session-open", &[&record.id]).fails(2);
-    assert!(message.contains("not a terminal"), "{message}");
+    env.attempt("lf-session-open", &[&record.id])
+        .fails_with(2, "not_a_terminal");
 }
 
 #[test]

@@ -83,8 +83,8 @@ fn empty_summaries_primary_sessions_and_missing_env_are_refused() {
         ready(&env, &session.id, &run, "done").fails(4),
         "a primary Session has no caller waiting on readiness"
     );
-    let message = env.run("lf-session-ready", &["done"]).fails(2);
-    assert!(message.starts_with("LF_SESSION_ID is not set"), "{message}");
+    env.attempt("lf-session-ready", &["done"])
+        .fails_with(2, "not_launched_by_lf");
     let message = ready(&env, "../../etc", &run, "done").fails(2);
     assert!(message.starts_with("LF_SESSION_ID: "), "{message}");
     assert_eq!(env.show(&session.id).ready_summary, None);
