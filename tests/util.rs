@@ -199,8 +199,12 @@ impl Ran {
     }
 
     /// Assert failure with this exit code, nothing on stdout, and a
-    /// message on stderr that names the program; return the message.
+    /// message on stderr that names the program; return the message (of a
+    /// JSON error, as `Env::attempt` runs a command, its one-line message).
     pub fn fails(&self, code: i32) -> String {
+        if self.stderr.starts_with('{') {
+            return self.fails_with(code, &self.error_json().error).message;
+        }
         assert_eq!(
             self.code,
             Some(code),
