@@ -429,11 +429,8 @@ fn remote_sessions_are_merged_in_order_with_their_workspace_and_open_argv() {
     assert!(entries[0].file_type().unwrap().is_socket());
 
     // --task and --cwd name this machine's things.
-    let message = here.run("lf-session-list", &["--hosts", "--here"]).fails(2);
-    assert!(
-        message.contains("cannot be combined with --host"),
-        "{message}"
-    );
+    here.attempt("lf-session-list", &["--hosts", "--here"])
+        .fails_with(2, "local_only_filter");
 }
 
 #[test]
@@ -533,11 +530,10 @@ fn a_remote_session_is_opened_there_through_ssh() {
         .run("lf-session-open", &["--print", &unknown, "--host", "other"])
         .fails(3);
     assert!(message.contains("on host other"), "{message}");
-    let message = here.run("lf-session-open", &["--print", &unknown]).fails(3);
-    assert!(
-        message.contains("not found here or on any host"),
-        "{message}"
-    );
+    let error = here
+        .attempt("lf-session-open", &["--print", &unknown])
+        .fails_with(3, "nowhere_found");
+    assert_eq!(error.arg.as_deref(), Some("id"));
 
     // The record's open_argv, run in a terminal of this machine's tmux,
     // attaches a client to the session over there.
