@@ -53,7 +53,7 @@ fn review(env: &Env, invocation: &str, node: &str, extra: &[&str]) -> Ran {
         "review-design",
     ];
     args.extend_from_slice(extra);
-    env.run("lf-flow", &args)
+    env.attempt("lf-flow", &args)
 }
 
 fn occurrence(record: &SessionRecord) -> FlowOccurrence {
@@ -201,8 +201,7 @@ fn finished_and_replaced_invocations_are_past() {
     assert!(flow.finished);
     assert_eq!(occurrence(&env.show(&newer.id)), FlowOccurrence::Past);
     assert!(env.list(&["--attention"]).is_empty());
-    let message = review(&env, "inv-2", "7", &["--no-launch"]).fails(4);
-    assert!(message.contains("is finished"), "{message}");
+    review(&env, "inv-2", "7", &["--no-launch"]).fails_with(4, "invocation_finished");
 }
 
 #[test]
@@ -266,11 +265,8 @@ fn reviews_rename_and_refuse_bad_positions() {
         .run("lf-session-rename", &[&session.id, "Design review"])
         .json();
     assert_eq!(renamed.title, "Design review");
-    assert!(
-        review(&env, "inv 1;rm", "2", &["--no-launch"])
-            .fails(2)
-            .contains("invocation id")
-    );
+    let error = review(&env, "inv 1;rm", "2", &["--no-launch"]).fails_with(2, "bad_token");
+    assert_eq!(error.arg.as_deref(), Some("invocation"), "{error:?}");
     assert!(
         review(&env, "inv-1", "x", &["--no-launch"])
             .fails(2)

@@ -896,15 +896,13 @@ fn bad_input_is_refused_and_nothing_is_written() {
         &["claim-wake", missing, "--generation", "1"],
         &["show", missing],
     ] {
-        let message = setup.run(args).fails(3);
-        assert!(
-            message.contains(missing) && message.contains("not found"),
-            "{message}"
-        );
+        let error = setup.attempt(args).fails_with(3, "handoff_not_found");
+        assert!(error.message.contains(missing), "{error:?}");
     }
     let id = setup.opened().id;
-    let message = setup.run(&["finish", &id, "--completed", " \n "]).fails(2);
-    assert!(message.contains("cannot be empty"), "{message}");
+    setup
+        .attempt(&["finish", &id, "--completed", " \n "])
+        .fails_with(2, "empty_text");
     assert_eq!(setup.show(&id).status, HandoffStatus::Waiting);
 }
 

@@ -244,18 +244,15 @@ fn worktree_names_places_and_repositories_are_checked_before_anything_is_made() 
     .fails_with(2, "not_a_git_repository");
     for bad in ["../escape", "-f", "a..b", "HEAD", "x.lock", "a b", "/abs"] {
         let flag = format!("--worktree={bad}");
-        let ran = env.run("lf-session-new", &[&flag, "--no-launch", "--cwd", cwd]);
-        let message = ran.fails(2);
-        assert!(
-            message.contains("is not a valid worktree name"),
-            "{bad}: {message}"
-        );
+        let ran = env.attempt("lf-session-new", &[&flag, "--no-launch", "--cwd", cwd]);
+        let error = ran.fails_with(2, "bad_token");
+        assert_eq!(error.arg.as_deref(), Some("worktree"), "{bad}: {error:?}");
     }
-    let ran = env.run(
+    env.attempt(
         "lf-session-new",
         &["--worktree", "--base", "nope", "--no-launch", "--cwd", cwd],
-    );
-    assert!(ran.fails(2).contains("is not a branch of this repository"));
+    )
+    .fails_with(2, "base_not_a_branch");
     git(&env, &repo, &["branch", "taken"]);
     env.attempt(
         "lf-session-new",
