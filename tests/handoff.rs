@@ -256,7 +256,10 @@ fn the_first_outcome_wins_and_repeating_it_returns_it() {
         ["--failed", "interactive body disappeared"],
         ["--handed-back", "A different summary"],
     ] {
-        let message = setup.run(&["finish", &id, other[0], other[1]]).fails(4);
+        let message = setup
+            .attempt(&["finish", &id, other[0], other[1]])
+            .fails_with(4, "outcome_stands")
+            .message;
         assert!(
             message.contains(&id)
                 && message.contains("already ended as handed_back")
