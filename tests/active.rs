@@ -556,13 +556,8 @@ fn old_sessions_are_task_exact_in_one_checkout_and_dead_clients_disappear() {
     );
     assert!(active(&env, &["--task", "LOO-3"]).sessions.is_empty());
     assert_eq!(active(&env, &[]).sessions.len(), 2);
-    let message = env
-        .run("lf-session-active", &["--task", "LOO-404"])
-        .fails(3);
-    assert!(
-        message.contains("\"LOO-404\" is not registered"),
-        "{message}"
-    );
+    env.attempt("lf-session-active", &["--task", "LOO-404"])
+        .fails_with(3, "task_not_found");
     assert_unchanged(&env, &before);
 
     // The receipts stay open, but neither process lives.
@@ -704,8 +699,8 @@ fn observing_a_new_home_creates_nothing() {
     assert_eq!(snapshot.discovery, Discovery::Ready);
     assert!(snapshot.sessions.is_empty() && snapshot.gaps.is_empty());
     assert!(!env.home().exists(), "observing created the Home");
-    let message = env.run("lf-session-active", &["--task", "LOO-1"]).fails(3);
-    assert!(message.contains("is not registered"), "{message}");
+    env.attempt("lf-session-active", &["--task", "LOO-1"])
+        .fails_with(3, "task_not_found");
     assert!(!env.home().exists());
 }
 

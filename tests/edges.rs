@@ -67,13 +67,6 @@ fn unknown_flags_are_usage_errors_naming_the_program() {
 
 #[test]
 fn json_error_format_is_one_object_on_stderr() {
-    #[derive(serde::Deserialize)]
-    struct JsonError {
-        program: String,
-        kind: lf::ErrorKind,
-        code: i32,
-        message: String,
-    }
     let env = Env::new();
     let mut command = env.command("lf-session-complete");
     command
@@ -82,8 +75,10 @@ fn json_error_format_is_one_object_on_stderr() {
     let ran = env.run_command(command);
     assert_eq!(ran.code, Some(3));
     assert!(ran.stdout.is_empty());
-    let error: JsonError = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
     assert_eq!(error.program, "lf-session-complete");
+    assert_eq!(error.error, "session_not_found");
+    assert_eq!(error.arg.as_deref(), Some("id"));
     assert_eq!(error.kind, lf::ErrorKind::NotFound);
     assert_eq!(error.code, 3);
     assert_eq!(
@@ -94,8 +89,9 @@ fn json_error_format_is_one_object_on_stderr() {
     let mut command = env.command("lf-session-list");
     command.env("LF_ERROR_FORMAT", "json").arg("--bogus");
     let ran = env.run_command(command);
-    let error: JsonError = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
     assert_eq!((error.kind, error.code), (lf::ErrorKind::Usage, 2));
+    assert_eq!((error.error.as_str(), error.arg), ("command_line", None));
 }
 
 #[test]

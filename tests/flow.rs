@@ -53,7 +53,7 @@ fn review(env: &Env, invocation: &str, node: &str, extra: &[&str]) -> Ran {
         "review-design",
     ];
     args.extend_from_slice(extra);
-    env.run("lf-flow", &args)
+    env.attempt("lf-flow", &args)
 }
 
 fn occurrence(record: &SessionRecord) -> FlowOccurrence {
@@ -201,8 +201,7 @@ fn finished_and_replaced_invocations_are_past() {
     assert!(flow.finished);
     assert_eq!(occurrence(&env.show(&newer.id)), FlowOccurrence::Past);
     assert!(env.list(&["--attention"]).is_empty());
-    let message = review(&env, "inv-2", "7", &["--no-launch"]).fails(4);
-    assert!(message.contains("is finished"), "{message}");
+    review(&env, "inv-2", "7", &["--no-launch"]).fails_with(4, "invocation_finished");
 }
 
 #[test]
@@ -266,75 +265,57 @@ fn reviews_rename_and_refuse_bad_positions() {
         .run("lf-session-rename", &[&session.id, "Design review"])
         .json();
     assert_eq!(renamed.title, "Design review");
-    assert!(
-        review(&env, "inv 1;rm", "2", &["--no-launch"])
-            .fails(2)
-            .contains("invocation id")
-    );
+    let error = review(&env, "inv 1;rm", "2", &["--no-launch"]).fails_with(2, "bad_token");
+    assert_eq!(error.arg.as_deref(), Some("invocation"), "{error:?}");
     assert!(
         review(&env, "inv-1", "x", &["--no-launch"])
             .fails(2)
             .contains("--node")
     );
-    let message = env
-        .run(
-            "lf-flow",
-            &[
-                "review",
-                "--task",
-                "LOO-404",
-                "--invocation",
-                "i",
-                "--flow",
-                "f",
-                "--node",
-                "1",
-                "--step",
-                "s",
-            ],
-        )
-        .fails(3);
-    assert!(message.contains("LOO-404"), "{message}");
-    let message = env
-        .run(
-            "lf-flow",
-            &[
-                "review",
-                "--task",
-                "LOO-291",
-                "--invocation",
-                "inv-1",
-                "--flow",
-                "other",
-                "--node",
-                "3",
-                "--step",
-                "s",
-                "--no-launch",
-            ],
-        )
-        .fails(4);
-    assert!(message.contains("belongs to flow"), "{message}");
-    assert!(
-        env.run("lf-flow", &["advance", "--invocation", "nope"])
-            .fails(3)
-            .contains("not found")
-    );
-    assert!(
-        env.run("lf-flow", &["wait", "not-an-id"])
-            .fails(2)
-            .contains("not a Session id")
-    );
+    env.attempt(
+        "lf-flow",
+        &[
+            "review",
+            "--task",
+            "LOO-404",
+            "--invocation",
+            "i",
+            "--flow",
+            "f",
+            "--node",
+            "1",
+            "--step",
+            "s",
+        ],
+    )
+    .fails_with(3, "task_not_found");
+    env.attempt(
+        "lf-flow",
+        &[
+            "review",
+            "--task",
+            "LOO-291",
+            "--invocation",
+            "inv-1",
+            "--flow",
+            "other",
+            "--node",
+            "3",
+            "--step",
+            "s",
+            "--no-launch",
+        ],
+    )
+    .fails_with(4, "invocation_of_other_flow");
+    env.attempt("lf-flow", &["advance", "--invocation", "nope"])
+        .fails_with(3, "invocation_not_found");
+    env.attempt("lf-flow", &["wait", "not-an-id"])
+        .fails_with(2, "bad_selector");
     // "bad" is hexadecimal: the start of an id, too short to name one.
-    assert!(
-        env.run("lf-flow", &["wait", "bad"])
-            .fails(2)
-            .contains("too short to name a Session")
-    );
-    let message = env
-        .run("lf-flow", &["wait", &session.id, "--timeout", "0.1"])
-        .fails(1);
-    assert!(message.contains("still open"), "{message}");
+    env.attempt("lf-flow", &["wait", "bad"])
+        .fails_with(2, "prefix_too_short");
+    env.attempt("lf-flow", &["wait", &session.id, "--timeout", "0.1"])
+        .fails_with(1, "wait_timeout");
 }
 
 #[test]

@@ -64,6 +64,11 @@ impl Setup {
         self.env.run("lf-handoff", args)
     }
 
+    /// `lf-handoff ARGS`, its errors as JSON (for `Ran::fails_with`).
+    fn attempt(&self, args: &[&str]) -> Ran {
+        self.env.attempt("lf-handoff", args)
+    }
+
     /// `lf-handoff open` for the Task at body generation 4, with `extra`
     /// flags before the attach argv.
     fn open_task(&self, extra: &[&str]) -> Ran {
@@ -251,7 +256,10 @@ fn the_first_outcome_wins_and_repeating_it_returns_it() {
         ["--failed", "interactive body disappeared"],
         ["--handed-back", "A different summary"],
     ] {
-        let message = setup.run(&["finish", &id, other[0], other[1]]).fails(4);
+        let message = setup
+            .attempt(&["finish", &id, other[0], other[1]])
+            .fails_with(4, "outcome_stands")
+            .message;
         assert!(
             message.contains(&id)
                 && message.contains("already ended as handed_back")
@@ -259,8 +267,9 @@ fn the_first_outcome_wins_and_repeating_it_returns_it() {
             "{message}"
         );
     }
-    let message = setup.run(&["attach", &id]).fails(4);
-    assert!(message.contains("nothing to attach"), "{message}");
+    setup
+        .attempt(&["attach", &id])
+        .fails_with(4, "handoff_ended");
     assert_eq!(setup.show(&id), back);
     assert_eq!(setup.list(&["--active"]), []);
 }
@@ -269,13 +278,9 @@ fn the_first_outcome_wins_and_repeating_it_returns_it() {
 fn a_wake_is_refused_before_the_outcome_then_claimed_once() {
     let setup = Setup::new();
     let id = setup.opened().id;
-    let message = setup
-        .run(&["claim-wake", &id, "--generation", "5"])
-        .fails(4);
-    assert!(
-        message.contains(&id) && message.contains("no outcome yet"),
-        "{message}"
-    );
+    setup
+        .attempt(&["claim-wake", &id, "--generation", "5"])
+        .fails_with(4, "no_outcome_yet");
     setup
         .run(&[
             "finish",
@@ -819,8 +824,8 @@ fn bad_input_is_refused_and_nothing_is_written() {
         ],
         &["show", ""],
     ] {
-        let message = env.run("lf-handoff", args).fails(2);
-        assert!(message.contains("not a handoff id"), "{args:?}: {message}");
+        let error = env.attempt("lf-handoff", args).fails_with(2, "bad_id");
+        assert_eq!(error.arg.as_deref(), Some("id"), "{args:?}: {error:?}");
     }
     // Usage errors from the arguments themselves.
     for args in [
@@ -857,7 +862,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
     let setup = Setup::new();
     let worktree = setup.worktree.to_str().unwrap().to_owned();
     let open = |parent: &str, env_entry: &str, provider: &str| {
-        setup.run(&[
+        setup.attempt(&[
             "open",
             parent,
             "--cwd",
@@ -879,12 +884,11 @@ fn bad_input_is_refused_and_nothing_is_written() {
         assert!(message.contains("environment entry 1"), "{message}");
         assert!(!message.contains("hunter2"), "a value was shown: {message}");
     }
-    let message = open("task:LOO-404", "A_TOKEN=hunter2", "codex").fails(3);
-    assert!(message.contains("LOO-404") && message.contains("not registered"));
-    let message = open("wave:nope", "A_TOKEN=hunter2", "codex").fails(3);
-    assert!(message.contains("nope") && message.contains("not registered"));
-    let message = open("flow:x", "A_TOKEN=hunter2", "codex").fails(2);
-    assert!(message.contains("task:TASK"), "{message}");
+    let error = open("task:LOO-404", "A_TOKEN=hunter2", "codex").fails_with(3, "task_not_found");
+    assert_eq!(error.arg.as_deref(), Some("parent"));
+    let error = open("wave:nope", "A_TOKEN=hunter2", "codex").fails_with(3, "wave_not_found");
+    assert_eq!(error.arg.as_deref(), Some("parent"));
+    open("flow:x", "A_TOKEN=hunter2", "codex").fails_with(2, "bad_parent");
     open("task:LOO-1", "A_TOKEN=hunter2", "vim").fails(2);
     assert!(setup.list(&[]).is_empty(), "a refused open wrote a handoff");
 
@@ -895,15 +899,13 @@ fn bad_input_is_refused_and_nothing_is_written() {
         &["claim-wake", missing, "--generation", "1"],
         &["show", missing],
     ] {
-        let message = setup.run(args).fails(3);
-        assert!(
-            message.contains(missing) && message.contains("not found"),
-            "{message}"
-        );
+        let error = setup.attempt(args).fails_with(3, "handoff_not_found");
+        assert!(error.message.contains(missing), "{error:?}");
     }
     let id = setup.opened().id;
-    let message = setup.run(&["finish", &id, "--completed", " \n "]).fails(2);
-    assert!(message.contains("cannot be empty"), "{message}");
+    setup
+        .attempt(&["finish", &id, "--completed", " \n "])
+        .fails_with(2, "empty_text");
     assert_eq!(setup.show(&id).status, HandoffStatus::Waiting);
 }
 

@@ -2,8 +2,7 @@
 //! exit codes and the argument an error is about; here each sentence that
 //! matters is pinned as printed, so a rewording is a visible decision.
 
-use crate::util::Env;
-use serde::Deserialize;
+use crate::util::{Env, ErrorJson};
 
 /// `lf-x: message`, without the program prefix (see `Ran::fails`).
 fn said(env: &Env, program: &str, args: &[&str], code: i32) -> String {
@@ -176,15 +175,6 @@ fn a_lower_level_cause_follows_the_message() {
 
 #[test]
 fn programs_get_the_message_and_its_causes_as_json() {
-    #[derive(Debug, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct JsonError {
-        program: String,
-        kind: lf::ErrorKind,
-        code: i32,
-        message: String,
-        causes: Vec<String>,
-    }
     let env = Env::new();
     let mut command = env.command("lf-session-new");
     command
@@ -192,8 +182,10 @@ fn programs_get_the_message_and_its_causes_as_json() {
         .args(["--no-launch", "--cwd", "/nonexistent/lf"]);
     let ran = env.run_command(command);
     assert_eq!(ran.code, Some(2), "{}", ran.stderr);
-    let error: JsonError = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
     assert_eq!(error.program, "lf-session-new");
+    assert_eq!(error.error, "unusable_dir");
+    assert_eq!(error.arg.as_deref(), Some("cwd"));
     assert_eq!((error.kind, error.code), (lf::ErrorKind::Usage, 2));
     assert_eq!(
         error.message,

@@ -9,7 +9,7 @@ fn repo(env: &Env) -> std::path::PathBuf {
 }
 
 fn primary(env: &Env, dir: &std::path::Path, args: &[&str]) -> Ran {
-    let mut command = env.command("lf-primary");
+    let mut command = env.json_errors("lf-primary");
     command.args(args).current_dir(dir);
     env.run_command(command)
 }
@@ -158,6 +158,5 @@ fn replacing_an_ordinary_conversation_is_refused() {
         message,
         format!("Session {} is not a primary Session", ordinary.id)
     );
-    let message = primary(&env, &env.work(), &["ensure"]).fails(2);
-    assert!(message.contains("not inside a git repository"), "{message}");
+    primary(&env, &env.work(), &["ensure"]).fails_with(2, "not_in_repository");
 }

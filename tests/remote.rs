@@ -5,7 +5,7 @@
 //! test's client config (ssh reads `~/.ssh/config` from the passwd entry,
 //! not from `$HOME`), so the user's own ssh setup is never read or touched.
 
-use crate::util::{Env, Ran, bin, wait_for};
+use crate::util::{Env, ErrorJson, Ran, bin, wait_for};
 use lf::wire::{HostEntry, HostProblem, HostProblemKind, SessionPage, SessionRecord};
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
@@ -280,21 +280,17 @@ fn hosts_are_added_checked_listed_and_removed() {
         .mode();
     assert_eq!(mode & 0o777, 0o600);
 
-    let message = env.run("lf-host", &["add", "gpu"]).fails(4);
-    assert!(message.contains("already in the host list"), "{message}");
+    env.attempt("lf-host", &["add", "gpu"])
+        .fails_with(4, "host_exists");
     for bad in ["-oProxyCommand=touch /tmp/x", "a b", "x;y"] {
-        let message = env.run("lf-host", &["add", "--", bad]).fails(2);
-        assert!(message.contains("not a host name"), "{message}");
+        env.attempt("lf-host", &["add", "--", bad])
+            .fails_with(2, "bad_host");
     }
-    let message = env
-        .run("lf-host", &["add", "vm", "--home", "/srv/it's"])
-        .fails(2);
-    assert!(message.contains("remote lf Home"), "{message}");
+    env.attempt("lf-host", &["add", "vm", "--home", "/srv/it's"])
+        .fails_with(2, "bad_remote_path");
     // A host named on the command line is checked the same way, before ssh.
-    let message = env
-        .run("lf-session-list", &["--host=-oProxyCommand=x"])
-        .fails(2);
-    assert!(message.contains("not a host name"), "{message}");
+    env.attempt("lf-session-list", &["--host=-oProxyCommand=x"])
+        .fails_with(2, "bad_host");
 
     let removed: HostEntry = env.run("lf-host", &["remove", "gpu"]).json();
     assert_eq!(removed.host, "gpu");
@@ -307,8 +303,10 @@ fn hosts_are_added_checked_listed_and_removed() {
         "{\"hosts\": [{\"host\": \"-x\"}]}",
     )
     .unwrap();
-    let message = env.run("lf-session-list", &["--hosts"]).fails(1);
-    assert!(message.contains("hosts.json cannot be read"), "{message}");
+    let message = env
+        .attempt("lf-session-list", &["--hosts"])
+        .fails_with(1, "bad_host_list")
+        .message;
     assert!(message.contains("entry 1"), "{message}");
     // A local listing does not read the host list.
     env.run("lf-session-list", &[]).ok();
@@ -431,11 +429,8 @@ fn remote_sessions_are_merged_in_order_with_their_workspace_and_open_argv() {
     assert!(entries[0].file_type().unwrap().is_socket());
 
     // --task and --cwd name this machine's things.
-    let message = here.run("lf-session-list", &["--hosts", "--here"]).fails(2);
-    assert!(
-        message.contains("cannot be combined with --host"),
-        "{message}"
-    );
+    here.attempt("lf-session-list", &["--hosts", "--here"])
+        .fails_with(2, "local_only_filter");
 }
 
 #[test]
@@ -535,11 +530,10 @@ fn a_remote_session_is_opened_there_through_ssh() {
         .run("lf-session-open", &["--print", &unknown, "--host", "other"])
         .fails(3);
     assert!(message.contains("on host other"), "{message}");
-    let message = here.run("lf-session-open", &["--print", &unknown]).fails(3);
-    assert!(
-        message.contains("not found here or on any host"),
-        "{message}"
-    );
+    let error = here
+        .attempt("lf-session-open", &["--print", &unknown])
+        .fails_with(3, "nowhere_found");
+    assert_eq!(error.arg.as_deref(), Some("id"));
 
     // The record's open_argv, run in a terminal of this machine's tmux,
     // attaches a client to the session over there.
@@ -721,17 +715,6 @@ fn assert_inert(text: &str) {
     }
 }
 
-/// An error as `LF_ERROR_FORMAT=json` prints it.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct JsonError {
-    program: String,
-    kind: lf::ErrorKind,
-    code: i32,
-    message: String,
-    causes: Vec<String>,
-}
-
 #[test]
 fn a_hosts_error_text_is_shown_escaped_on_every_path() {
     let remote = Remote::new();
@@ -759,7 +742,7 @@ fn a_hosts_error_text_is_shown_escaped_on_every_path() {
         .args(["--print", &id, "--host", "twin"]);
     let ran = here.run_command(command);
     assert_inert(&ran.stderr);
-    let error: JsonError = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
     assert_eq!((error.kind, error.code), (lf::ErrorKind::Operational, 1));
     assert_eq!(error.program, "lf-session-open");
     assert_inert(&error.message);

@@ -169,9 +169,10 @@ fn completing_twice_or_an_unknown_session_is_refused() {
         message,
         "Session 0123456789abcdef0123456789abcdef was not found"
     );
-    env.run("lf-session-complete", &["not-an-id"]).fails(2);
-    env.run("lf-session-complete", &[&session.id, "--grace", "-1"])
-        .fails(2);
+    env.attempt("lf-session-complete", &["not-an-id"])
+        .fails_with(2, "bad_selector");
+    env.attempt("lf-session-complete", &[&session.id, "--grace", "-1"])
+        .fails_with(2, "command_line");
 }
 
 /// What lf says of a completed Session: which, when, and what to do instead.

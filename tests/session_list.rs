@@ -188,8 +188,8 @@ fn paging_with_cursors_visits_every_session_once() {
 fn a_malformed_cursor_is_a_usage_error() {
     let env = Env::new();
     for cursor in ["nonsense", "1.2", "12.' OR 1=1 --"] {
-        let message = env.run("lf-session-list", &["--after", cursor]).fails(2);
-        assert!(message.contains("is not a page cursor"), "{message}");
+        env.attempt("lf-session-list", &["--after", cursor])
+            .fails_with(2, "bad_cursor");
     }
 }
 
@@ -322,8 +322,8 @@ fn kind_task_orphan_and_cwd_filters_select_exactly() {
     here.arg("--here").current_dir(&inner);
     let here: Vec<SessionRecord> = env.run_command(here).json();
     assert_eq!(ids(&here), [in_inner.id.as_str()]);
-    let message = env.run("lf-session-list", &["--task", "LOO-404"]).fails(3);
-    assert!(message.contains("LOO-404"), "{message}");
+    env.attempt("lf-session-list", &["--task", "LOO-404"])
+        .fails_with(3, "task_not_found");
 }
 
 #[test]

@@ -2,7 +2,7 @@ use crate::util::*;
 use lf::wire::{Attention, SessionRecord, SessionState, TitleSource};
 
 fn ready(env: &Env, session: &str, run: &str, summary: &str) -> Ran {
-    let mut command = env.command("lf-session-ready");
+    let mut command = env.json_errors("lf-session-ready");
     command
         .env("LF_SESSION_ID", session)
         .env("LF_RUN_ID", run)
@@ -54,8 +54,8 @@ fn readiness_is_fenced_on_the_current_run() {
     );
     // Another Session's Run cannot mark it either.
     let other = env.new_session(&[]);
-    let message = ready(&env, &session.id, &env.current_run(&other.id), "done").fails(4);
-    assert!(message.contains("does not belong to Session"), "{message}");
+    ready(&env, &session.id, &env.current_run(&other.id), "done")
+        .fails_with(4, "run_of_other_session");
     assert_eq!(env.show(&session.id).ready_summary, None);
 }
 
@@ -68,11 +68,7 @@ fn empty_summaries_primary_sessions_and_missing_env_are_refused() {
         ready(&env, &session.id, &run, "   ").fails(2),
         "a ready summary cannot be empty"
     );
-    assert!(
-        ready(&env, &session.id, &run, "a\u{1b}[2Jb")
-            .fails(2)
-            .contains("control or text-direction characters")
-    );
+    ready(&env, &session.id, &run, "a\u{1b}[2Jb").fails_with(2, "control_character");
     env.db()
         .execute(
             "UPDATE sessions SET primary_scope = '/repo' WHERE id = ?1",
@@ -83,8 +79,8 @@ fn empty_summaries_primary_sessions_and_missing_env_are_refused() {
         ready(&env, &session.id, &run, "done").fails(4),
         "a primary Session has no caller waiting on readiness"
     );
-    let message = env.run("lf-session-ready", &["done"]).fails(2);
-    assert!(message.starts_with("LF_SESSION_ID is not set"), "{message}");
+    env.attempt("lf-session-ready", &["done"])
+        .fails_with(2, "not_launched_by_lf");
     let message = ready(&env, "../../etc", &run, "done").fails(2);
     assert!(message.starts_with("LF_SESSION_ID: "), "{message}");
     assert_eq!(env.show(&session.id).ready_summary, None);

@@ -190,11 +190,8 @@ fn a_newer_or_corrupt_database_is_refused_and_left_as_it_was() {
     env.new_session(&[]);
     env.db().pragma_update(None, "user_version", 999).unwrap();
     let before = std::fs::read(env.home().join("loopflow.db")).unwrap();
-    let message = env.run("lf-session-list", &[]).fails(1);
-    assert!(
-        message.contains("schema version 999") && message.contains("upgrade lf"),
-        "{message}"
-    );
+    env.attempt("lf-session-list", &[])
+        .fails_with(1, "newer_schema");
     env.run("lf-session-new", &["--no-launch"]).fails(1);
     assert_eq!(
         std::fs::read(env.home().join("loopflow.db")).unwrap(),

@@ -199,8 +199,12 @@ impl Ran {
     }
 
     /// Assert failure with this exit code, nothing on stdout, and a
-    /// message on stderr that names the program; return the message.
+    /// message on stderr that names the program; return the message (of a
+    /// JSON error, as `Env::attempt` runs a command, its one-line message).
     pub fn fails(&self, code: i32) -> String {
+        if self.stderr.starts_with('{') {
+            return self.fails_with(code, &self.error_json().error).message;
+        }
         assert_eq!(
             self.code,
             Some(code),
@@ -225,6 +229,58 @@ impl Ran {
         );
         self.stderr[prefix.len()..].trim_end().to_owned()
     }
+
+    /// Assert failure with this exit code and nothing on stdout, and that
+    /// stderr is one JSON error (the command ran with
+    /// `LF_ERROR_FORMAT=json`, as `Env::attempt` runs it) of the program
+    /// and of the variant named `error` (`session_not_found`); return it.
+    pub fn fails_with(&self, code: i32, error: &str) -> ErrorJson {
+        let decoded = self.error_json();
+        assert_eq!(
+            (self.code, decoded.error.as_str()),
+            (Some(code), error),
+            "unexpected exit code or error\n{}",
+            self.describe()
+        );
+        assert_eq!(decoded.code, code, "{}", self.describe());
+        assert!(
+            self.stdout.is_empty(),
+            "a failure printed to stdout\n{}",
+            self.describe()
+        );
+        let program = Path::new(&self.argv[0])
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert_eq!(decoded.program, program, "{}", self.describe());
+        decoded
+    }
+
+    /// Decode stderr as the one JSON error `LF_ERROR_FORMAT=json` prints.
+    pub fn error_json(&self) -> ErrorJson {
+        serde_json::from_str(self.stderr.trim()).unwrap_or_else(|error| {
+            panic!(
+                "stderr is not one JSON error ({error}); run with LF_ERROR_FORMAT=json (Env::attempt)\n{}",
+                self.describe()
+            )
+        })
+    }
+}
+
+/// An error as `LF_ERROR_FORMAT=json` prints it: every key, no more.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorJson {
+    pub program: String,
+    /// The variant's stable name (`session_not_found`).
+    pub error: String,
+    /// The argument the error is about, as its flag is named (`task`).
+    pub arg: Option<String>,
+    pub kind: lf::ErrorKind,
+    pub code: i32,
+    pub message: String,
+    pub causes: Vec<String>,
 }
 
 impl Env {
@@ -394,6 +450,22 @@ impl Env {
             stdout: String::from_utf8_lossy(&stdout).into_owned(),
             stderr: String::from_utf8_lossy(&stderr).into_owned(),
         }
+    }
+
+    /// A command for a binary whose errors are JSON (`LF_ERROR_FORMAT=json`),
+    /// for `Ran::fails_with`.
+    pub fn json_errors(&self, name: &str) -> Command {
+        let mut command = self.command(name);
+        command.env("LF_ERROR_FORMAT", "json");
+        command
+    }
+
+    /// Run a binary with arguments, its errors as JSON, to match a failure
+    /// by its variant with `Ran::fails_with`.
+    pub fn attempt(&self, name: &str, args: &[&str]) -> Ran {
+        let mut command = self.json_errors(name);
+        command.args(args);
+        self.run_command(command)
     }
 
     /// Run a binary with arguments.

@@ -53,60 +53,40 @@ fn duplicates_unknown_references_and_bad_paths_are_refused() {
         &["wave", "add", "product", "--repo", repo.to_str().unwrap()],
     )
     .ok();
-    let message = env
-        .run(
-            "lf-work",
-            &["wave", "add", "product", "--repo", repo.to_str().unwrap()],
-        )
-        .fails(4);
-    assert!(message.contains("already registered"), "{message}");
+    env.attempt(
+        "lf-work",
+        &["wave", "add", "product", "--repo", repo.to_str().unwrap()],
+    )
+    .fails_with(4, "wave_exists");
     env.run("lf-work", &["task", "add", "LOO-1", "--title", "x"])
         .ok();
-    assert!(
-        env.run("lf-work", &["task", "add", "LOO-1", "--title", "y"])
-            .fails(4)
-            .contains("already registered")
-    );
-    assert!(
-        env.run(
-            "lf-work",
-            &["task", "add", "LOO-2", "--title", "y", "--wave", "nope"]
-        )
-        .fails(3)
-        .contains("Wave")
-    );
+    env.attempt("lf-work", &["task", "add", "LOO-1", "--title", "y"])
+        .fails_with(4, "task_exists");
+    env.attempt(
+        "lf-work",
+        &["task", "add", "LOO-2", "--title", "y", "--wave", "nope"],
+    )
+    .fails_with(3, "wave_not_found");
     let missing = env.work().join("missing");
-    assert!(
-        env.run(
-            "lf-work",
-            &[
-                "task",
-                "add",
-                "LOO-3",
-                "--title",
-                "y",
-                "--worktree",
-                missing.to_str().unwrap()
-            ]
-        )
-        .fails(2)
-        .contains("cannot be used")
-    );
-    assert!(
-        env.run("lf-work", &["task", "add", "LOO 4;rm", "--title", "y"])
-            .fails(2)
-            .contains("not a valid")
-    );
-    assert!(
-        env.run("lf-work", &["task", "add", "LOO-5", "--title", "a\u{1b}b"])
-            .fails(2)
-            .contains("control")
-    );
-    assert!(
-        env.run("lf-work", &["task", "finish", "LOO-404"])
-            .fails(3)
-            .contains("not registered")
-    );
+    env.attempt(
+        "lf-work",
+        &[
+            "task",
+            "add",
+            "LOO-3",
+            "--title",
+            "y",
+            "--worktree",
+            missing.to_str().unwrap(),
+        ],
+    )
+    .fails_with(2, "unusable_dir");
+    env.attempt("lf-work", &["task", "add", "LOO 4;rm", "--title", "y"])
+        .fails_with(2, "bad_token");
+    env.attempt("lf-work", &["task", "add", "LOO-5", "--title", "a\u{1b}b"])
+        .fails_with(2, "control_character");
+    env.attempt("lf-work", &["task", "finish", "LOO-404"])
+        .fails_with(3, "task_not_found");
     let tasks: Vec<TaskRecord> = env.run("lf-work", &["task", "list"]).json();
     assert_eq!(tasks.len(), 1);
 }

@@ -232,54 +232,39 @@ fn worktree_names_places_and_repositories_are_checked_before_anything_is_made() 
     let repo = repository(&env);
     let cwd = repo.to_str().unwrap();
     let plain = env.mkdir("plain");
-    let message = env
-        .run(
-            "lf-session-new",
-            &[
-                "--worktree",
-                "--no-launch",
-                "--cwd",
-                plain.to_str().unwrap(),
-            ],
-        )
-        .fails(2);
-    assert!(
-        message.contains("is not inside a git repository"),
-        "{message}"
-    );
+    env.attempt(
+        "lf-session-new",
+        &[
+            "--worktree",
+            "--no-launch",
+            "--cwd",
+            plain.to_str().unwrap(),
+        ],
+    )
+    .fails_with(2, "not_a_git_repository");
     for bad in ["../escape", "-f", "a..b", "HEAD", "x.lock", "a b", "/abs"] {
         let flag = format!("--worktree={bad}");
-        let ran = env.run("lf-session-new", &[&flag, "--no-launch", "--cwd", cwd]);
-        let message = ran.fails(2);
-        assert!(
-            message.contains("is not a valid worktree name"),
-            "{bad}: {message}"
-        );
+        let ran = env.attempt("lf-session-new", &[&flag, "--no-launch", "--cwd", cwd]);
+        let error = ran.fails_with(2, "bad_token");
+        assert_eq!(error.arg.as_deref(), Some("worktree"), "{bad}: {error:?}");
     }
-    let ran = env.run(
+    env.attempt(
         "lf-session-new",
         &["--worktree", "--base", "nope", "--no-launch", "--cwd", cwd],
-    );
-    assert!(ran.fails(2).contains("is not a branch of this repository"));
+    )
+    .fails_with(2, "base_not_a_branch");
     git(&env, &repo, &["branch", "taken"]);
-    let message = env
-        .run(
-            "lf-session-new",
-            &["--worktree=taken", "--no-launch", "--cwd", cwd],
-        )
-        .fails(4);
-    assert!(
-        message.contains("the branch \"taken\" already exists"),
-        "{message}"
-    );
+    env.attempt(
+        "lf-session-new",
+        &["--worktree=taken", "--no-launch", "--cwd", cwd],
+    )
+    .fails_with(4, "branch_exists");
     std::fs::create_dir_all(env.work().join("repo.worktrees/occupied")).unwrap();
-    let message = env
-        .run(
-            "lf-session-new",
-            &["--worktree=occupied", "--no-launch", "--cwd", cwd],
-        )
-        .fails(4);
-    assert!(message.contains("already exists"), "{message}");
+    env.attempt(
+        "lf-session-new",
+        &["--worktree=occupied", "--no-launch", "--cwd", cwd],
+    )
+    .fails_with(4, "worktree_dir_exists");
     // Nothing was made by any of them.
     assert!(env.list(&["--all"]).is_empty());
     assert_eq!(
@@ -405,8 +390,6 @@ fn completing_without_the_flag_leaves_the_worktree_as_it_was() {
     );
     // A Session without a worktree cannot remove one.
     let plain = env.new_session(&[]);
-    let message = env
-        .run("lf-session-complete", &[&plain.id, "--remove-worktree"])
-        .fails(4);
-    assert!(message.contains("has no worktree to remove"), "{message}");
+    env.attempt("lf-session-complete", &[&plain.id, "--remove-worktree"])
+        .fails_with(4, "no_worktree");
 }

@@ -72,13 +72,16 @@ fn usage_error(name: &str, error: clap::Error) -> i32 {
 
 /// Print an error for a person — its message, then each lower-level
 /// cause after `Caused by:` — or, with `LF_ERROR_FORMAT=json`, as one JSON
-/// object for a program (`message` on one line, `causes` as a list); return
-/// its exit code.
+/// object for a program (`error` the variant's stable name, `arg` the
+/// argument it is about or null, `message` on one line, `causes` as a
+/// list); return its exit code.
 pub fn report(name: &str, error: &Error) -> i32 {
     let mut stderr = std::io::stderr().lock();
     if lf::Caller::from_process().var("LF_ERROR_FORMAT") == Some("json") {
         let body = serde_json::json!({
             "program": name,
+            "error": error.name(),
+            "arg": error.arg().map(lf::Arg::flag),
             "kind": error.kind(),
             "code": error.exit_code(),
             "message": error.one_line(),

@@ -91,7 +91,11 @@ impl Arg {
 /// What a validated text is, as messages name it.
 pub type What = &'static str;
 
-#[derive(Debug, thiserror::Error)]
+/// Each variant has a stable snake_case name (`session_not_found`), which
+/// `name()` gives and `LF_ERROR_FORMAT=json` prints as `error`: a program
+/// (or a test) matches it, not the message, which is for a person.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum Error {
     // ----- malformed input (exit 2)
@@ -882,6 +886,19 @@ impl Error {
         self.kind().exit_code()
     }
 
+    /// The stable snake_case name of this error's variant
+    /// (`session_not_found`); an error wrapped to say what was being done
+    /// or which argument it is about (`During`, `About`, `InVariable`) is
+    /// named as the error inside it, as its kind and argument are.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Error::InVariable { inner, .. }
+            | Error::During { inner, .. }
+            | Error::About { inner, .. } => inner.name(),
+            other => other.into(),
+        }
+    }
+
     /// The argument this error is about, when it is about one.
     pub fn arg(&self) -> Option<Arg> {
         use Error::*;
@@ -1064,6 +1081,24 @@ mod tests {
     }
 
     #[test]
+    fn variants_have_stable_snake_case_names() {
+        assert_eq!(
+            Error::SessionNotFound("x".into()).name(),
+            "session_not_found"
+        );
+        let complete = Error::AlreadyComplete {
+            session: "x".into(),
+            at: "y".into(),
+        };
+        assert_eq!(complete.name(), "already_complete");
+        assert_eq!(Error::NoHome.name(), "no_home");
+        assert_eq!(
+            Error::WaveNotFound("w".into()).about(Arg::Parent).name(),
+            "wave_not_found"
+        );
+    }
+
+    #[test]
     fn kinds_keep_their_documented_exit_codes() {
         use ErrorKind::*;
         let codes = [Operational, Usage, NotFound, Conflict].map(ErrorKind::exit_code);
@@ -1082,6 +1117,7 @@ mod tests {
         .during("review Session 1 was recorded but did not start");
         assert_eq!(error.kind(), ErrorKind::Usage);
         assert_eq!(error.arg(), Some(Arg::Cwd));
+        assert_eq!(error.name(), "unusable_dir");
         assert_eq!(
             error.report(),
             "review Session 1 was recorded but did not start: the working directory \"/x\" cannot be used\nCaused by: denied"
