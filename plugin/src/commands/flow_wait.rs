@@ -2,16 +2,12 @@
 //! feedback, as `lf-flow wait` prints it. An orchestrator scripts against
 //! this; Ctrl-C stops the wait (the review stays open).
 
-use super::{open, review_suggestions, shell, shown};
+use super::{open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, ShellError, Signature, Spanned,
-    SyntaxShape, Type, Value,
+    Category, Example, LabeledError, ShellError, Signature, Spanned, SyntaxShape, Type, Value,
 };
 use std::time::Duration;
 
@@ -90,19 +86,7 @@ waiting."
         }
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, review_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::Reviews);
 }
 
 #[cfg(test)]

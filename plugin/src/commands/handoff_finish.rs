@@ -2,18 +2,12 @@
 //! does. The first outcome wins: repeating it returns it, a different one
 //! is refused.
 
-use super::{active_handoff_suggestions, open, shell, shown, value_span};
+use super::{open, shell, shown, value_span};
 use crate::LfPlugin;
 use lf::Arg;
 use lf::wire::HandoffOutcome;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct HandoffFinish;
 
@@ -152,19 +146,7 @@ generation claims the wake with `lf handoff claim-wake`."
         })
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, active_handoff_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::ActiveHandoffs);
 }
 
 #[cfg(test)]

@@ -61,6 +61,7 @@ pub use work_wave_list::WorkWaveList;
 
 use lf::{Arg, Caller, ErrorKind, Lf, ListFilter};
 use nu_plugin::{EngineInterface, EvaluatedCall};
+use nu_protocol::engine::ArgType;
 use nu_protocol::{DynamicSuggestion, LabeledError, ShellError, Span, Spanned, Value};
 use std::path::{Path, PathBuf};
 
@@ -349,6 +350,75 @@ pub(crate) fn flag_u32(
         .with_code("lf::usage")
     })
 }
+
+/// What an argument completes with: one kind of id (each kind has one
+/// suggestion function above), or a fixed set of words.
+#[derive(Clone, Copy)]
+pub(crate) enum Completes {
+    Sessions,
+    Reviews,
+    Tasks,
+    Waves,
+    Invocations,
+    Handoffs,
+    ActiveHandoffs,
+    Parents,
+    Words(&'static [&'static str]),
+}
+
+/// Where an argument is: a positional by index, or a flag by name.
+#[derive(Clone, Copy)]
+pub(crate) enum At {
+    Positional(usize),
+    Flag(&'static str),
+}
+
+/// The completion of `arg_type` from a command's table of what each of
+/// its arguments completes with; `None` (Nushell's own) for the rest.
+pub(crate) fn complete(
+    engine: &EngineInterface,
+    arg_type: &ArgType,
+    table: &[(At, Completes)],
+) -> Option<Vec<DynamicSuggestion>> {
+    let (_, what) = table.iter().find(|(at, _)| match (at, arg_type) {
+        (At::Positional(index), ArgType::Positional(given)) => index == given,
+        (At::Flag(name), ArgType::Flag(given)) => name == given,
+        _ => false,
+    })?;
+    let suggest = match what {
+        Completes::Words(words) => return Some(word_suggestions(words)),
+        Completes::Sessions => session_suggestions,
+        Completes::Reviews => review_suggestions,
+        Completes::Tasks => task_suggestions,
+        Completes::Waves => wave_suggestions,
+        Completes::Invocations => invocation_suggestions,
+        Completes::Handoffs => handoff_suggestions,
+        Completes::ActiveHandoffs => active_handoff_suggestions,
+        Completes::Parents => parent_suggestions,
+    };
+    complete_with(engine, suggest)
+}
+
+/// A command's `get_dynamic_completion`, from its table of what each
+/// argument completes with: `completes!(At::Positional(0) =>
+/// Completes::Sessions)`.
+macro_rules! completes {
+    ($($at:expr => $what:expr),* $(,)?) => {
+        #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+        fn get_dynamic_completion(
+            &self,
+            _plugin: &crate::LfPlugin,
+            engine: &nu_plugin::EngineInterface,
+            _call: nu_plugin::DynamicCompletionCall,
+            arg_type: nu_protocol::engine::ArgType,
+            _experimental: nu_protocol::engine::ExperimentalMarker,
+        ) -> Option<Vec<nu_protocol::DynamicSuggestion>> {
+            use $crate::commands::{At, Completes};
+            $crate::commands::complete(engine, &arg_type, &[$(($at, $what)),*])
+        }
+    };
+}
+pub(crate) use completes;
 
 /// Completions of a fixed set of words.
 pub(crate) fn word_suggestions(words: &[&str]) -> Vec<DynamicSuggestion> {

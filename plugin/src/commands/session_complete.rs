@@ -3,18 +3,12 @@
 //! table closes what it shows: `lf sessions | where state == ready | lf
 //! session complete`.
 
-use super::{error_at, open, piped_ids, session_suggestions, shell};
+use super::{error_at, open, piped_ids, shell};
 use crate::LfPlugin;
 use crate::value::to_value;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 use std::time::Duration;
 
 pub struct SessionComplete;
@@ -170,19 +164,7 @@ several processes complete one session at once, exactly one succeeds."
         Ok(Value::list(records, head))
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, session_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::Sessions);
 }
 
 #[cfg(test)]
