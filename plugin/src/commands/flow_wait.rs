@@ -9,7 +9,6 @@ use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginComma
 use nu_protocol::{
     Category, Example, LabeledError, ShellError, Signature, Spanned, SyntaxShape, Type, Value,
 };
-use std::time::Duration;
 
 pub struct FlowWait;
 
@@ -75,7 +74,7 @@ waiting."
         let head = call.head;
         let session: Spanned<String> = call.req(0).map_err(shell)?;
         let args = [(Arg::Id, session.span)];
-        let timeout = call.get_flag::<Duration>("timeout").map_err(shell)?;
+        let timeout = super::duration_flag(engine, call, Arg::Timeout)?;
         let lf = open(engine, head)?;
         let signals = engine.signals().clone();
         let stop = move || signals.interrupted();

@@ -316,6 +316,21 @@ pub(crate) fn parent_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
     Ok(suggestions)
 }
 
+/// A flag that takes a duration (`--host-timeout 5sec`), absent or
+/// bounded by the library's rule for it (`lf::input::max_seconds`), as
+/// the binaries' seconds are; refused under the flag otherwise.
+pub(crate) fn duration_flag(
+    engine: &EngineInterface,
+    call: &EvaluatedCall,
+    arg: Arg,
+) -> Result<Option<std::time::Duration>, LabeledError> {
+    call.get_flag::<std::time::Duration>(arg.flag())
+        .map_err(shell)?
+        .map(|duration| lf::input::duration_for(arg, duration))
+        .transpose()
+        .map_err(|error| fail(engine, call, &[], error))
+}
+
 /// A flag's non-negative integer as a `u32`, or an error under it.
 /// A flag that counts something (`--limit`, `--since`): absent, or a
 /// number from 0, refused under the flag otherwise.
@@ -560,5 +575,50 @@ mod tests {
             values(parent_suggestions(lf()).unwrap()),
             ["task:LOO-291", "wave:product"]
         );
+    }
+
+    /// The message of an evaluation that fails.
+    fn failure(source: &str) -> String {
+        let mut demo = demo::plugin_test();
+        let error = match demo.test.eval(source) {
+            Ok(data) => data.into_value(Span::test_data()).expect_err(source),
+            Err(error) => error,
+        };
+        format!("{error:?}")
+    }
+
+    /// The library's message for a value of `arg` past its bound.
+    fn too_long(arg: Arg) -> String {
+        lf::input::seconds(arg, lf::input::max_seconds(arg) as f64 + 1.0)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn durations_past_the_library_bound_are_refused_with_its_message() {
+        for (source, arg) in [
+            ("lf sessions --host-timeout 61min", Arg::HostTimeout),
+            (
+                &*format!("lf session complete {} --grace 3601", demo::PARSER),
+                Arg::Grace,
+            ),
+            (
+                &*format!("lf flow wait {} --timeout 7200wk", demo::REVIEW_DESIGN),
+                Arg::Timeout,
+            ),
+        ] {
+            let message = failure(source);
+            assert!(message.contains(&too_long(arg)), "{source}: {message}");
+            assert!(message.contains("lf::usage"), "{source}: {message}");
+        }
+    }
+
+    #[test]
+    fn durations_within_the_bound_are_taken() {
+        let mut demo = demo::plugin_test();
+        let data = demo.test.eval("(lf sessions --host-timeout 60min).0.id");
+        let value = data.expect("an hour is within the bound");
+        let value = value.into_value(Span::test_data()).expect("a value");
+        assert_eq!(value.as_str().unwrap(), demo::EXPLORE);
     }
 }

@@ -98,7 +98,7 @@ several processes complete one session at once, exactly one succeeds."
         let head = call.head;
         let argument: Option<Spanned<String>> = call.opt(0).map_err(shell)?;
         let grace = match call.get_flag::<f64>("grace").map_err(shell)? {
-            Some(grace) => lf::input::seconds(Arg::Grace, grace, 3600)
+            Some(grace) => lf::input::seconds(Arg::Grace, grace)
                 .map_err(|error| super::fail(engine, call, &[], error))?,
             None => Duration::from_secs(5),
         };

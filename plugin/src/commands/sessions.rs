@@ -232,9 +232,7 @@ and two closed ones."
             .get_flag::<Vec<String>>("host")
             .map_err(shell)?
             .unwrap_or_default();
-        let timeout = call
-            .get_flag::<std::time::Duration>("host-timeout")
-            .map_err(shell)?;
+        let timeout = super::duration_flag(engine, call, lf::Arg::HostTimeout)?;
         let lf = open(engine, head)?;
         let remotes = lf.remotes(flag("hosts")?, &hosts, timeout).map_err(fail)?;
         // The filters are checked before the first record, so a bad one is
