@@ -11,9 +11,6 @@ use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxSha
 
 pub struct HandoffFinish;
 
-/// The outcome flags, each with the text it takes.
-const OUTCOMES: [&str; 3] = ["handed-back", "completed", "failed"];
-
 impl SimplePluginCommand for HandoffFinish {
     type Plugin = LfPlugin;
 
@@ -87,7 +84,7 @@ generation claims the wake with `lf handoff claim-wake`."
         let head = call.head;
         let id: Spanned<String> = call.req(0).map_err(shell)?;
         let mut given = Vec::new();
-        for flag in OUTCOMES {
+        for flag in HandoffOutcome::FLAGS {
             if let Some(text) = call.get_flag::<Spanned<String>>(flag).map_err(shell)? {
                 given.push((flag, text));
             }
@@ -112,17 +109,8 @@ generation claims the wake with `lf handoff claim-wake`."
                 return Err(error);
             }
         };
-        let outcome = match flag {
-            "handed-back" => HandoffOutcome::HandedBack {
-                summary: text.item.clone(),
-            },
-            "completed" => HandoffOutcome::Completed {
-                summary: text.item.clone(),
-            },
-            _ => HandoffOutcome::Failed {
-                reason: text.item.clone(),
-            },
-        };
+        let outcome =
+            HandoffOutcome::of_flag(flag, text.item.clone()).expect("one of the outcome flags");
         // The outcome's text (and an outcome refused because another one
         // stands) is about the outcome flag given.
         let outcome_span = value_span(engine, text.span);
