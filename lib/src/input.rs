@@ -284,11 +284,35 @@ pub fn argv(argv: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// A number of seconds a person typed, as a duration of at most `max`.
-pub fn seconds(arg: Arg, value: f64, max: u64) -> Result<std::time::Duration> {
+/// The most seconds a flag that takes seconds may be given, whoever reads
+/// it (a binary's clap parser, the plugin's Nushell duration): the one
+/// place these bounds are. An agent's grace and a host's answer are at
+/// most an hour; a wait (`--timeout`) at most what a `u32` counts.
+pub fn max_seconds(arg: Arg) -> u64 {
+    match arg {
+        Arg::Grace | Arg::HostTimeout => 3600,
+        _ => u64::from(u32::MAX),
+    }
+}
+
+/// A number of seconds a person typed for `arg`, as a duration of at
+/// most [`max_seconds`] of it.
+pub fn seconds(arg: Arg, value: f64) -> Result<std::time::Duration> {
     std::time::Duration::try_from_secs_f64(value)
         .ok()
-        .filter(|duration| duration.as_secs_f64() <= max as f64)
+        .and_then(|duration| duration_for(arg, duration).ok())
+        .ok_or(Error::BadSeconds {
+            arg,
+            max: max_seconds(arg),
+        })
+}
+
+/// A duration a person gave for `arg` (a Nushell `5sec`), refused past
+/// [`max_seconds`] of it as [`seconds`] refuses a number.
+pub fn duration_for(arg: Arg, duration: std::time::Duration) -> Result<std::time::Duration> {
+    let max = max_seconds(arg);
+    (duration.as_secs_f64() <= max as f64)
+        .then_some(duration)
         .ok_or(Error::BadSeconds { arg, max })
 }
 
@@ -427,5 +451,25 @@ mod tests {
         assert_eq!(title_from_prompt(""), None);
         let long = title_from_prompt(&"word ".repeat(50)).unwrap();
         assert!(long.chars().count() <= 80 && long.ends_with('…'));
+    }
+
+    #[test]
+    fn seconds_are_bounded_by_their_flag() {
+        use std::time::Duration;
+        assert_eq!(max_seconds(Arg::Grace), 3600);
+        assert_eq!(max_seconds(Arg::HostTimeout), 3600);
+        assert_eq!(max_seconds(Arg::Timeout), u64::from(u32::MAX));
+        assert_eq!(
+            seconds(Arg::Grace, 3600.0).unwrap(),
+            Duration::from_secs(3600)
+        );
+        for refused in [seconds(Arg::Grace, 3600.5), seconds(Arg::Grace, -1.0)] {
+            assert_eq!(
+                refused.unwrap_err().to_string(),
+                "--grace takes a number of seconds from 0 to 3600"
+            );
+        }
+        assert!(duration_for(Arg::HostTimeout, Duration::from_secs(3601)).is_err());
+        assert!(duration_for(Arg::Timeout, Duration::from_secs(3601)).is_ok());
     }
 }

@@ -499,6 +499,22 @@ pub enum HandoffOutcome {
 }
 
 impl HandoffOutcome {
+    /// The flags that give an outcome, one per kind, as both surfaces
+    /// name them (`--handed-back SUMMARY`, `--completed SUMMARY`,
+    /// `--failed REASON`).
+    pub const FLAGS: [&'static str; 3] = ["handed-back", "completed", "failed"];
+
+    /// The outcome one of [`Self::FLAGS`] gives with its text; `None` for
+    /// any other flag.
+    pub fn of_flag(flag: &str, text: String) -> Option<Self> {
+        match flag {
+            "handed-back" => Some(HandoffOutcome::HandedBack { summary: text }),
+            "completed" => Some(HandoffOutcome::Completed { summary: text }),
+            "failed" => Some(HandoffOutcome::Failed { reason: text }),
+            _ => None,
+        }
+    }
+
     pub fn status(&self) -> HandoffStatus {
         match self {
             HandoffOutcome::HandedBack { .. } => HandoffStatus::HandedBack,

@@ -83,7 +83,7 @@ enum What {
         session: String,
         /// Give up after this many seconds (exit 1).
         #[arg(long, value_name = "SECONDS",
-              value_parser = super::seconds(lf::Arg::Timeout, u64::from(u32::MAX)))]
+              value_parser = super::seconds(lf::Arg::Timeout))]
         timeout: Option<Duration>,
     },
 }

@@ -140,13 +140,14 @@ struct Finish {
 
 impl Finish {
     fn outcome(self) -> HandoffOutcome {
-        match (self.handed_back, self.completed, self.failed) {
-            (Some(summary), _, _) => HandoffOutcome::HandedBack { summary },
-            (_, Some(summary), _) => HandoffOutcome::Completed { summary },
-            (_, _, reason) => HandoffOutcome::Failed {
-                reason: reason.unwrap_or_default(),
-            },
-        }
+        // clap's group gives exactly one.
+        let given = [self.handed_back, self.completed, self.failed];
+        let (flag, text) = HandoffOutcome::FLAGS
+            .into_iter()
+            .zip(given)
+            .find_map(|(flag, text)| Some((flag, text?)))
+            .unwrap_or(("failed", String::new()));
+        HandoffOutcome::of_flag(flag, text).expect("one of the outcome flags")
     }
 }
 

@@ -77,12 +77,12 @@ pub(crate) fn provider(
 /// A `--grace` or `--timeout` value: seconds, as a duration.
 pub(crate) fn seconds(
     arg: lf::Arg,
-    max: u64,
 ) -> impl Fn(&str) -> Result<std::time::Duration, lf::Error> + Clone {
     move |text| {
-        let value = text
-            .parse::<f64>()
-            .map_err(|_| lf::Error::BadSeconds { arg, max })?;
-        lf::input::seconds(arg, value, max)
+        let value = text.parse::<f64>().map_err(|_| lf::Error::BadSeconds {
+            arg,
+            max: lf::input::max_seconds(arg),
+        })?;
+        lf::input::seconds(arg, value)
     }
 }

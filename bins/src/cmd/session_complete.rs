@@ -33,7 +33,7 @@ pub struct Cli {
     id: String,
     /// Seconds between SIGTERM and SIGKILL for the session's live clients.
     #[arg(long, value_name = "SECONDS", default_value = "5",
-          value_parser = super::seconds(lf::Arg::Grace, 3600))]
+          value_parser = super::seconds(lf::Arg::Grace))]
     grace: Duration,
     /// Also remove the session's worktree, and its branch once merged into its base.
     #[arg(long)]

@@ -78,7 +78,7 @@ pub struct Cli {
     host: Vec<String>,
     /// How long each host may take, in seconds (default 5).
     #[arg(long, value_name = "SECONDS",
-          value_parser = super::seconds(lf::Arg::HostTimeout, 3600))]
+          value_parser = super::seconds(lf::Arg::HostTimeout))]
     host_timeout: Option<std::time::Duration>,
 }
 

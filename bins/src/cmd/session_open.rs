@@ -57,7 +57,7 @@ pub struct Cli {
     host: Option<String>,
     /// How long a host may take to say whether it has the session, in seconds (default 5).
     #[arg(long, value_name = "SECONDS",
-          value_parser = super::seconds(lf::Arg::HostTimeout, 3600))]
+          value_parser = super::seconds(lf::Arg::HostTimeout))]
     host_timeout: Option<std::time::Duration>,
 }
 

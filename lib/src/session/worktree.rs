@@ -45,6 +45,16 @@ pub(crate) struct PlannedWorktree {
     base: String,
 }
 
+/// How [`Lf::complete_many`] closes Sessions: the seconds between SIGTERM
+/// and SIGKILL for their live clients, and whether their worktrees go too
+/// (`force`: even with work that would be lost).
+#[derive(Debug, Clone, Copy)]
+pub struct Completing {
+    pub grace: Duration,
+    pub remove_worktree: bool,
+    pub force: bool,
+}
+
 /// What removing a Session's worktree did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorktreeRemoval {
@@ -274,6 +284,39 @@ impl Lf {
                 Ok((Git::containing(Path::new(&cwd))?, None))
             }
         }
+    }
+
+    /// Complete every one of `selectors`, in order, as `complete` (or,
+    /// with `remove_worktree`, `complete_removing_worktree`) does one.
+    /// Every selector is checked first, so a typo closes none of the
+    /// list; if closing one fails, the ones before it stay closed. The
+    /// error comes with the index of the selector it is about; each
+    /// worktree removed is told to `removed`.
+    pub fn complete_many(
+        &self,
+        selectors: &[&str],
+        how: &Completing,
+        tell: &mut dyn FnMut(&super::ops::AgentStopping),
+        removed: &mut dyn FnMut(&WorktreeRemoval),
+    ) -> std::result::Result<Vec<SessionRecord>, (usize, Error)> {
+        for (index, selector) in selectors.iter().enumerate() {
+            self.get(selector).map_err(|error| (index, error))?;
+        }
+        let mut records = Vec::with_capacity(selectors.len());
+        for (index, selector) in selectors.iter().enumerate() {
+            let record = if how.remove_worktree {
+                let (record, removal) = self
+                    .complete_removing_worktree(selector, how.grace, how.force, tell)
+                    .map_err(|error| (index, error))?;
+                removed(&removal);
+                record
+            } else {
+                self.complete(selector, how.grace, tell)
+                    .map_err(|error| (index, error))?
+            };
+            records.push(record);
+        }
+        Ok(records)
     }
 
     /// Complete a Session and remove its worktree (and its branch, once

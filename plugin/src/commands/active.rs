@@ -2,15 +2,10 @@
 //! typed record — which agent processes run right now, each with the one
 //! Session exact evidence attributes it to, and the gaps.
 
-use super::{complete_with, open, shell, shown, task_suggestions};
+use super::{open, shell, shown};
 use crate::LfPlugin;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, SyntaxShape, Type, Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, SyntaxShape, Type, Value};
 
 pub struct Active;
 
@@ -99,20 +94,7 @@ The examples below describe a demo Home where no agent process runs."
         shown(engine, call, &[], snapshot)
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        match arg_type {
-            ArgType::Flag(flag) if flag == "task" => complete_with(engine, task_suggestions),
-            _ => None,
-        }
-    }
+    super::completes!(At::Flag("task") => Completes::Tasks);
 }
 
 #[cfg(test)]

@@ -1,15 +1,11 @@
 //! `lf flow advance`: the orchestrator moved a flow invocation past its
 //! review position, as `lf-flow advance` records it.
 
-use super::{complete_with, invocation_suggestions, open, shell, shown};
+use super::{open, shell, shown};
 use crate::LfPlugin;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value, record,
+    Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value, record,
 };
 
 pub struct FlowAdvance;
@@ -71,22 +67,7 @@ invocation does not move."
         shown(engine, call, &[], advanced)
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        match arg_type {
-            ArgType::Flag(flag) if flag == "invocation" => {
-                complete_with(engine, invocation_suggestions)
-            }
-            _ => None,
-        }
-    }
+    super::completes!(At::Flag("invocation") => Completes::Invocations);
 }
 
 /// The `--invocation` of `lf flow advance` and `lf flow finish`.

@@ -2,15 +2,10 @@
 //! records it.
 
 use super::flow_advance::invocation_flag;
-use super::{complete_with, invocation_suggestions, open, shown};
+use super::{open, shown};
 use crate::LfPlugin;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, SyntaxShape, Type, Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, SyntaxShape, Type, Value};
 
 pub struct FlowFinish;
 
@@ -71,22 +66,7 @@ ones."
         shown(engine, call, &[], finished)
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        match arg_type {
-            ArgType::Flag(flag) if flag == "invocation" => {
-                complete_with(engine, invocation_suggestions)
-            }
-            _ => None,
-        }
-    }
+    super::completes!(At::Flag("invocation") => Completes::Invocations);
 }
 
 #[cfg(test)]

@@ -2,23 +2,17 @@
 //! `lf-flow review` creates it. Its id is derived from the position, so
 //! asking again finds the same Session and launches nothing.
 
-use super::{complete_with, flag_u32, open, shell, shown};
+use super::{flag_u32, open, shell, shown};
 use crate::LfPlugin;
 use lf::flow::{Position, ReviewRequest};
 use lf::provider::Provider;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct FlowReview;
 
 /// The agents a review may run: a review needs one that can mark it ready.
-const PROVIDERS: [Provider; 2] = [Provider::Claude, Provider::Codex];
+const PROVIDERS: &[&str] = &["claude", "codex"];
 
 impl SimplePluginCommand for FlowReview {
     type Plugin = LfPlugin;
@@ -184,26 +178,11 @@ pending on the review of node 2."
         shown(engine, call, &[], review)
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        match arg_type {
-            ArgType::Flag(flag) if flag == "task" => complete_with(engine, super::task_suggestions),
-            ArgType::Flag(flag) if flag == "invocation" => {
-                complete_with(engine, super::invocation_suggestions)
-            }
-            ArgType::Flag(flag) if flag == "provider" => {
-                Some(super::word_suggestions(&PROVIDERS.map(Provider::as_str)))
-            }
-            _ => None,
-        }
-    }
+    super::completes!(
+        At::Flag("task") => Completes::Tasks,
+        At::Flag("invocation") => Completes::Invocations,
+        At::Flag("provider") => Completes::Words(PROVIDERS),
+    );
 }
 
 #[cfg(test)]

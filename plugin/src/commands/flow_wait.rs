@@ -2,18 +2,13 @@
 //! feedback, as `lf-flow wait` prints it. An orchestrator scripts against
 //! this; Ctrl-C stops the wait (the review stays open).
 
-use super::{open, review_suggestions, shell, shown};
+use super::{open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, ShellError, Signature, Spanned,
-    SyntaxShape, Type, Value,
+    Category, Example, LabeledError, ShellError, Signature, Spanned, SyntaxShape, Type, Value,
 };
-use std::time::Duration;
 
 pub struct FlowWait;
 
@@ -79,7 +74,7 @@ waiting."
         let head = call.head;
         let session: Spanned<String> = call.req(0).map_err(shell)?;
         let args = [(Arg::Id, session.span)];
-        let timeout = call.get_flag::<Duration>("timeout").map_err(shell)?;
+        let timeout = super::duration_flag(engine, call, Arg::Timeout)?;
         let lf = open(engine, head)?;
         let signals = engine.signals().clone();
         let stop = move || signals.interrupted();
@@ -90,19 +85,7 @@ waiting."
         }
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, review_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::Reviews);
 }
 
 #[cfg(test)]

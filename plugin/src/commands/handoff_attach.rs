@@ -2,17 +2,11 @@
 //! `lf-handoff attach` does without --exec. A plugin has no terminal to
 //! hand over, so running the attach command is left to the binary.
 
-use super::{active_handoff_suggestions, open, shell, shown};
+use super::{open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct HandoffAttach;
 
@@ -82,19 +76,7 @@ To put yourself in the handed-off terminal, run in a terminal: lf-handoff attach
         )
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, active_handoff_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::ActiveHandoffs);
 }
 
 #[cfg(test)]

@@ -2,17 +2,11 @@
 //! body generation claims the wake, exactly once, as
 //! `lf-handoff claim-wake` does.
 
-use super::{flag_u32, handoff_suggestions, open, shell, shown};
+use super::{flag_u32, open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct HandoffClaimWake;
 
@@ -87,19 +81,7 @@ nothing to wake for, and the claim is refused."
         shown(engine, call, &[(Arg::Id, id.span)], claimed)
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, handoff_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::Handoffs);
 }
 
 #[cfg(test)]

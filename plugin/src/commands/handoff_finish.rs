@@ -2,23 +2,14 @@
 //! does. The first outcome wins: repeating it returns it, a different one
 //! is refused.
 
-use super::{active_handoff_suggestions, open, shell, shown, value_span};
+use super::{open, shell, shown, value_span};
 use crate::LfPlugin;
 use lf::Arg;
 use lf::wire::HandoffOutcome;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct HandoffFinish;
-
-/// The outcome flags, each with the text it takes.
-const OUTCOMES: [&str; 3] = ["handed-back", "completed", "failed"];
 
 impl SimplePluginCommand for HandoffFinish {
     type Plugin = LfPlugin;
@@ -93,7 +84,7 @@ generation claims the wake with `lf handoff claim-wake`."
         let head = call.head;
         let id: Spanned<String> = call.req(0).map_err(shell)?;
         let mut given = Vec::new();
-        for flag in OUTCOMES {
+        for flag in HandoffOutcome::FLAGS {
             if let Some(text) = call.get_flag::<Spanned<String>>(flag).map_err(shell)? {
                 given.push((flag, text));
             }
@@ -118,17 +109,8 @@ generation claims the wake with `lf handoff claim-wake`."
                 return Err(error);
             }
         };
-        let outcome = match flag {
-            "handed-back" => HandoffOutcome::HandedBack {
-                summary: text.item.clone(),
-            },
-            "completed" => HandoffOutcome::Completed {
-                summary: text.item.clone(),
-            },
-            _ => HandoffOutcome::Failed {
-                reason: text.item.clone(),
-            },
-        };
+        let outcome =
+            HandoffOutcome::of_flag(flag, text.item.clone()).expect("one of the outcome flags");
         // The outcome's text (and an outcome refused because another one
         // stands) is about the outcome flag given.
         let outcome_span = value_span(engine, text.span);
@@ -152,19 +134,7 @@ generation claims the wake with `lf handoff claim-wake`."
         })
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, active_handoff_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::ActiveHandoffs);
 }
 
 #[cfg(test)]

@@ -2,20 +2,14 @@
 //! as `lf-handoff open` records it. Opening is idempotent on replay: the
 //! same parent and body generation find the same handoff.
 
-use super::{
-    complete_with, flag_u32, open, parent_suggestions, shell, shown, user_path, value_span,
-};
+use super::{flag_u32, open, shell, shown, user_path, value_span};
 use crate::LfPlugin;
 use lf::Arg;
 use lf::handoff::OpenArgs;
 use lf::provider::Provider;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Span, Spanned, SyntaxShape,
-    Type, Value,
+    Category, Example, LabeledError, Signature, Span, Spanned, SyntaxShape, Type, Value,
 };
 use std::path::PathBuf;
 
@@ -184,23 +178,10 @@ refused, and what is not secret belongs in --argv, where the person sees it."
         })
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        match arg_type {
-            ArgType::Positional(0) => complete_with(engine, parent_suggestions),
-            ArgType::Flag(flag) if flag == "provider" => {
-                Some(super::word_suggestions(Provider::NAMES))
-            }
-            _ => None,
-        }
-    }
+    super::completes!(
+        At::Positional(0) => Completes::Parents,
+        At::Flag("provider") => Completes::Words(Provider::NAMES),
+    );
 }
 
 /// The `--env` record as the library's `NAME=VALUE` entries, which the

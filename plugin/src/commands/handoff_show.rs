@@ -1,17 +1,11 @@
 //! `lf handoff show`: one interactive handoff, as `lf-handoff show` prints
 //! it.
 
-use super::{handoff_suggestions, open, shell, shown};
+use super::{open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct HandoffShow;
 
@@ -80,19 +74,7 @@ _SECRET or _PASSWORD), none of which changes which program runs or what it loads
         shown(engine, call, &[(Arg::Id, id.span)], handoff)
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, handoff_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::Handoffs);
 }
 
 #[cfg(test)]

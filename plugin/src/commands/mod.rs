@@ -61,6 +61,7 @@ pub use work_wave_list::WorkWaveList;
 
 use lf::{Arg, Caller, ErrorKind, Lf, ListFilter};
 use nu_plugin::{EngineInterface, EvaluatedCall};
+use nu_protocol::engine::ArgType;
 use nu_protocol::{DynamicSuggestion, LabeledError, ShellError, Span, Spanned, Value};
 use std::path::{Path, PathBuf};
 
@@ -315,6 +316,21 @@ pub(crate) fn parent_suggestions(lf: Lf) -> lf::Result<Vec<DynamicSuggestion>> {
     Ok(suggestions)
 }
 
+/// A flag that takes a duration (`--host-timeout 5sec`), absent or
+/// bounded by the library's rule for it (`lf::input::max_seconds`), as
+/// the binaries' seconds are; refused under the flag otherwise.
+pub(crate) fn duration_flag(
+    engine: &EngineInterface,
+    call: &EvaluatedCall,
+    arg: Arg,
+) -> Result<Option<std::time::Duration>, LabeledError> {
+    call.get_flag::<std::time::Duration>(arg.flag())
+        .map_err(shell)?
+        .map(|duration| lf::input::duration_for(arg, duration))
+        .transpose()
+        .map_err(|error| fail(engine, call, &[], error))
+}
+
 /// A flag's non-negative integer as a `u32`, or an error under it.
 /// A flag that counts something (`--limit`, `--since`): absent, or a
 /// number from 0, refused under the flag otherwise.
@@ -349,6 +365,75 @@ pub(crate) fn flag_u32(
         .with_code("lf::usage")
     })
 }
+
+/// What an argument completes with: one kind of id (each kind has one
+/// suggestion function above), or a fixed set of words.
+#[derive(Clone, Copy)]
+pub(crate) enum Completes {
+    Sessions,
+    Reviews,
+    Tasks,
+    Waves,
+    Invocations,
+    Handoffs,
+    ActiveHandoffs,
+    Parents,
+    Words(&'static [&'static str]),
+}
+
+/// Where an argument is: a positional by index, or a flag by name.
+#[derive(Clone, Copy)]
+pub(crate) enum At {
+    Positional(usize),
+    Flag(&'static str),
+}
+
+/// The completion of `arg_type` from a command's table of what each of
+/// its arguments completes with; `None` (Nushell's own) for the rest.
+pub(crate) fn complete(
+    engine: &EngineInterface,
+    arg_type: &ArgType,
+    table: &[(At, Completes)],
+) -> Option<Vec<DynamicSuggestion>> {
+    let (_, what) = table.iter().find(|(at, _)| match (at, arg_type) {
+        (At::Positional(index), ArgType::Positional(given)) => index == given,
+        (At::Flag(name), ArgType::Flag(given)) => name == given,
+        _ => false,
+    })?;
+    let suggest = match what {
+        Completes::Words(words) => return Some(word_suggestions(words)),
+        Completes::Sessions => session_suggestions,
+        Completes::Reviews => review_suggestions,
+        Completes::Tasks => task_suggestions,
+        Completes::Waves => wave_suggestions,
+        Completes::Invocations => invocation_suggestions,
+        Completes::Handoffs => handoff_suggestions,
+        Completes::ActiveHandoffs => active_handoff_suggestions,
+        Completes::Parents => parent_suggestions,
+    };
+    complete_with(engine, suggest)
+}
+
+/// A command's `get_dynamic_completion`, from its table of what each
+/// argument completes with: `completes!(At::Positional(0) =>
+/// Completes::Sessions)`.
+macro_rules! completes {
+    ($($at:expr => $what:expr),* $(,)?) => {
+        #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
+        fn get_dynamic_completion(
+            &self,
+            _plugin: &crate::LfPlugin,
+            engine: &nu_plugin::EngineInterface,
+            _call: nu_plugin::DynamicCompletionCall,
+            arg_type: nu_protocol::engine::ArgType,
+            _experimental: nu_protocol::engine::ExperimentalMarker,
+        ) -> Option<Vec<nu_protocol::DynamicSuggestion>> {
+            use $crate::commands::{At, Completes};
+            $crate::commands::complete(engine, &arg_type, &[$(($at, $what)),*])
+        }
+    };
+}
+pub(crate) use completes;
 
 /// Completions of a fixed set of words.
 pub(crate) fn word_suggestions(words: &[&str]) -> Vec<DynamicSuggestion> {
@@ -490,5 +575,50 @@ mod tests {
             values(parent_suggestions(lf()).unwrap()),
             ["task:LOO-291", "wave:product"]
         );
+    }
+
+    /// The message of an evaluation that fails.
+    fn failure(source: &str) -> String {
+        let mut demo = demo::plugin_test();
+        let error = match demo.test.eval(source) {
+            Ok(data) => data.into_value(Span::test_data()).expect_err(source),
+            Err(error) => error,
+        };
+        format!("{error:?}")
+    }
+
+    /// The library's message for a value of `arg` past its bound.
+    fn too_long(arg: Arg) -> String {
+        lf::input::seconds(arg, lf::input::max_seconds(arg) as f64 + 1.0)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn durations_past_the_library_bound_are_refused_with_its_message() {
+        for (source, arg) in [
+            ("lf sessions --host-timeout 61min", Arg::HostTimeout),
+            (
+                &*format!("lf session complete {} --grace 3601", demo::PARSER),
+                Arg::Grace,
+            ),
+            (
+                &*format!("lf flow wait {} --timeout 7200wk", demo::REVIEW_DESIGN),
+                Arg::Timeout,
+            ),
+        ] {
+            let message = failure(source);
+            assert!(message.contains(&too_long(arg)), "{source}: {message}");
+            assert!(message.contains("lf::usage"), "{source}: {message}");
+        }
+    }
+
+    #[test]
+    fn durations_within_the_bound_are_taken() {
+        let mut demo = demo::plugin_test();
+        let data = demo.test.eval("(lf sessions --host-timeout 60min).0.id");
+        let value = data.expect("an hour is within the bound");
+        let value = value.into_value(Span::test_data()).expect("a value");
+        assert_eq!(value.as_str().unwrap(), demo::EXPLORE);
     }
 }

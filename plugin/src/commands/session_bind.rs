@@ -1,15 +1,11 @@
 //! `lf session bind`: bind a session to a Task, permanently.
 
-use super::{complete_with, open, session_suggestions, shell, shown, task_suggestions};
+use super::{open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Record, Signature, Spanned, SyntaxShape,
-    Type, Value,
+    Category, Example, LabeledError, Record, Signature, Spanned, SyntaxShape, Type, Value,
 };
 
 pub struct SessionBind;
@@ -90,21 +86,10 @@ nothing."
         shown(engine, call, &args, lf.bind(&id.item, &task.item))
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        match arg_type {
-            ArgType::Positional(0) => complete_with(engine, session_suggestions),
-            ArgType::Positional(1) => complete_with(engine, task_suggestions),
-            _ => None,
-        }
-    }
+    super::completes!(
+        At::Positional(0) => Completes::Sessions,
+        At::Positional(1) => Completes::Tasks,
+    );
 }
 
 #[cfg(test)]

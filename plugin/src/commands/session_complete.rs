@@ -3,18 +3,13 @@
 //! table closes what it shows: `lf sessions | where state == ready | lf
 //! session complete`.
 
-use super::{error_at, open, piped_ids, session_suggestions, shell};
+use super::{error_at, open, piped_ids, shell};
 use crate::LfPlugin;
 use crate::value::to_value;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use lf::session::worktree::{Completing, WorktreeRemoval};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 use std::time::Duration;
 
 pub struct SessionComplete;
@@ -102,86 +97,102 @@ several processes complete one session at once, exactly one succeeds."
         input: &Value,
     ) -> Result<Value, LabeledError> {
         let head = call.head;
-        let argument: Option<Spanned<String>> = call.opt(0).map_err(shell)?;
-        let grace = match call.get_flag::<f64>("grace").map_err(shell)? {
-            Some(grace) => lf::input::seconds(Arg::Grace, grace, 3600)
-                .map_err(|error| super::fail(engine, call, &[], error))?,
-            None => Duration::from_secs(5),
-        };
-        let remove_worktree = call.has_flag("remove-worktree").map_err(shell)?;
-        let force = call.has_flag("force").map_err(shell)?;
-        if force && !remove_worktree {
-            return Err(
-                LabeledError::new("--force only goes with --remove-worktree")
-                    .with_label(
-                        "add --remove-worktree",
-                        super::flag_span(engine, call, "force").unwrap_or(head),
-                    )
-                    .with_code("lf::usage"),
-            );
-        }
-        let mut ids = Vec::new();
-        piped_ids(input, &mut ids)?;
-        let single = match (argument, ids.is_empty()) {
-            (Some(id), true) => {
-                ids.push(id);
-                true
-            }
-            (Some(id), false) => {
-                return Err(LabeledError::new(
-                    "give the session ids as the argument or through the pipeline, not both",
-                )
-                .with_label("an id here", id.span)
-                .with_label("and ids piped in", input.span()));
-            }
-            (None, true) if !matches!(input, Value::List { .. }) => {
-                return Err(LabeledError::new(
-                    "which session? give its id, or pipe ids in: lf sessions | where state == ready | lf session complete",
-                )
-                .with_label("needs a session id", head));
-            }
-            (None, _) => !matches!(input, Value::List { .. }),
-        };
-        let lf = open(engine, head)?;
-        // Check every id first: a typo should not close half the list.
-        for id in &ids {
-            lf.get(&id.item).map_err(|error| error_at(error, id.span))?;
-        }
-        let mut records = Vec::with_capacity(ids.len());
+        let how = completing(engine, call)?;
+        let (ids, single) = given_ids(call, input)?;
+        let selectors: Vec<&str> = ids.iter().map(|id| id.item.as_str()).collect();
         let tell = &mut |stopping: &lf::session::AgentStopping| {
             eprintln!("lf session complete: {stopping}");
         };
-        for id in &ids {
-            let record = if remove_worktree {
-                let (record, removal) = lf
-                    .complete_removing_worktree(&id.item, grace, force, tell)
-                    .map_err(|error| super::fail(engine, call, &[(Arg::Id, id.span)], error))?;
-                eprintln!("lf session complete: {removal}");
-                record
-            } else {
-                lf.complete(&id.item, grace, tell)
-                    .map_err(|error| error_at(error, id.span))?
-            };
-            records.push(to_value(&record, head)?);
-        }
+        let removed = &mut |removal: &WorktreeRemoval| {
+            eprintln!("lf session complete: {removal}");
+        };
+        let completed = open(engine, head)?.complete_many(&selectors, &how, tell, removed);
+        let mut records = completed
+            .map_err(|(index, error)| failed(engine, call, &ids[index], how, error))?
+            .iter()
+            .map(|record| to_value(record, head))
+            .collect::<Result<Vec<_>, _>>()?;
         if single && let Some(record) = records.pop() {
             return Ok(record);
         }
         Ok(Value::list(records, head))
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, session_suggestions))
-            .flatten()
+    super::completes!(At::Positional(0) => Completes::Sessions);
+}
+
+/// How the call asks to complete: --grace within the library's bound,
+/// and --force only with --remove-worktree.
+fn completing(engine: &EngineInterface, call: &EvaluatedCall) -> Result<Completing, LabeledError> {
+    let grace = match call.get_flag::<f64>("grace").map_err(shell)? {
+        Some(grace) => lf::input::seconds(Arg::Grace, grace)
+            .map_err(|error| super::fail(engine, call, &[], error))?,
+        None => Duration::from_secs(5),
+    };
+    let remove_worktree = call.has_flag("remove-worktree").map_err(shell)?;
+    let force = call.has_flag("force").map_err(shell)?;
+    if force && !remove_worktree {
+        return Err(
+            LabeledError::new("--force only goes with --remove-worktree")
+                .with_label(
+                    "add --remove-worktree",
+                    super::flag_span(engine, call, "force").unwrap_or(call.head),
+                )
+                .with_code("lf::usage"),
+        );
+    }
+    Ok(Completing {
+        grace,
+        remove_worktree,
+        force,
+    })
+}
+
+/// The ids to complete: the argument, or the pipeline's (not both); and
+/// whether one record is returned rather than a table.
+fn given_ids(
+    call: &EvaluatedCall,
+    input: &Value,
+) -> Result<(Vec<Spanned<String>>, bool), LabeledError> {
+    let argument: Option<Spanned<String>> = call.opt(0).map_err(shell)?;
+    let mut ids = Vec::new();
+    piped_ids(input, &mut ids)?;
+    let single = match (argument, ids.is_empty()) {
+        (Some(id), true) => {
+            ids.push(id);
+            true
+        }
+        (Some(id), false) => {
+            return Err(LabeledError::new(
+                "give the session ids as the argument or through the pipeline, not both",
+            )
+            .with_label("an id here", id.span)
+            .with_label("and ids piped in", input.span()));
+        }
+        (None, true) if !matches!(input, Value::List { .. }) => {
+            return Err(LabeledError::new(
+                    "which session? give its id, or pipe ids in: lf sessions | where state == ready | lf session complete",
+                )
+                .with_label("needs a session id", call.head));
+        }
+        (None, _) => !matches!(input, Value::List { .. }),
+    };
+    Ok((ids, single))
+}
+
+/// A failure of one id, under it. Removing a worktree may fail over
+/// another argument (`--force`), which `fail` finds.
+fn failed(
+    engine: &EngineInterface,
+    call: &EvaluatedCall,
+    id: &Spanned<String>,
+    how: Completing,
+    error: lf::Error,
+) -> LabeledError {
+    if how.remove_worktree {
+        super::fail(engine, call, &[(Arg::Id, id.span)], error)
+    } else {
+        error_at(error, id.span)
     }
 }
 
@@ -192,5 +203,25 @@ mod tests {
     #[test]
     fn examples() {
         crate::demo::test_examples(&SessionComplete);
+    }
+
+    #[test]
+    fn a_typo_closes_none_of_the_list() {
+        let mut demo = crate::demo::plugin_test();
+        let source = format!(
+            "['{}' 'abcdef0123'] | lf session complete",
+            crate::demo::PARSER
+        );
+        let error = match demo.test.eval(&source) {
+            Ok(data) => data
+                .into_value(nu_protocol::Span::test_data())
+                .expect_err("a typo fails"),
+            Err(error) => error,
+        };
+        let message = format!("{error:?}");
+        assert!(message.contains("lf::not_found"), "{message}");
+        let lf = lf::Lf::at(demo.home.clone(), lf::Caller::default());
+        let parser = lf.get(crate::demo::PARSER).unwrap();
+        assert!(parser.completed_at.is_none(), "closed before the typo");
     }
 }

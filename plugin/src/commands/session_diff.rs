@@ -1,17 +1,11 @@
 //! `lf session diff`: what a session changed, for review, as
 //! `lf-session-diff` prints it: a record whose `files` is a table.
 
-use super::{open, session_suggestions, shell, shown};
+use super::{open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct SessionDiff;
 
@@ -84,19 +78,7 @@ diff as a string instead."
         shown(engine, call, &args, lf.diff(&id.item))
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, session_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::Sessions);
 }
 
 #[cfg(test)]

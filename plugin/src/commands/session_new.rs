@@ -1,18 +1,14 @@
 //! `lf session new`: record a conversation and, unless told not to, launch
 //! it in its durable tmux session, as `lf-session-new` does.
 
-use super::{complete_with, open, shell, shown, user_path};
+use super::{open, shell, shown, user_path};
 use crate::LfPlugin;
 use lf::Arg;
 use lf::provider::Provider;
 use lf::session::OpenOptions;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Span, Spanned, SyntaxShape,
-    Type, Value,
+    Category, Example, LabeledError, Signature, Span, Spanned, SyntaxShape, Type, Value,
 };
 
 pub struct SessionNew;
@@ -195,23 +191,10 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
         shown(engine, call, &args, lf.get(&record.id))
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        match arg_type {
-            ArgType::Flag(flag) if flag == "provider" => {
-                Some(super::word_suggestions(Provider::NAMES))
-            }
-            ArgType::Flag(flag) if flag == "task" => complete_with(engine, super::task_suggestions),
-            _ => None,
-        }
-    }
+    super::completes!(
+        At::Flag("provider") => Completes::Words(Provider::NAMES),
+        At::Flag("task") => Completes::Tasks,
+    );
 }
 
 #[cfg(test)]

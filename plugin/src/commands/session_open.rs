@@ -2,18 +2,12 @@
 //! of its own, so it can only switch a tmux client; outside tmux it makes
 //! sure the Session runs and says how to attach.
 
-use super::{open, session_suggestions, shell, shown};
+use super::{open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
 use lf::session::{Destination, OpenOptions};
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct SessionOpen;
 
@@ -155,19 +149,7 @@ a plugin has no terminal to attach, so it returns the record; attach with \
         shown(engine, call, &args, lf.get(&session))
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, session_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::Sessions);
 }
 
 #[cfg(test)]

@@ -1,17 +1,11 @@
 //! `lf session rename`: give a session a title.
 
-use super::{open, session_suggestions, shell, shown};
+use super::{open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
 use lf::wire::TitleSource;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct SessionRename;
 
@@ -91,19 +85,7 @@ succeeds, keeps the title and says so on stderr)."
         shown(engine, call, &args, renamed)
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| super::complete_with(engine, session_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::Sessions);
 }
 
 #[cfg(test)]

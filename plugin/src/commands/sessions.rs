@@ -1,16 +1,15 @@
 //! `lf sessions`: the Sessions as a typed table, streamed newest first, with
 //! the filters of `lf-session-list`.
 
-use super::{complete_with, open, shell, user_path};
+use super::{open, shell, user_path};
 use crate::LfPlugin;
 use crate::value::to_value;
 use lf::ListFilter;
 use lf::wire::{SessionKind, SessionState};
-use nu_plugin::{DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand};
-use nu_protocol::engine::ArgType;
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand};
 use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, ListStream, PipelineData, Record,
-    Signature, Span, Spanned, SyntaxShape, Type, Value,
+    Category, Example, LabeledError, ListStream, PipelineData, Record, Signature, Span, Spanned,
+    SyntaxShape, Type, Value,
 };
 use std::path::PathBuf;
 
@@ -233,9 +232,7 @@ and two closed ones."
             .get_flag::<Vec<String>>("host")
             .map_err(shell)?
             .unwrap_or_default();
-        let timeout = call
-            .get_flag::<std::time::Duration>("host-timeout")
-            .map_err(shell)?;
+        let timeout = super::duration_flag(engine, call, lf::Arg::HostTimeout)?;
         let lf = open(engine, head)?;
         let remotes = lf.remotes(flag("hosts")?, &hosts, timeout).map_err(fail)?;
         // The filters are checked before the first record, so a bad one is
@@ -263,26 +260,11 @@ and two closed ones."
         Ok(PipelineData::list_stream(stream, None))
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        match arg_type {
-            ArgType::Flag(flag) if flag == "state" => {
-                Some(super::word_suggestions(SessionState::NAMES))
-            }
-            ArgType::Flag(flag) if flag == "kind" => {
-                Some(super::word_suggestions(SessionKind::NAMES))
-            }
-            ArgType::Flag(flag) if flag == "task" => complete_with(engine, super::task_suggestions),
-            _ => None,
-        }
-    }
+    super::completes!(
+        At::Flag("state") => Completes::Words(SessionState::NAMES),
+        At::Flag("kind") => Completes::Words(SessionKind::NAMES),
+        At::Flag("task") => Completes::Tasks,
+    );
 }
 
 fn conflicting(flag: &str, other: &str, span: Span) -> LabeledError {

@@ -1,17 +1,11 @@
 //! `lf work task add`: register a Task, one identified piece of work,
 //! usually with a worktree.
 
-use super::{complete_with, open, shell, shown, user_path, wave_suggestions};
+use super::{open, shell, shown, user_path};
 use crate::LfPlugin;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct WorkTaskAdd;
 
@@ -89,20 +83,7 @@ that Task (the innermost worktree wins)."
         shown(engine, call, &[(Arg::Identifier, identifier.span)], task)
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        match arg_type {
-            ArgType::Flag(flag) if flag == "wave" => complete_with(engine, wave_suggestions),
-            _ => None,
-        }
-    }
+    super::completes!(At::Flag("wave") => Completes::Waves);
 }
 
 #[cfg(test)]

@@ -1,16 +1,10 @@
 //! `lf work task finish`: mark a Task finished.
 
-use super::{complete_with, open, shell, shown, task_suggestions};
+use super::{open, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
-use nu_plugin::{
-    DynamicCompletionCall, EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand,
-};
-use nu_protocol::engine::ArgType;
-use nu_protocol::{
-    Category, DynamicSuggestion, Example, LabeledError, Signature, Spanned, SyntaxShape, Type,
-    Value,
-};
+use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
+use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
 
 pub struct WorkTaskFinish;
 
@@ -52,19 +46,7 @@ impl SimplePluginCommand for WorkTaskFinish {
         shown(engine, call, &[(Arg::Task, task.span)], finished)
     }
 
-    #[expect(deprecated, reason = "dynamic completion is experimental in nu-plugin")]
-    fn get_dynamic_completion(
-        &self,
-        _plugin: &LfPlugin,
-        engine: &EngineInterface,
-        _call: DynamicCompletionCall,
-        arg_type: ArgType,
-        _experimental: nu_protocol::engine::ExperimentalMarker,
-    ) -> Option<Vec<DynamicSuggestion>> {
-        matches!(arg_type, ArgType::Positional(0))
-            .then(|| complete_with(engine, task_suggestions))
-            .flatten()
-    }
+    super::completes!(At::Positional(0) => Completes::Tasks);
 }
 
 #[cfg(test)]
