@@ -468,6 +468,18 @@ pub fn option_key(env: &Env, pane: &str, label: &str) -> String {
 /// dialog does), and an Enter then would pick that one.
 pub fn choose(env: &Env, pane: &str, dialog: &str, label: &str) {
     wait_screen(env, pane, dialog, 30);
+    // Let it draw itself anew first: act only on a screen that stayed the
+    // same for a second.
+    let mut shown = env.capture_visible(pane);
+    let mut since = std::time::Instant::now();
+    while since.elapsed() < std::time::Duration::from_secs(1) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let now = env.capture_visible(pane);
+        if now != shown {
+            shown = now;
+            since = std::time::Instant::now();
+        }
+    }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let open = || env.capture_visible(pane).contains(dialog);
     while open() {
@@ -483,6 +495,15 @@ pub fn choose(env: &Env, pane: &str, dialog: &str, label: &str) {
             .position(|(_, _, text)| text.starts_with(label));
         match (selected, wanted) {
             (Some(selected), Some(wanted)) if selected == wanted => {
+                // Still selected a moment later: not a drawing about to be
+                // replaced.
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                if !options(&env.capture_visible(pane))
+                    .iter()
+                    .any(|(selected, _, text)| *selected && text.starts_with(label))
+                {
+                    continue;
+                }
                 keys(env, pane, &["Enter"]);
                 let pressed = std::time::Instant::now();
                 while open() && pressed.elapsed() < std::time::Duration::from_secs(2) {
