@@ -216,11 +216,7 @@ impl Ran {
             "a failure printed to stdout\n{}",
             self.describe()
         );
-        let program = Path::new(&self.argv[0])
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let program = self.program();
         let prefix = format!("{program}: ");
         assert!(
             self.stderr.starts_with(&prefix),
@@ -248,13 +244,18 @@ impl Ran {
             "a failure printed to stdout\n{}",
             self.describe()
         );
-        let program = Path::new(&self.argv[0])
+        let program = self.program();
+        assert_eq!(decoded.program, program, "{}", self.describe());
+        decoded
+    }
+
+    /// The name of the program that ran.
+    fn program(&self) -> String {
+        Path::new(&self.argv[0])
             .file_name()
             .unwrap()
             .to_string_lossy()
-            .into_owned();
-        assert_eq!(decoded.program, program, "{}", self.describe());
-        decoded
+            .into_owned()
     }
 
     /// Decode stderr as the one JSON error `LF_ERROR_FORMAT=json` prints.
