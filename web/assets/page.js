@@ -30,7 +30,19 @@
           return;
         }
         if (response.ok) {
-          main.innerHTML = await response.text();
+          const html = await response.text();
+          if (typing()) {
+            // What the person types is never swept away: later.
+            setTimeout(refresh, 2000);
+            return;
+          }
+          // A "Complete…" the person opened stays open.
+          const open = Array.from(main.querySelectorAll("details[open]"), (d) => d.className);
+          main.innerHTML = html;
+          for (const name of open) {
+            const details = main.querySelector(`details.${CSS.escape(name)}`);
+            if (details) details.open = true;
+          }
           // What the page shows now, for whoever measures or tests it.
           root.dataset.seq = String(upTo);
           root.dataset.shownAt = String(Date.now());
@@ -42,6 +54,17 @@
       fetching = false;
     }
   }
+
+  // Whether the person is typing into a field of the live part (a reply).
+  function typing() {
+    return Array.from(main.querySelectorAll("input[type=text], textarea")).some(
+      (field) => field === document.activeElement || field.value !== "",
+    );
+  }
+
+  // How long ago things happened ("waited 14m") and a Session's screen
+  // change without an event: looked at again now and then.
+  setInterval(refresh, 1000 * Number(document.body.dataset.every || 30));
 
   const events = new EventSource("/events");
   events.addEventListener("open", () => {

@@ -114,8 +114,9 @@ async fn not_found() -> Response {
 }
 
 /// A page around its live part: `part` is where it fetches that part
-/// again when the change stream says something changed.
-fn page(title: &str, part: &str, body: Markup) -> Markup {
+/// again when the change stream says something changed, and every
+/// `every` seconds (what no event tells: the time waited, a screen).
+fn page(title: &str, part: &str, every: u32, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" data-seq="0" {
@@ -129,7 +130,7 @@ fn page(title: &str, part: &str, body: Markup) -> Markup {
                 link rel="stylesheet" href="/static/page.css";
                 script src="/static/page.js" defer {}
             }
-            body data-part=(part) {
+            body data-part=(part) data-every=(every) {
                 header.bar {
                     a.home href="/" { "lf" }
                     span #live title="Follows your sessions as they change" { "live" }
@@ -153,7 +154,7 @@ fn in_turn(lf: lf::Lf) -> lf::Result<Vec<SessionRecord>> {
 
 async fn index(State(app): State<Arc<App>>) -> Result<Markup, Failed> {
     let records = app.with_lf(in_turn).await?;
-    Ok(page("lf", "/part/", sessions(&records)))
+    Ok(page("lf", "/part/", 30, sessions(&records)))
 }
 
 async fn index_part(State(app): State<Arc<App>>) -> Result<Markup, Failed> {
@@ -251,7 +252,12 @@ async fn session(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<
     let part = format!("/part/s/{id}");
     let shown = shown(&app, id).await?;
     let title = format!("{} · lf", shown.record.title);
-    Ok(page(&title, &part, session_body(&shown, app.guard.csrf())))
+    Ok(page(
+        &title,
+        &part,
+        5,
+        session_body(&shown, app.guard.csrf()),
+    ))
 }
 
 async fn session_part(
