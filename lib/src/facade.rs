@@ -6,7 +6,7 @@
 //! database is created or changed.
 
 use crate::caller::Caller;
-use crate::error::Result;
+use crate::Result;
 use crate::home::Home;
 use crate::store::Store;
 use std::path::{Path, PathBuf};

@@ -2,6 +2,7 @@
 //! `attention`, `actions` and flow membership. Nothing here reads a file or
 //! the database, so every branch has a unit test below.
 
+use crate::session::error::SessionError;
 use std::borrow::Cow;
 
 use crate::wire::{
@@ -211,10 +212,10 @@ pub const NOT_READY: &str = "The session agent has not marked this ready";
 /// instead. Its record's actions give this as their unavailable reason,
 /// and every binary refuses with it (exit 4).
 pub fn completed(session: &str, completed_at: i64) -> crate::Error {
-    crate::Error::AlreadyComplete {
+    SessionError::AlreadyComplete {
         session: crate::ids::short_id(session).to_owned(),
         at: crate::clock::Timestamp(completed_at).to_string(),
-    }
+    }.into()
 }
 
 /// The refusal of anything but a read of a completed Session.
@@ -293,13 +294,13 @@ pub fn require_action(
         .into_iter()
         .find(|item| item.kind == action)
     {
-        None => Err(crate::Error::Unavailable(
+        None => Err(SessionError::Unavailable(
             "This action does not apply to this Session".into(),
-        )),
+        ).into()),
         Some(SessionAction {
             unavailable_reason: Some(reason),
             ..
-        }) => Err(crate::Error::Unavailable(reason)),
+        }) => Err(SessionError::Unavailable(reason).into()),
         Some(_) => Ok(()),
     }
 }

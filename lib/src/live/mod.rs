@@ -15,8 +15,9 @@ mod wire;
 
 pub use wire::{Discovery, LiveProcess, LiveSession, LiveSnapshot, ProcessState};
 
+use crate::work::WorkError;
 use crate::clock::{Timestamp, now_micros};
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 use crate::home::Home;
 use crate::liveness::table::{ProcessTable, StartClock};
 use crate::store::ReadOnly;
@@ -47,7 +48,7 @@ pub fn observe(home: &Home, task: Option<&str>) -> Result<LiveSnapshot> {
             },
             None => None,
         };
-        snapshot.task = Some(found.ok_or_else(|| Error::TaskNotFound(selector.to_owned(), false))?);
+        snapshot.task = Some(found.ok_or_else(|| WorkError::TaskNotFound(selector.to_owned(), false))?);
     }
     let Some(database) = database else {
         return Ok(snapshot);

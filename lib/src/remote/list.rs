@@ -11,9 +11,12 @@
 //! through ssh, and its `terminal_ids` (panes of that machine's tmux) are
 //! dropped.
 
+use crate::remote::RemoteError;
 use super::hosts::Remotes;
 use super::ssh::{self, Exceeded, Finished, Limit, NotFinished, Ssh};
-use crate::error::{Error, ErrorKind, Result, host_text};
+use crate::Result;
+use crate::error::domain::{ErrorKind};
+use crate::error::untrusted::{host_text};
 use crate::facade::Lf;
 use crate::ids::SessionId;
 use crate::session::{ListFilter, Listing};
@@ -144,12 +147,12 @@ impl Iterator for Merged {
 /// that name something of this machine cannot be asked of another.
 fn remote_args(filter: &ListFilter) -> Result<Vec<String>> {
     if filter.task.is_some() {
-        return Err(Error::LocalOnlyFilter { flag: "--task" });
+        return Err(RemoteError::LocalOnlyFilter { flag: "--task" }.into());
     }
     if filter.cwd.is_some() {
-        return Err(Error::LocalOnlyFilter {
+        return Err(RemoteError::LocalOnlyFilter {
             flag: "--cwd (or --here)",
-        });
+        }.into());
     }
     let mut args = vec!["--jsonl".to_owned()];
     if filter.attention {

@@ -13,6 +13,9 @@
 //! or incompatible is a problem reported beside the listing, never a
 //! reason for it to fail or hang.
 
+use std::path::PathBuf;
+use crate::error::domain::{Arg, Domain, ErrorKind, What};
+use crate::error::untrusted::quote;
 pub mod hosts;
 pub mod list;
 pub mod open;
@@ -21,3 +24,81 @@ mod ssh;
 pub use hosts::Remotes;
 pub use list::Merged;
 pub use open::{Located, RemoteSession};
+/// Remote hosts: the host list, and what a host or its lf said.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum RemoteError {
+    #[error(
+        "{} is not a host name lf passes to ssh: use letters, digits and - . _ @ : [ ] %, not starting with -",
+        quote(.0)
+    )]
+    BadHost(String),
+    #[error(
+        "the remote {what} {} cannot be used: give an absolute path (or one starting with ~/) without quotes, backslashes or control characters",
+        quote(.text)
+    )]
+    BadRemotePath { arg: Arg, what: What, text: String },
+    #[error(
+        "{flag} names something of this machine, so it cannot be combined with --host or --hosts; remote sessions can be filtered with --attention, --state, --kind, --orphan and --all"
+    )]
+    LocalOnlyFilter { flag: &'static str },
+    #[error("host {} is not in the host list; see lf-host list, or add it with lf-host add", quote(.0))]
+    HostNotFound(String),
+    #[error(
+        "Session {id} was not found here or on any host of the host list (lf-host list){problems}; pass --host HOST if it is on another machine"
+    )]
+    NowhereFound { id: String, problems: String },
+    /// What a remote lf refused, in its own words (escaped) and naming the
+    /// host; the kind is its kind.
+    #[error("{message}")]
+    RemoteRefused {
+        host: String,
+        kind: ErrorKind,
+        message: String,
+    },
+    #[error("host {} is already in the host list; remove it first to change it (lf-host remove)", quote(.0))]
+    HostExists(String),
+    #[error(
+        "the host list {} cannot be read: {problem}; fix it or remove it (lf-host list shows it once it reads)",
+        .path.display()
+    )]
+    BadHostList { path: PathBuf, problem: String },
+    /// A host could not be asked; the message says why, for a person.
+    #[error("{message}")]
+    HostUnavailable { host: String, message: String },
+}
+
+impl Domain for RemoteError {
+    fn kind(&self) -> ErrorKind {
+        use RemoteError::*;
+        match self {
+            BadHost(..)
+            | BadRemotePath { .. }
+            | LocalOnlyFilter { .. } => ErrorKind::Usage,
+            HostNotFound(..)
+            | NowhereFound { .. } => ErrorKind::NotFound,
+            RemoteRefused { .. }
+            | BadHostList { .. }
+            | HostUnavailable { .. } => ErrorKind::Operational,
+            HostExists(..) => ErrorKind::Conflict,
+        }
+    }
+
+    fn arg(&self) -> Option<Arg> {
+        use RemoteError::*;
+        Some(match self {
+            BadHost(_)
+            | HostNotFound(_)
+            | HostExists(_) => Arg::Host,
+            BadRemotePath { arg, .. } => *arg,
+            NowhereFound { .. } => Arg::Id,
+            _ => return None,
+        })
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
+}
+

@@ -4,9 +4,15 @@
 //! Home: inside tmux in a new window of the person's session, outside
 //! tmux in this terminal (ssh replaces this process).
 
+use crate::input::InputError;
+use crate::remote::RemoteError;
+use crate::session::error::SessionError;
+use crate::tmux::TmuxError;
 use super::list::{adopt, failed, not_finished};
 use super::ssh::{self, Limit, Ssh};
-use crate::error::{Error, ErrorKind, Result, host_text};
+use crate::{Error, Result};
+use crate::error::domain::{ErrorKind};
+use crate::error::untrusted::{host_text};
 use crate::facade::Lf;
 use crate::ids::SessionSelector;
 use crate::wire::{HostEntry, HostProblem, SessionRecord};
@@ -49,7 +55,7 @@ impl RemoteSession {
             .iter()
             .find(|entry| entry.host == host)
             .cloned()
-            .ok_or_else(|| Error::HostNotFound(host.to_owned()))?;
+            .ok_or_else(|| RemoteError::HostNotFound(host.to_owned()))?;
         Ok(RemoteSession {
             entry,
             record: record.clone(),
@@ -72,21 +78,23 @@ enum Refusal {
 impl Refusal {
     fn into_error(self, host: &str) -> Error {
         match self {
-            Refusal::NotThere(message) => Error::RemoteRefused {
+            Refusal::NotThere(message) => RemoteError::RemoteRefused {
                 host: host.to_owned(),
                 kind: ErrorKind::NotFound,
                 message: format!("on host {host}: {message}"),
-            },
+            }.into(),
             // A problem's message names the host already.
-            Refusal::Problem(problem, Some(kind)) => Error::RemoteRefused {
+            Refusal::Problem(problem, Some(kind)) => RemoteError::RemoteRefused {
                 host: host.to_owned(),
                 kind,
                 message: problem.message,
-            },
-            Refusal::Problem(problem, None) => Error::HostUnavailable {
+            }
+            .into(),
+            Refusal::Problem(problem, None) => RemoteError::HostUnavailable {
                 host: problem.host,
                 message: problem.message,
-            },
+            }
+            .into(),
         }
     }
 }
@@ -110,7 +118,7 @@ impl Lf {
                 .hosts
                 .into_iter()
                 .next()
-                .ok_or_else(|| Error::HostNotFound(host.to_owned()))?;
+                .ok_or_else(|| RemoteError::HostNotFound(host.to_owned()))?;
             let ssh = self.ssh(&entry);
             let record = self
                 .ask_record(&ssh, &["--print", &text], named.timeout)
@@ -124,7 +132,9 @@ impl Lf {
             .and_then(|pinned| self.resolve(&pinned).map(|_| pinned))
         {
             Ok(pinned) => return Ok(Located::Here(pinned)),
-            Err(error @ (Error::SessionNotFound(_) | Error::RunNotFound(_))) => {
+            Err(
+                error @ Error::Session(SessionError::SessionNotFound(_) | SessionError::RunNotFound(_)),
+            ) => {
                 let remotes = self.remotes(true, &[], timeout)?;
                 if remotes.is_empty() {
                     return Err(error);
@@ -169,17 +179,17 @@ impl Lf {
                     format!(
                         "{} {} on host {}",
                         crate::ids::short_id(&session.record.id),
-                        crate::error::quote(&session.record.title),
+                        crate::error::untrusted::quote(&session.record.title),
                         session.entry.host
                     )
                 })
                 .collect::<Vec<_>>()
                 .join(", ");
-            return Err(Error::AmbiguousPrefix {
+            return Err(InputError::AmbiguousPrefix {
                 text,
                 what: "Session",
                 candidates,
-            });
+            }.into());
         }
         if let Some(session) = found.into_iter().next() {
             return Ok(Located::Remote(Box::new(session)));
@@ -187,13 +197,13 @@ impl Lf {
         if let Some(error) = refused {
             return Err(error);
         }
-        Err(Error::NowhereFound {
+        Err(RemoteError::NowhereFound {
             id: text,
             problems: problems
                 .iter()
                 .map(|message| format!("; {message}"))
                 .collect(),
-        })
+        }.into())
     }
 
     /// The argv that takes a terminal to a remote Session, with these
@@ -224,13 +234,13 @@ impl Lf {
         }
         if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             let id = &session.record.id;
-            return Err(Error::NotATerminal {
+            return Err(TmuxError::NotATerminal {
                 name: format!("of Session {id} on host {}", session.entry.host),
                 attach: format!(
                     "lf-session-open {id} --host {} in a terminal",
                     session.entry.host
                 ),
-            });
+            }.into());
         }
         Err(crate::session::Destination::exec(argv))
     }

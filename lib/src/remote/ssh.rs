@@ -17,7 +17,7 @@
 //! A host whose entry says `control_master: false` gets none of these
 //! options, so the person's own `~/.ssh/config` decides.
 
-use crate::error::Result;
+use crate::Result;
 use crate::facade::Lf;
 use crate::wire::HostEntry;
 use std::io::{BufRead, BufReader, Read};
@@ -369,15 +369,15 @@ fn tail(mut stream: impl Read) -> String {
 /// kind and message, when its stderr ends with such an object. The
 /// message is escaped for a terminal (`error::host_text`) here, where it
 /// enters lf, so no message that embeds it can show it raw.
-pub(crate) fn remote_error(stderr: &str) -> Option<(crate::error::ErrorKind, String)> {
+pub(crate) fn remote_error(stderr: &str) -> Option<(crate::error::domain::ErrorKind, String)> {
     #[derive(serde::Deserialize)]
     struct Reported {
-        kind: crate::error::ErrorKind,
+        kind: crate::error::domain::ErrorKind,
         message: String,
     }
     let line = stderr.lines().rev().find(|line| !line.trim().is_empty())?;
     let reported: Reported = serde_json::from_str(line).ok()?;
-    Some((reported.kind, crate::error::host_text(&reported.message)))
+    Some((reported.kind, crate::error::untrusted::host_text(&reported.message)))
 }
 
 /// The last thing ssh (or the remote shell) said, bounded and escaped for
@@ -389,7 +389,7 @@ pub(crate) fn last_words(stderr: &str) -> String {
         .map(str::trim)
         .find(|line| !line.is_empty())
         .unwrap_or("no message");
-    crate::error::host_text(line)
+    crate::error::untrusted::host_text(line)
 }
 
 /// ssh's own failure: it exits with 255 when it could not connect or log
@@ -526,7 +526,7 @@ mod tests {
         let stderr =
             "motd\n{\"kind\": \"not_found\", \"message\": \"no \\u001b]2;x\\u0007\\u202e\"}\n";
         let (kind, message) = remote_error(stderr).unwrap();
-        assert_eq!(kind, crate::error::ErrorKind::NotFound);
+        assert_eq!(kind, crate::error::domain::ErrorKind::NotFound);
         assert_eq!(message, "no \\u{1b}]2;x\\u{7}\\u{202e}");
         assert_eq!(last_words("a\n \u{1b}[2J \n\n"), "\\u{1b}[2J");
     }

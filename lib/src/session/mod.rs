@@ -4,6 +4,7 @@
 //! picker's order and filter (`pick`). The rules those records follow —
 //! state, attention, actions — are `crate::state`.
 
+pub mod error;
 pub mod launch;
 pub mod ops;
 pub mod pick;
@@ -13,6 +14,7 @@ pub mod restore;
 mod serve;
 pub mod worktree;
 
+pub use error::SessionError;
 pub use crate::state::{Facts, FlowFacts, RunOutcome, Turn};
 pub use launch::{Destination, OpenOptions};
 pub use ops::*;

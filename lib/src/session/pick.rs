@@ -8,6 +8,7 @@
 //! reduced to text and colours: a pane shows whatever its program printed,
 //! so nothing in it may move the cursor or change the terminal.
 
+use crate::error::domain::{Domain, ErrorKind};
 use crate::clock::{Seconds, Timestamp};
 use crate::ids::PaneId;
 use crate::wire::{Attention, SessionRecord};
@@ -244,6 +245,35 @@ pub fn preview(captured: &str, width: usize, height: usize) -> Vec<String> {
     }
     let skip = lines.len().saturating_sub(height);
     lines.into_iter().skip(skip).map(|(line, _)| line).collect()
+}
+
+/// The picker's terminal.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum PickError {
+    #[error("there is no session to pick")]
+    NothingToPick,
+    #[error("lf-session-pick needs a terminal; use lf-session-list to choose in a script")]
+    NoTerminal,
+    #[error("cannot {0} the terminal")]
+    Terminal(&'static str, #[source] std::io::Error),
+}
+
+impl Domain for PickError {
+    fn kind(&self) -> ErrorKind {
+        use PickError::*;
+        match self {
+            NothingToPick => ErrorKind::NotFound,
+            NoTerminal => ErrorKind::Usage,
+            Terminal(..) => ErrorKind::Operational,
+        }
+    }
+
+
+    fn name(&self) -> &str {
+        self.into()
+    }
 }
 
 #[cfg(test)]

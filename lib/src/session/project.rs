@@ -9,7 +9,7 @@
 //! thousand.
 
 use crate::clock::Timestamp;
-use crate::error::Result;
+use crate::Result;
 use crate::facade::OpenCommand;
 use crate::liveness::Presence;
 use crate::state::{self, Facts, StepFacts};

@@ -7,9 +7,11 @@
 //! launches are started one after another and then awaited together, so
 //! twenty agents start in about the time of the slowest.
 
+use crate::session::launch::LaunchError;
+use crate::tmux::TmuxError;
 use super::launch::Starting;
 use super::project::LiveClients;
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 use crate::facade::Lf;
 use crate::ids::{SessionId, SessionSelector};
 use crate::state::{LostReason, RunOutcome};
@@ -91,7 +93,7 @@ impl Lf {
         }
         match failed {
             0 => Ok(()),
-            count => Err(Error::RestoreFailed(count)),
+            count => Err(LaunchError::RestoreFailed(count).into()),
         }
     }
 
@@ -145,7 +147,7 @@ impl Lf {
         let run = self.launchable_run(&row)?;
         let resumed = run.id == row.current_run_id && run.native_id.is_some();
         match self.start_in_tmux(&row, &run, tmux, &name) {
-            Err(Error::TmuxSessionExists(_)) => return Ok(Err(running(&row, &name))),
+            Err(Error::Tmux(TmuxError::TmuxSessionExists(_))) => return Ok(Err(running(&row, &name))),
             started => started?,
         }
         let mut line = line(&row, Some(reason), RestoreResult::Relaunched);

@@ -3,8 +3,9 @@
 //! is a compare-and-set inside one IMMEDIATE transaction; what the result
 //! means for a person is decided in the `handoff` module.
 
+use crate::home::HomeError;
 use super::{Store, optional};
-use crate::error::{Error, Result};
+use crate::Result;
 use crate::wire::{HandoffOutcome, HandoffParentKind};
 use rusqlite::{Row, Transaction, params};
 use std::collections::BTreeMap;
@@ -149,7 +150,7 @@ impl Store {
                 handoff.created_at,
             ],
         )?;
-        let row = get(&tx, &handoff.id)?.ok_or_else(|| Error::NotStored(handoff.id.clone()))?;
+        let row = get(&tx, &handoff.id)?.ok_or_else(|| HomeError::NotStored(handoff.id.clone()))?;
         tx.commit()?;
         Ok(Opened::Created(row))
     }

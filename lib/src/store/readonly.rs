@@ -9,8 +9,10 @@
 //! before it starts the provider, so that everything beneath it can be
 //! attributed by containment.
 
+use crate::home::HomeError;
+use crate::session::error::SessionError;
 use super::{Store, schema};
-use crate::error::{Error, Result};
+use crate::{Error, Result};
 use crate::home::Home;
 use crate::liveness::ProcessIdentity;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
@@ -32,7 +34,7 @@ impl Store {
             ],
         )?;
         if changed == 0 {
-            return Err(Error::RunNotFound(run.to_string()));
+            return Err(SessionError::RunNotFound(run.to_string()).into());
         }
         tx.commit()?;
         Ok(())
@@ -110,11 +112,11 @@ impl ReadOnly {
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(fail)?;
         if version > schema::version() {
-            return Err(Error::NewerSchema {
+            return Err(HomeError::NewerSchema {
                 path: path.clone(),
                 found: version,
                 supported: schema::version(),
-            });
+            }.into());
         }
         if version == 0 {
             return Ok(None);
@@ -338,8 +340,8 @@ impl Store {
 }
 
 fn read_error(path: &std::path::Path, source: rusqlite::Error) -> Error {
-    Error::DatabaseUnreadable {
+    HomeError::DatabaseUnreadable {
         path: path.to_path_buf(),
         source,
-    }
+    }.into()
 }
