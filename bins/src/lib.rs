@@ -67,7 +67,7 @@ fn usage_error(name: &str, error: clap::Error) -> i32 {
     }
     let rendered = error.render().to_string();
     let message = rendered.trim().trim_start_matches("error: ").to_owned();
-    report(name, &Error::CommandLine(message))
+    report(name, &lf::error::InputError::CommandLine(message).into())
 }
 
 /// Print an error for a person — its message, then each lower-level

@@ -7,9 +7,9 @@
 //! reads `std::env` or the current directory; the plugin builds it from the
 //! engine with [`Caller::new`].
 
-use crate::input::InputError;
 use crate::Result;
 use crate::home::Home;
+use crate::input::InputError;
 use crate::tmux::Tmux;
 use std::path::{Path, PathBuf};
 

@@ -112,7 +112,10 @@ mod tests {
         let hint = error.hint().expect("a hint");
         assert_eq!(
             hint.commands().cloned().collect::<Vec<_>>(),
-            [Command::WorkTaskList, Command::WorkTaskAdd { worktree: false }]
+            [
+                Command::WorkTaskList,
+                Command::WorkTaskAdd { worktree: false }
+            ]
         );
         assert_eq!(
             error.one_line(),

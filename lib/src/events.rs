@@ -23,11 +23,10 @@
 //! bounded however long writers run. A follower that resumes before what
 //! was pruned is told so ([`Watch::gap`]).
 
-use std::path::PathBuf;
+use crate::Result;
+use crate::clock::{Timestamp, now_micros};
 use crate::error::domain::{Domain, ErrorKind};
 use crate::error::untrusted::quote;
-use crate::clock::{Timestamp, now_micros};
-use crate::Result;
 use crate::facade::{Lf, OpenCommand};
 use crate::home::Home;
 use crate::session::project::Projection;
@@ -37,6 +36,7 @@ use crate::wire::{EventKind, SessionEvent, SessionState};
 use rustix::fs::inotify;
 use std::collections::VecDeque;
 use std::os::fd::OwnedFd;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How many events a Home keeps unless `LF_EVENTS_KEEP` says otherwise.
@@ -389,7 +389,8 @@ fn wait_for_ring(fd: &OwnedFd, wait: Duration, home: &Home) -> Result<()> {
             return Err(EventsError::CannotWatch {
                 path: home.root().to_path_buf(),
                 source: source.into(),
-            }.into());
+            }
+            .into());
         }
     }
     let mut buffer = [std::mem::MaybeUninit::<u8>::uninit(); 4096];
@@ -424,11 +425,9 @@ impl Domain for EventsError {
         use EventsError::*;
         match self {
             BadEventsKeep(..) => ErrorKind::Usage,
-            BadEvent { .. }
-            | CannotWatch { .. } => ErrorKind::Operational,
+            BadEvent { .. } | CannotWatch { .. } => ErrorKind::Operational,
         }
     }
-
 
     fn name(&self) -> &str {
         self.into()

@@ -5,15 +5,15 @@
 //! the invocation's pending review needs attention; earlier positions show
 //! `earlier`, finished or replaced invocations `past`.
 
-use crate::session::error::SessionError;
-use crate::error::domain::{Arg, Domain, ErrorKind};
-use crate::clock::{Timestamp, now_micros};
 use crate::Result;
+use crate::clock::{Timestamp, now_micros};
+use crate::error::domain::{Arg, Domain, ErrorKind};
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId};
 use crate::input;
 use crate::provider::Provider;
 use crate::session::OpenOptions;
+use crate::session::error::SessionError;
 use crate::store::{NewReview, NewRun, NewSessionRow};
 use crate::wire::{SessionKind, SessionRecord, TitleSource};
 use serde::{Deserialize, Serialize};
@@ -298,19 +298,17 @@ impl Domain for FlowError {
         use FlowError::*;
         match self {
             InvocationNotFound(..) => ErrorKind::NotFound,
-            InvocationOfOtherFlow { .. }
-            | InvocationFinished(..) => ErrorKind::Conflict,
-            WaitTimeout(..)
-            | WaitStopped => ErrorKind::Operational,
+            InvocationOfOtherFlow { .. } | InvocationFinished(..) => ErrorKind::Conflict,
+            WaitTimeout(..) | WaitStopped => ErrorKind::Operational,
         }
     }
 
     fn arg(&self) -> Option<Arg> {
         use FlowError::*;
         Some(match self {
-            InvocationNotFound(_)
-            | InvocationOfOtherFlow { .. }
-            | InvocationFinished(_) => Arg::Invocation,
+            InvocationNotFound(_) | InvocationOfOtherFlow { .. } | InvocationFinished(_) => {
+                Arg::Invocation
+            }
             WaitTimeout(_) => Arg::Id,
             _ => return None,
         })
@@ -320,4 +318,3 @@ impl Domain for FlowError {
         self.into()
     }
 }
-

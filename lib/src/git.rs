@@ -125,7 +125,8 @@ fn failed(what: &str, output: &Output) -> Error {
     GitError::Git {
         what: what.to_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-    }.into()
+    }
+    .into()
 }
 
 impl Git {
@@ -181,7 +182,8 @@ impl Git {
             return Err(foreign(format!(
                 "its .git points inside the worktree itself, at {}",
                 git_dir.display()
-            )).into());
+            ))
+            .into());
         }
         let common_dir = match git_dir.parent() {
             Some(parent) if parent.file_name().is_some_and(|name| name == "worktrees") => {
@@ -202,7 +204,8 @@ impl Git {
                 git_dir.display(),
                 common.display(),
                 common_dir.display()
-            )).into());
+            ))
+            .into());
         }
         let back = PathBuf::from(read(&git_dir.join("gitdir"))?);
         let back = if back.is_absolute() {
@@ -215,7 +218,8 @@ impl Git {
                 "{} is the git directory of another worktree ({})",
                 git_dir.display(),
                 back.display()
-            )).into());
+            ))
+            .into());
         }
         Ok(Git {
             dir: top,
@@ -552,7 +556,8 @@ fn malformed(what: &str) -> Error {
     GitError::Git {
         what: format!("read {what}"),
         stderr: "git printed something lf does not understand".to_owned(),
-    }.into()
+    }
+    .into()
 }
 
 /// Parse `git status --porcelain=v2 --branch -z`.
@@ -669,7 +674,6 @@ impl Domain for GitError {
     fn kind(&self) -> ErrorKind {
         ErrorKind::Operational
     }
-
 
     fn name(&self) -> &str {
         self.into()

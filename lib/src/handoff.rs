@@ -23,22 +23,22 @@
 //! Environment values may be secret: they are stored, given to the attach
 //! argv's process, and never printed, not even in an error.
 
-use crate::input::InputError;
-use crate::error::domain::{Arg, Domain, ErrorKind, What};
-use crate::error::untrusted::quote;
 use crate::caller::Caller;
 use crate::clock::{Seconds, Timestamp, now_micros};
-use crate::{Error, Result};
+use crate::error::domain::{Arg, Domain, ErrorKind, What};
+use crate::error::untrusted::quote;
 use crate::facade::Lf;
 use crate::home::Home;
 use crate::ids::HandoffId;
 use crate::input;
+use crate::input::InputError;
 use crate::provider::Provider;
 use crate::store::Store;
 use crate::store::handoffs::{HandoffRow, Opened};
 use crate::wire::{
     HandoffListRow, HandoffOpened, HandoffOutcome, HandoffParentKind, HandoffRecord, HandoffStatus,
 };
+use crate::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -239,7 +239,8 @@ pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
         return Err(HandoffError::TooManyVariables {
             max: ENVIRONMENT_MAX_ENTRIES,
             count: entries.len(),
-        }.into());
+        }
+        .into());
     }
     let mut map = BTreeMap::new();
     for (index, entry) in entries.iter().enumerate() {
@@ -257,19 +258,22 @@ pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
                 number,
                 shown,
                 max: ENVIRONMENT_NAME_MAX_CHARS,
-            }.into());
+            }
+            .into());
         }
         if let Some(why) = refusal(name) {
             return Err(HandoffError::ForbiddenVariable {
                 name: name.to_owned(),
                 why,
-            }.into());
+            }
+            .into());
         }
         if value.len() > ENVIRONMENT_VALUE_MAX_BYTES || value.contains('\0') {
             return Err(HandoffError::BadVariableValue {
                 name: name.to_owned(),
                 max: ENVIRONMENT_VALUE_MAX_BYTES,
-            }.into());
+            }
+            .into());
         }
         if map.insert(name.to_owned(), value.to_owned()).is_some() {
             return Err(HandoffError::VariableTwice(name.to_owned()).into());
@@ -357,7 +361,8 @@ impl Parent {
             return Err(HandoffError::ParentWithoutWorktree {
                 parent: self.name.clone(),
                 cwd: cwd.to_owned(),
-            }.into());
+            }
+            .into());
         };
         if cwd == checkout {
             Ok(())
@@ -367,7 +372,8 @@ impl Parent {
                 what,
                 parent: self.name.clone(),
                 checkout: checkout.clone(),
-            }.into())
+            }
+            .into())
         }
     }
 }
@@ -440,7 +446,8 @@ pub(crate) fn open(store: &Store, caller: &Caller, request: &OpenRequest) -> Res
                     generation: row.body_generation,
                     parent: parent.name,
                     differ: differ.join(", "),
-                }.into())
+                }
+                .into())
             }
         }
         Opened::ParentBusy(row) => Err(HandoffError::ParentBusy {
@@ -448,7 +455,8 @@ pub(crate) fn open(store: &Store, caller: &Caller, request: &OpenRequest) -> Res
             status: status(&row).as_str(),
             id: row.id,
             generation: row.body_generation,
-        }.into()),
+        }
+        .into()),
     }
 }
 
@@ -515,7 +523,8 @@ impl Attach {
                 } else {
                     "on your PATH"
                 },
-            }.into());
+            }
+            .into());
         };
         let mut command = std::process::Command::new(program);
         command
@@ -536,7 +545,8 @@ impl Attach {
             return HandoffError::HandoffCwdGone {
                 id: id.clone(),
                 cwd: self.record.cwd.clone(),
-            }.into();
+            }
+            .into();
         }
         let mut command = match self.command() {
             Ok(command) => command,
@@ -547,7 +557,8 @@ impl Attach {
             id: id.clone(),
             program: command.get_program().to_string_lossy().into_owned(),
             source: error,
-        }.into()
+        }
+        .into()
     }
 }
 
@@ -566,7 +577,8 @@ fn check_stored(row: &HandoffRow) -> Result<()> {
         id: row.id.clone(),
         names: refused.iter().map(|(name, _)| quote_name(name)).collect(),
         why,
-    }.into())
+    }
+    .into())
 }
 
 /// A stored name for a message: as it is if it is a valid name, quoted if
@@ -585,10 +597,12 @@ fn quote_name(name: &str) -> String {
 /// anything is recorded or run.
 pub(crate) fn attach(store: &Store, caller: &Caller, id: &HandoffId) -> Result<Attach> {
     let ended = |row: &HandoffRow| {
-        row.outcome.as_ref().map(|outcome| HandoffError::HandoffEnded {
-            id: id.to_string(),
-            status: outcome.status().as_str(),
-        })
+        row.outcome
+            .as_ref()
+            .map(|outcome| HandoffError::HandoffEnded {
+                id: id.to_string(),
+                status: outcome.status().as_str(),
+            })
     };
     let stored = store.handoff(id.as_str())?.ok_or_else(|| not_found(id))?;
     if let Some(error) = ended(&stored) {
@@ -628,7 +642,8 @@ pub(crate) fn finish(
             id: id.to_string(),
             stored: describe(stored),
             requested: describe(&requested),
-        }.into()),
+        }
+        .into()),
         None => Err(HandoffError::OutcomeLost(id.to_string()).into()),
     }
 }
@@ -646,7 +661,8 @@ pub(crate) fn claim_wake(store: &Store, id: &HandoffId, generation: u32) -> Resu
         return Err(HandoffError::NoOutcomeYet {
             id: id.to_string(),
             status: status(&row).as_str(),
-        }.into());
+        }
+        .into());
     }
     Ok(claimed)
 }
@@ -777,7 +793,6 @@ fn variables(names: &[String]) -> String {
     let plural = if names.len() == 1 { "" } else { "s" };
     format!("environment variable{plural} {}", names.join(", "))
 }
-
 
 /// Handoffs: opening one (its parent, directory and variables), attaching to it and its outcome.
 #[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
@@ -933,17 +948,14 @@ impl Domain for HandoffError {
     fn arg(&self) -> Option<Arg> {
         use HandoffError::*;
         Some(match self {
-            BadParent(_)
-            | ReplayDiffers { .. }
-            | ParentBusy { .. } => Arg::Parent,
+            BadParent(_) | ReplayDiffers { .. } | ParentBusy { .. } => Arg::Parent,
             TooManyVariables { .. }
             | NotAVariable { .. }
             | BadVariableName { .. }
             | BadVariableValue { .. }
             | VariableTwice(_)
             | ForbiddenVariable { .. } => Arg::Env,
-            HandoffElsewhere { .. }
-            | ParentWithoutWorktree { .. } => Arg::Cwd,
+            HandoffElsewhere { .. } | ParentWithoutWorktree { .. } => Arg::Cwd,
             HandoffNotFound(_)
             | HandoffEnded { .. }
             | NoOutcomeYet { .. }

@@ -4,8 +4,8 @@
 //! find it the same way: `$LF_HOME`, else
 //! `${XDG_STATE_HOME:-$HOME/.local/state}/loopflow`.
 
-use crate::error::domain::{Domain, ErrorKind, What};
 use crate::Result;
+use crate::error::domain::{Domain, ErrorKind, What};
 use crate::ids::RunId;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -160,7 +160,8 @@ fn refuse_read_only(dir: &Path, meta: &std::fs::Metadata) -> Result<()> {
     Err(HomeError::HomeReadOnly {
         path: dir.to_path_buf(),
         mode,
-    }.into())
+    }
+    .into())
 }
 
 /// The mode of every folder lf creates in the Home.
@@ -245,14 +246,16 @@ fn tighten(path: &Path, meta: &std::fs::Metadata, mode: u32) -> Result<()> {
         return Err(HomeError::SharedFolder {
             path: path.to_path_buf(),
             mode: found,
-        }.into());
+        }
+        .into());
     }
     if meta.uid() != current_uid() {
         return Err(HomeError::NotOurs {
             path: path.to_path_buf(),
             mode: found,
             private: mode,
-        }.into());
+        }
+        .into());
     }
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(narrowed(found)))
         .with_context_path("cannot make this lf Home entry private", path)
@@ -357,8 +360,7 @@ impl Domain for HomeError {
     fn kind(&self) -> ErrorKind {
         use HomeError::*;
         match self {
-            NoHome
-            | NoUserHome => ErrorKind::Usage,
+            NoHome | NoUserHome => ErrorKind::Usage,
             HomeFile { .. }
             | HomeNotAFolder(..)
             | HomeReadOnly { .. }
@@ -374,7 +376,6 @@ impl Domain for HomeError {
             | NotStored(..) => ErrorKind::Operational,
         }
     }
-
 
     fn name(&self) -> &str {
         self.into()

@@ -7,14 +7,14 @@
 //! inherited by its hooks). Every write is fenced on that Run being its
 //! Session's current one, so a superseded agent changes nothing.
 
-use crate::session::error::SessionError;
-use crate::error::domain::{Domain, ErrorKind};
-use crate::clock::{now_micros, rfc3339};
-use crate::error::untrusted::{quote};
 use crate::Result;
+use crate::clock::{now_micros, rfc3339};
+use crate::error::domain::{Domain, ErrorKind};
+use crate::error::untrusted::quote;
 use crate::home::Home;
 use crate::ids::RunId;
 use crate::provider::{HookEvent, Provider, SessionSource};
+use crate::session::error::SessionError;
 use crate::state::Turn;
 use std::io::Write;
 
@@ -42,7 +42,8 @@ fn receive(
             hook: provider.as_str(),
             run: run.to_string(),
             runs: row.provider,
-        }.into());
+        }
+        .into());
     }
     if !row.current {
         return Ok(Some(format!(
@@ -215,9 +216,7 @@ impl Domain for HookError {
         ErrorKind::Usage
     }
 
-
     fn name(&self) -> &str {
         self.into()
     }
 }
-

@@ -2,9 +2,9 @@
 //! variable or a hook payload is parsed here before it reaches the store, a
 //! path or a tmux target, so nothing downstream ever sees an unchecked id.
 
-use crate::input::InputError;
 use crate::Result;
 use crate::error::domain::{Arg, What};
+use crate::input::InputError;
 use std::fmt;
 
 /// Crockford's base32 alphabet, lowercase: no i, l, o or u.
@@ -85,7 +85,8 @@ impl SessionId {
                 what: "Session id",
                 text: text.to_owned(),
                 expected: "32 lowercase hexadecimal characters",
-            }.into())
+            }
+            .into())
         }
     }
     /// A Session id derived from stable text, such as a flow position.
@@ -130,7 +131,8 @@ macro_rules! ulid_id {
                         what: concat!($what, " id"),
                         text: text.to_owned(),
                         expected: concat!($prefix, " and 26 base32 characters"),
-                    }.into())
+                    }
+                    .into())
                 }
             }
             /// Whether the text has this id's prefix (and so is meant as one).
@@ -222,7 +224,8 @@ fn prefix(
             text: text.to_owned(),
             what,
             min: MIN_PREFIX,
-        }.into());
+        }
+        .into());
     }
     Ok(selector(text.to_owned()))
 }

@@ -5,10 +5,10 @@
 //! is stored or passed on. Ids have their strict formats in `ids`; messages
 //! show untrusted text through `error::quote`.
 
-use std::path::PathBuf;
+use crate::Result;
 use crate::error::domain::{Arg, Domain, ErrorKind, What};
 use crate::error::untrusted::quote;
-use crate::Result;
+use std::path::PathBuf;
 
 /// A character text from outside may not hold: a control character, or a
 /// bidirectional embedding, override or isolate (U+202A–U+202E,
@@ -79,7 +79,8 @@ impl Prose {
                 what,
                 max,
                 count,
-            }.into());
+            }
+            .into());
         }
         let allowed = |c: char| lines && (c == '\n' || c == '\t');
         if let Some(found) = trimmed.chars().find(|&c| is_unsafe(c) && !allowed(c)) {
@@ -112,7 +113,8 @@ pub fn prompt(prompt: String) -> Result<String> {
             what,
             max: MAX,
             count,
-        }.into());
+        }
+        .into());
     }
     Ok(prompt)
 }
@@ -226,7 +228,8 @@ impl Token {
                 what: self.what,
                 text: text.to_owned(),
                 allowed: self.allowed,
-            }.into())
+            }
+            .into())
         }
     }
 }
@@ -270,7 +273,8 @@ pub fn branch_name(token: Token, text: &str) -> Result<String> {
             what: token.what,
             text: name,
             allowed: token.allowed,
-        }.into());
+        }
+        .into());
     }
     Ok(name)
 }
@@ -282,7 +286,8 @@ pub fn argv(argv: &[String]) -> Result<()> {
     if argv.len() > MAX || argv.iter().any(|arg| arg.contains('\0')) {
         return Err(InputError::BadCommand {
             problem: "the command's argv is too long (at most 1000 items) or contains a NUL byte",
-        }.into());
+        }
+        .into());
     }
     Ok(())
 }
@@ -304,10 +309,13 @@ pub fn seconds(arg: Arg, value: f64) -> Result<std::time::Duration> {
     std::time::Duration::try_from_secs_f64(value)
         .ok()
         .and_then(|duration| duration_for(arg, duration).ok())
-        .ok_or(InputError::BadSeconds {
-            arg,
-            max: max_seconds(arg),
-        }.into())
+        .ok_or(
+            InputError::BadSeconds {
+                arg,
+                max: max_seconds(arg),
+            }
+            .into(),
+        )
 }
 
 /// A duration a person gave for `arg` (a Nushell `5sec`), refused past
@@ -451,9 +459,7 @@ impl Domain for InputError {
             | NotADirectory { arg, .. }
             | NotUtf8 { arg, .. }
             | BadSeconds { arg, .. } => *arg,
-            BadSelector(_)
-            | PrefixTooShort { .. }
-            | AmbiguousPrefix { .. } => Arg::Id,
+            BadSelector(_) | PrefixTooShort { .. } | AmbiguousPrefix { .. } => Arg::Id,
             UnknownName { arg, .. } => return *arg,
             BadCursor(_) => Arg::After,
             NoCurrentDir => Arg::Cwd,

@@ -68,9 +68,9 @@ use error::domain::Domain;
 use error::hint::Hint;
 use error::untrusted::quote;
 use error::{
-    EventsError, FlowError, GitError, HandoffError, HomeError, HookError, InputError,
-    LaunchError, LivenessError, PickError, ProviderError, RemoteError, SessionError, TmuxError,
-    WorkError, WorktreeError,
+    EventsError, FlowError, GitError, HandoffError, HomeError, HookError, InputError, LaunchError,
+    LivenessError, PickError, ProviderError, RemoteError, SessionError, TmuxError, WorkError,
+    WorktreeError,
 };
 use std::fmt;
 
@@ -333,4 +333,3 @@ fn describe_sqlite_error(error: &rusqlite::Error) -> String {
         other => other.to_string(),
     }
 }
-

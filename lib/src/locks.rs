@@ -5,9 +5,9 @@
 //! files close-on-exec, so an agent started while a lock is held does not
 //! inherit it.
 
-use crate::home::HomeError;
 use crate::Result;
 use crate::home::Home;
+use crate::home::HomeError;
 use crate::ids::{SessionId, short_digest};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::Path;
@@ -77,7 +77,8 @@ pub fn try_launch(home: &Home, session: &SessionId) -> Result<Option<Lock>> {
         Err(TryLockError::Error(source)) => Err(HomeError::Lock {
             path: path.to_path_buf(),
             source,
-        }.into()),
+        }
+        .into()),
     }
 }
 

@@ -215,7 +215,8 @@ pub fn completed(session: &str, completed_at: i64) -> crate::Error {
     SessionError::AlreadyComplete {
         session: crate::ids::short_id(session).to_owned(),
         at: crate::clock::Timestamp(completed_at).to_string(),
-    }.into()
+    }
+    .into()
 }
 
 /// The refusal of anything but a read of a completed Session.
@@ -294,9 +295,9 @@ pub fn require_action(
         .into_iter()
         .find(|item| item.kind == action)
     {
-        None => Err(SessionError::Unavailable(
-            "This action does not apply to this Session".into(),
-        ).into()),
+        None => Err(
+            SessionError::Unavailable("This action does not apply to this Session".into()).into(),
+        ),
         Some(SessionAction {
             unavailable_reason: Some(reason),
             ..

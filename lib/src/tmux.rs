@@ -11,11 +11,11 @@
 //! only through [`literal`]. The others lf passes (`-e`, the command's
 //! argv, `-t` targets) are taken as they are; a test holds both.
 
-use crate::input::InputError;
+use crate::error::domain::Arg;
 use crate::error::domain::{Domain, ErrorKind};
-use crate::{Error, Result};
-use crate::error::domain::{Arg};
 use crate::ids::{PaneId, SessionId};
+use crate::input::InputError;
+use crate::{Error, Result};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -93,7 +93,8 @@ impl Tmux {
         Err(TmuxError::Tmux {
             what: what.to_owned(),
             stderr,
-        }.into())
+        }
+        .into())
     }
 
     /// Whether a tmux session of exactly this name exists. A server that is
@@ -164,7 +165,8 @@ impl Tmux {
             return Err(TmuxError::Tmux {
                 what: format!("cannot start the tmux session {name}"),
                 stderr,
-            }.into());
+            }
+            .into());
         }
         Ok(())
     }
@@ -207,7 +209,8 @@ impl Tmux {
         Err(TmuxError::Tmux {
             what: "cannot open a tmux window".to_owned(),
             stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-        }.into())
+        }
+        .into())
     }
 
     pub fn kill_session(&self, name: &str) -> Result<()> {
@@ -257,13 +260,15 @@ impl Tmux {
             return Err(TmuxError::Tmux {
                 what: format!("cannot switch to {name}"),
                 stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-            }.into());
+            }
+            .into());
         }
         if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             return Err(TmuxError::NotATerminal {
                 name: name.to_owned(),
                 attach: format!("{} attach-session -t ={name}", self.base_argv().join(" ")),
-            }.into());
+            }
+            .into());
         }
         let status = self
             .command(&["attach-session", "-t", &target])
@@ -311,15 +316,12 @@ impl Domain for TmuxError {
     fn kind(&self) -> ErrorKind {
         use TmuxError::*;
         match self {
-            NoTmux
-            | TmuxFailed(..)
-            | Tmux { .. }
-            | TmuxSessionExists(..)
-            | AttachFailed(..) => ErrorKind::Operational,
+            NoTmux | TmuxFailed(..) | Tmux { .. } | TmuxSessionExists(..) | AttachFailed(..) => {
+                ErrorKind::Operational
+            }
             NotATerminal { .. } => ErrorKind::Usage,
         }
     }
-
 
     fn name(&self) -> &str {
         self.into()

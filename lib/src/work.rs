@@ -2,15 +2,15 @@
 //! worktree is associated with that Task; paths are canonicalised here,
 //! once, when a Task is registered, so listing compares plain strings.
 
-use crate::input::InputError;
+use crate::Result;
+use crate::clock::{Timestamp, now_micros};
+use crate::error::domain::What;
 use crate::error::domain::{Arg, Domain, ErrorKind};
 use crate::error::untrusted::quote;
-use crate::clock::{Timestamp, now_micros};
-use crate::Result;
-use crate::error::domain::What;
 use crate::facade::Lf;
 use crate::ids::{TaskId, WaveId};
 use crate::input;
+use crate::input::InputError;
 use crate::store::{Store, TaskRow, WaveRow};
 use crate::wire::{TaskRecord, WaveRecord};
 use std::collections::HashMap;
@@ -30,7 +30,8 @@ pub(crate) fn canonical_dir(path: &Path, arg: Arg, what: What) -> Result<String>
             arg,
             what,
             path: path.to_path_buf(),
-        }.into());
+        }
+        .into());
     }
     match canonical.into_os_string().into_string() {
         Ok(text) => Ok(text),
@@ -38,7 +39,8 @@ pub(crate) fn canonical_dir(path: &Path, arg: Arg, what: What) -> Result<String>
             arg,
             what,
             path: path.into(),
-        }.into()),
+        }
+        .into()),
     }
 }
 
@@ -192,18 +194,15 @@ impl Domain for WorkError {
         use WorkError::*;
         match self {
             IdentifierLooksLikeId(..) => ErrorKind::Usage,
-            TaskNotFound(..)
-            | WaveNotFound(..) => ErrorKind::NotFound,
-            WaveExists(..)
-            | TaskExists(..) => ErrorKind::Conflict,
+            TaskNotFound(..) | WaveNotFound(..) => ErrorKind::NotFound,
+            WaveExists(..) | TaskExists(..) => ErrorKind::Conflict,
         }
     }
 
     fn arg(&self) -> Option<Arg> {
         use WorkError::*;
         Some(match self {
-            IdentifierLooksLikeId(_)
-            | TaskExists(_) => Arg::Identifier,
+            IdentifierLooksLikeId(_) | TaskExists(_) => Arg::Identifier,
             TaskNotFound(..) => Arg::Task,
             WaveNotFound(_) => Arg::Wave,
             WaveExists(_) => Arg::Name,
@@ -214,4 +213,3 @@ impl Domain for WorkError {
         self.into()
     }
 }
-

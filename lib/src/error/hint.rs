@@ -15,28 +15,45 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, strum::EnumIter)]
 pub enum Command {
     /// List Sessions (`--all`: the completed ones too).
-    SessionList { all: bool },
+    SessionList {
+        all: bool,
+    },
     /// Record a new Session; `command` is an example argv for the
     /// command provider.
     SessionNew {
         command: Option<&'static [&'static str]>,
     },
     /// Open a Session, of `host` when it is on another machine.
-    SessionOpen { id: String, host: Option<String> },
+    SessionOpen {
+        id: String,
+        host: Option<String>,
+    },
     WorkTaskList,
     /// Register a Task (`--worktree DIR`: with its checkout).
-    WorkTaskAdd { worktree: bool },
+    WorkTaskAdd {
+        worktree: bool,
+    },
     WorkWaveList,
     WorkWaveAdd,
     HandoffList,
-    HandoffShow { id: String },
+    HandoffShow {
+        id: String,
+    },
     /// Record a handoff's outcome (`failed`: as failed, with a reason).
-    HandoffFinish { id: String, failed: bool },
+    HandoffFinish {
+        id: String,
+        failed: bool,
+    },
     HostList,
     /// Add a host to the host list (`bin`: naming the folder of its
     /// binaries).
-    HostAdd { host: Option<String>, bin: bool },
-    HostRemove { host: Option<String> },
+    HostAdd {
+        host: Option<String>,
+        bin: bool,
+    },
+    HostRemove {
+        host: Option<String>,
+    },
     /// Open the repository's primary Session.
     Primary,
 }

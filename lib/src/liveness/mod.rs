@@ -233,12 +233,10 @@ impl Domain for LivenessError {
     fn kind(&self) -> ErrorKind {
         use LivenessError::*;
         match self {
-            Proc { .. }
-            | NoBootTime => ErrorKind::Operational,
+            Proc { .. } | NoBootTime => ErrorKind::Operational,
             ProcessNotFound(..) => ErrorKind::NotFound,
         }
     }
-
 
     fn name(&self) -> &str {
         self.into()

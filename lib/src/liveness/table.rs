@@ -3,8 +3,8 @@
 //! processes that end up attributed cost more (their `cmdline`), so the
 //! snapshot's price is the price of listing process ids.
 
-use crate::liveness::LivenessError;
 use crate::Result;
+use crate::liveness::LivenessError;
 use crate::liveness::parse_stat;
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -9,9 +9,9 @@
 //! hook payload) records both at once; `lf-serve` reads them with
 //! [`transcript_interrupt`].
 
-use crate::provider::ProviderError;
 use super::{HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::Result;
+use crate::provider::ProviderError;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -249,9 +249,10 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
             Some(kind) if NEWS.contains(&kind) => {
                 HookEvent::Ignored(format!("Notification {kind}"))
             }
-            Some(kind) => {
-                HookEvent::Unknown(format!("Notification type {}", crate::error::untrusted::quote(kind)))
-            }
+            Some(kind) => HookEvent::Unknown(format!(
+                "Notification type {}",
+                crate::error::untrusted::quote(kind)
+            )),
             None => HookEvent::Unknown("Notification without a type".to_owned()),
         },
         // `/clear` ends this native conversation and starts another in the

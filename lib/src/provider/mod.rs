@@ -8,8 +8,8 @@ use crate::error::untrusted::quote;
 mod claude;
 mod codex;
 
-use crate::caller::Caller;
 use crate::Result;
+use crate::caller::Caller;
 use std::path::{Path, PathBuf};
 
 crate::names::named! {
@@ -148,7 +148,8 @@ impl Provider {
             arg,
             program: program.to_owned(),
             install,
-        }.into())
+        }
+        .into())
     }
 
     /// The argv that launches (or resumes) this provider for one Run.

@@ -4,12 +4,12 @@
 //! entry is an error naming the file, not a host skipped in silence), and
 //! written through a temporary file and a rename under a lock, owner-only.
 
-use crate::remote::RemoteError;
-use crate::{Error, Result};
 use crate::error::domain::{Arg, What};
 use crate::facade::Lf;
 use crate::home::Home;
+use crate::remote::RemoteError;
 use crate::wire::HostEntry;
+use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -75,7 +75,8 @@ pub fn remote_path(arg: Arg, what: What, text: &str) -> Result<String> {
             arg,
             what,
             text: text.to_owned(),
-        }.into())
+        }
+        .into())
     }
 }
 
@@ -105,7 +106,8 @@ pub fn load(home: &Home) -> Result<Vec<HostEntry>> {
             return Err(RemoteError::BadHostList {
                 path,
                 problem: error.to_string(),
-            }.into());
+            }
+            .into());
         }
     };
     let bad = |problem: String| RemoteError::BadHostList {

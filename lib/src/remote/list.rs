@@ -11,14 +11,14 @@
 //! through ssh, and its `terminal_ids` (panes of that machine's tmux) are
 //! dropped.
 
-use crate::remote::RemoteError;
 use super::hosts::Remotes;
 use super::ssh::{self, Exceeded, Finished, Limit, NotFinished, Ssh};
 use crate::Result;
-use crate::error::domain::{ErrorKind};
-use crate::error::untrusted::{host_text};
+use crate::error::domain::ErrorKind;
+use crate::error::untrusted::host_text;
 use crate::facade::Lf;
 use crate::ids::SessionId;
+use crate::remote::RemoteError;
 use crate::session::{ListFilter, Listing};
 use crate::wire::{ActionKind, HostEntry, HostProblem, HostProblemKind, SessionRecord, Workspace};
 use std::collections::VecDeque;
@@ -152,7 +152,8 @@ fn remote_args(filter: &ListFilter) -> Result<Vec<String>> {
     if filter.cwd.is_some() {
         return Err(RemoteError::LocalOnlyFilter {
             flag: "--cwd (or --here)",
-        }.into());
+        }
+        .into());
     }
     let mut args = vec!["--jsonl".to_owned()];
     if filter.attention {

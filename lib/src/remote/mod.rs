@@ -13,9 +13,9 @@
 //! or incompatible is a problem reported beside the listing, never a
 //! reason for it to fail or hang.
 
-use std::path::PathBuf;
 use crate::error::domain::{Arg, Domain, ErrorKind, What};
 use crate::error::untrusted::quote;
+use std::path::PathBuf;
 pub mod hosts;
 pub mod list;
 pub mod open;
@@ -73,14 +73,11 @@ impl Domain for RemoteError {
     fn kind(&self) -> ErrorKind {
         use RemoteError::*;
         match self {
-            BadHost(..)
-            | BadRemotePath { .. }
-            | LocalOnlyFilter { .. } => ErrorKind::Usage,
-            HostNotFound(..)
-            | NowhereFound { .. } => ErrorKind::NotFound,
-            RemoteRefused { .. }
-            | BadHostList { .. }
-            | HostUnavailable { .. } => ErrorKind::Operational,
+            BadHost(..) | BadRemotePath { .. } | LocalOnlyFilter { .. } => ErrorKind::Usage,
+            HostNotFound(..) | NowhereFound { .. } => ErrorKind::NotFound,
+            RemoteRefused { .. } | BadHostList { .. } | HostUnavailable { .. } => {
+                ErrorKind::Operational
+            }
             HostExists(..) => ErrorKind::Conflict,
         }
     }
@@ -88,9 +85,7 @@ impl Domain for RemoteError {
     fn arg(&self) -> Option<Arg> {
         use RemoteError::*;
         Some(match self {
-            BadHost(_)
-            | HostNotFound(_)
-            | HostExists(_) => Arg::Host,
+            BadHost(_) | HostNotFound(_) | HostExists(_) => Arg::Host,
             BadRemotePath { arg, .. } => *arg,
             NowhereFound { .. } => Arg::Id,
             _ => return None,
@@ -101,4 +96,3 @@ impl Domain for RemoteError {
         self.into()
     }
 }
-

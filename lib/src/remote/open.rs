@@ -4,18 +4,18 @@
 //! Home: inside tmux in a new window of the person's session, outside
 //! tmux in this terminal (ssh replaces this process).
 
+use super::list::{adopt, failed, not_finished};
+use super::ssh::{self, Limit, Ssh};
+use crate::error::domain::ErrorKind;
+use crate::error::untrusted::host_text;
+use crate::facade::Lf;
+use crate::ids::SessionSelector;
 use crate::input::InputError;
 use crate::remote::RemoteError;
 use crate::session::error::SessionError;
 use crate::tmux::TmuxError;
-use super::list::{adopt, failed, not_finished};
-use super::ssh::{self, Limit, Ssh};
-use crate::{Error, Result};
-use crate::error::domain::{ErrorKind};
-use crate::error::untrusted::{host_text};
-use crate::facade::Lf;
-use crate::ids::SessionSelector;
 use crate::wire::{HostEntry, HostProblem, SessionRecord};
+use crate::{Error, Result};
 use std::time::Duration;
 
 /// A host's answer to one open is one record (`--print`, `--detach`), so
@@ -82,7 +82,8 @@ impl Refusal {
                 host: host.to_owned(),
                 kind: ErrorKind::NotFound,
                 message: format!("on host {host}: {message}"),
-            }.into(),
+            }
+            .into(),
             // A problem's message names the host already.
             Refusal::Problem(problem, Some(kind)) => RemoteError::RemoteRefused {
                 host: host.to_owned(),
@@ -133,7 +134,9 @@ impl Lf {
         {
             Ok(pinned) => return Ok(Located::Here(pinned)),
             Err(
-                error @ Error::Session(SessionError::SessionNotFound(_) | SessionError::RunNotFound(_)),
+                error @ Error::Session(
+                    SessionError::SessionNotFound(_) | SessionError::RunNotFound(_),
+                ),
             ) => {
                 let remotes = self.remotes(true, &[], timeout)?;
                 if remotes.is_empty() {
@@ -189,7 +192,8 @@ impl Lf {
                 text,
                 what: "Session",
                 candidates,
-            }.into());
+            }
+            .into());
         }
         if let Some(session) = found.into_iter().next() {
             return Ok(Located::Remote(Box::new(session)));
@@ -203,7 +207,8 @@ impl Lf {
                 .iter()
                 .map(|message| format!("; {message}"))
                 .collect(),
-        }.into())
+        }
+        .into())
     }
 
     /// The argv that takes a terminal to a remote Session, with these
@@ -240,7 +245,8 @@ impl Lf {
                     "lf-session-open {id} --host {} in a terminal",
                     session.entry.host
                 ),
-            }.into());
+            }
+            .into());
         }
         Err(crate::session::Destination::exec(argv))
     }

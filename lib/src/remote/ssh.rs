@@ -377,7 +377,10 @@ pub(crate) fn remote_error(stderr: &str) -> Option<(crate::error::domain::ErrorK
     }
     let line = stderr.lines().rev().find(|line| !line.trim().is_empty())?;
     let reported: Reported = serde_json::from_str(line).ok()?;
-    Some((reported.kind, crate::error::untrusted::host_text(&reported.message)))
+    Some((
+        reported.kind,
+        crate::error::untrusted::host_text(&reported.message),
+    ))
 }
 
 /// The last thing ssh (or the remote shell) said, bounded and escaped for

@@ -68,8 +68,7 @@ impl Domain for SessionError {
     fn kind(&self) -> ErrorKind {
         use SessionError::*;
         match self {
-            SessionNotFound(..)
-            | RunNotFound(..) => ErrorKind::NotFound,
+            SessionNotFound(..) | RunNotFound(..) => ErrorKind::NotFound,
             AlreadyComplete { .. }
             | Unavailable(..)
             | NoLongerWaiting(..)
@@ -81,10 +80,9 @@ impl Domain for SessionError {
             | ChangedMeanwhile(..)
             | AlreadyBound { .. }
             | NotPrimary(..) => ErrorKind::Conflict,
-            NotInRepository(..)
-            | NeedsAgent(..)
-            | ArgvNotForAgent(..)
-            | NotLaunchedByLf { .. } => ErrorKind::Usage,
+            NotInRepository(..) | NeedsAgent(..) | ArgvNotForAgent(..) | NotLaunchedByLf { .. } => {
+                ErrorKind::Usage
+            }
         }
     }
 

@@ -5,18 +5,18 @@
 //! provider process. Every decision is taken under the Session's launch
 //! lock, so N concurrent opens make one launch.
 
-use crate::session::error::SessionError;
-use crate::error::domain::{Domain, ErrorKind};
 use super::serve::{Action, Event, Launch, Phase, Wakers, Woken};
 use crate::clock::now_micros;
-use crate::{Error, Result};
+use crate::error::domain::{Domain, ErrorKind};
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::liveness::{Presence, ProcessIdentity};
 use crate::provider::{self, Mode, Provider};
+use crate::session::error::SessionError;
 use crate::state::{self, RunOutcome};
 use crate::store::{ClientReceipt, Launched, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
+use crate::{Error, Result};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
@@ -406,7 +406,8 @@ impl Lf {
                 run: run.to_owned(),
                 seconds: START_TIMEOUT.as_secs(),
                 tmux: start.tmux.clone(),
-            }.into());
+            }
+            .into());
         }
         Ok(false)
     }
@@ -455,7 +456,8 @@ impl Lf {
                 run: run.id,
                 session: id.to_string(),
                 current: row.current_run_id,
-            }.into());
+            }
+            .into());
         };
         if !self.live_clients(&row.id)?.is_empty() {
             return Err(SessionError::Unavailable(state::ACTIVE_ELSEWHERE.into()).into());
@@ -769,16 +771,12 @@ impl Domain for LaunchError {
     fn kind(&self) -> ErrorKind {
         use LaunchError::*;
         match self {
-            BeingOpened(..)
-            | NotCurrentRun { .. }
-            | NoNativeHistory(..) => ErrorKind::Conflict,
-            LaunchFailed(..)
-            | LauncherExited { .. }
-            | StartTimeout { .. }
-            | RestoreFailed(..) => ErrorKind::Operational,
+            BeingOpened(..) | NotCurrentRun { .. } | NoNativeHistory(..) => ErrorKind::Conflict,
+            LaunchFailed(..) | LauncherExited { .. } | StartTimeout { .. } | RestoreFailed(..) => {
+                ErrorKind::Operational
+            }
         }
     }
-
 
     fn name(&self) -> &str {
         self.into()

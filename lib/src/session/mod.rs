@@ -14,7 +14,7 @@ pub mod restore;
 mod serve;
 pub mod worktree;
 
-pub use error::SessionError;
 pub use crate::state::{Facts, FlowFacts, RunOutcome, Turn};
+pub use error::SessionError;
 pub use launch::{Destination, OpenOptions};
 pub use ops::*;

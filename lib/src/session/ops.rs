@@ -2,23 +2,23 @@
 //! Nushell plugin translate their arguments into these calls and print what
 //! they return; no rule is decided outside this library.
 
-use crate::input::InputError;
-use crate::session::error::SessionError;
-use crate::session::worktree::WorktreeError;
 use super::project::Projection;
 use crate::clock::now_micros;
-use crate::{Error, Result};
-use crate::error::domain::{Arg};
+use crate::error::domain::Arg;
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::input;
+use crate::input::InputError;
 use crate::liveness::ProcessIdentity;
 use crate::provider::Provider;
+use crate::session::error::SessionError;
+use crate::session::worktree::WorktreeError;
 use crate::state;
 use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, Store};
 use crate::wire::{
     ActionKind, SessionBindingPreview, SessionKind, SessionRecord, SessionState, TitleSource,
 };
+use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -84,7 +84,8 @@ impl Lf {
                         }),
                         text: prefix,
                         what: "Session",
-                    }.into()),
+                    }
+                    .into()),
                 }
             }
             SessionSelector::RunPrefix(prefix) => {
@@ -105,7 +106,8 @@ impl Lf {
                         }),
                         text: prefix,
                         what: "Run",
-                    }.into()),
+                    }
+                    .into()),
                 }
             }
             exact => Ok(exact),
@@ -135,7 +137,8 @@ impl Lf {
                 run: run.to_string(),
                 session: row.id,
                 current: row.current_run_id,
-            }.into());
+            }
+            .into());
         }
         Ok(row)
     }
@@ -204,7 +207,12 @@ impl Lf {
 
     /// A directory the caller named (relative to its own directory), as
     /// stored: absolute, with symlinks resolved.
-    pub(crate) fn dir(&self, path: &Path, arg: Arg, what: crate::error::domain::What) -> Result<String> {
+    pub(crate) fn dir(
+        &self,
+        path: &Path,
+        arg: Arg,
+        what: crate::error::domain::What,
+    ) -> Result<String> {
         crate::work::canonical_dir(&self.caller.path(path)?, arg, what)
     }
 
@@ -233,7 +241,8 @@ impl Lf {
             Provider::Command if prompt.is_some() => {
                 return Err(InputError::BadCommand {
                     problem: "the command provider takes no prompt: put the whole command after --",
-                }.into());
+                }
+                .into());
             }
             Provider::Claude | Provider::Codex if !request.argv.is_empty() => {
                 return Err(SessionError::ArgvNotForAgent(request.provider.as_str()).into());
@@ -329,7 +338,11 @@ impl Lf {
     /// `$LF_RUN_ID`) ready for review.
     pub fn ready(&self, summary: &str) -> Result<SessionRecord> {
         let summary = crate::input::summary(summary)?;
-        let variable = |name| self.caller.var(name).ok_or(SessionError::NotLaunchedByLf { name });
+        let variable = |name| {
+            self.caller
+                .var(name)
+                .ok_or(SessionError::NotLaunchedByLf { name })
+        };
         let (session, run) = (variable("LF_SESSION_ID")?, variable("LF_RUN_ID")?);
         let in_variable = |variable| {
             move |error| Error::InVariable {
@@ -358,7 +371,8 @@ impl Lf {
                 return Err(SessionError::RunOfOtherSession {
                     run: run.to_string(),
                     session: session.to_string(),
-                }.into());
+                }
+                .into());
             }
         }
         self.store()?
@@ -419,7 +433,9 @@ impl Lf {
                 }
                 Some(invocation)
             }
-            (SessionKind::Flow, None) => return Err(SessionError::NoLongerWaiting(record.id).into()),
+            (SessionKind::Flow, None) => {
+                return Err(SessionError::NoLongerWaiting(record.id).into());
+            }
             _ => None,
         };
         let clients = self.store()?.open_clients(Some(&record.id))?;
@@ -478,7 +494,8 @@ impl Lf {
             return Err(SessionError::AlreadyBound {
                 session: row.id,
                 task: existing.clone(),
-            }.into());
+            }
+            .into());
         }
         Ok(SessionBindingPreview {
             session_id: row.id,

@@ -8,8 +8,8 @@
 //! reduced to text and colours: a pane shows whatever its program printed,
 //! so nothing in it may move the cursor or change the terminal.
 
-use crate::error::domain::{Domain, ErrorKind};
 use crate::clock::{Seconds, Timestamp};
+use crate::error::domain::{Domain, ErrorKind};
 use crate::ids::PaneId;
 use crate::wire::{Attention, SessionRecord};
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
@@ -269,7 +269,6 @@ impl Domain for PickError {
             Terminal(..) => ErrorKind::Operational,
         }
     }
-
 
     fn name(&self) -> &str {
         self.into()

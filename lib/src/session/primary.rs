@@ -4,14 +4,14 @@
 //! predecessor and gives the scope a successor; repeating it returns the
 //! same successor.
 
-use crate::session::error::SessionError;
 use super::launch::OpenOptions;
-use crate::clock::now_micros;
 use crate::Result;
-use crate::error::domain::{Arg};
+use crate::clock::now_micros;
+use crate::error::domain::Arg;
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId};
 use crate::provider::Provider;
+use crate::session::error::SessionError;
 use crate::store::{NewRun, NewSessionRow};
 use crate::tmux;
 use crate::wire::{SessionKind, SessionRecord, TitleSource};

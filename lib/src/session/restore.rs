@@ -7,17 +7,17 @@
 //! launches are started one after another and then awaited together, so
 //! twenty agents start in about the time of the slowest.
 
-use crate::session::launch::LaunchError;
-use crate::tmux::TmuxError;
 use super::launch::Starting;
 use super::project::LiveClients;
-use crate::{Error, Result};
 use crate::facade::Lf;
 use crate::ids::{SessionId, SessionSelector};
+use crate::session::launch::LaunchError;
 use crate::state::{LostReason, RunOutcome};
 use crate::store::{ListQuery, SessionRow};
 use crate::tmux;
+use crate::tmux::TmuxError;
 use crate::wire::{RestoreLine, RestoreResult, RestoreSkip};
+use crate::{Error, Result};
 
 /// A launch restore started and waits for.
 struct Pending {
@@ -147,7 +147,9 @@ impl Lf {
         let run = self.launchable_run(&row)?;
         let resumed = run.id == row.current_run_id && run.native_id.is_some();
         match self.start_in_tmux(&row, &run, tmux, &name) {
-            Err(Error::Tmux(TmuxError::TmuxSessionExists(_))) => return Ok(Err(running(&row, &name))),
+            Err(Error::Tmux(TmuxError::TmuxSessionExists(_))) => {
+                return Ok(Err(running(&row, &name)));
+            }
             started => started?,
         }
         let mut line = line(&row, Some(reason), RestoreResult::Relaunched);

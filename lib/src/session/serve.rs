@@ -18,8 +18,8 @@
 
 use crate::events::EventsError;
 use crate::liveness::LivenessError;
-use crate::{Error, Result};
 use crate::session::launch::START_GRACE;
+use crate::{Error, Result};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::fs::inotify;
 use rustix::process::Signal;
@@ -268,10 +268,13 @@ struct Followed {
 
 /// A watch that could not be set up, named for a person.
 fn cannot_watch(path: &Path) -> impl Fn(rustix::io::Errno) -> Error + '_ {
-    move |source| EventsError::CannotWatch {
-        path: path.to_path_buf(),
-        source: source.into(),
-    }.into()
+    move |source| {
+        EventsError::CannotWatch {
+            path: path.to_path_buf(),
+            source: source.into(),
+        }
+        .into()
+    }
 }
 
 /// An inotify descriptor watching `folder` for what `flags` names.

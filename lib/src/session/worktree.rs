@@ -12,17 +12,17 @@
 //! Worktrees go beside the repository, in `<repo>.worktrees/<name>`, or
 //! under `$LF_WORKTREES/<repo>/<name>` (see docs/decisions/0024-worktrees-and-restore.md).
 
-use crate::work::WorkError;
+use crate::clock::now_micros;
 use crate::error::domain::{Arg, Domain, ErrorKind};
 use crate::error::untrusted::quote;
-use crate::clock::now_micros;
-use crate::{Error, Result};
 use crate::facade::Lf;
 use crate::git::{Git, NumStat, Status};
 use crate::ids::{SessionId, TaskId};
 use crate::input;
 use crate::store::{ListQuery, SessionRow, TaskRow};
 use crate::wire::{FileChange, SessionDiff, SessionRecord};
+use crate::work::WorkError;
+use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -121,7 +121,8 @@ impl Lf {
             return Err(WorktreeError::BranchExists {
                 branch,
                 repo: toplevel.display().to_string(),
-            }.into());
+            }
+            .into());
         }
         let path = self
             .worktree_place(&toplevel)?
@@ -442,7 +443,8 @@ impl Lf {
             session: session.to_owned(),
             worktree: worktree.to_owned(),
             lost: lost.join(" and "),
-        }.into())
+        }
+        .into())
     }
 
     /// Another open Session working in the same worktree keeps it.
@@ -461,7 +463,8 @@ impl Lf {
             Some(other) => Err(WorktreeError::WorktreeInUse {
                 other,
                 worktree: worktree.to_owned(),
-            }.into()),
+            }
+            .into()),
             None => Ok(()),
         }
     }
@@ -595,10 +598,9 @@ impl Domain for WorktreeError {
     fn kind(&self) -> ErrorKind {
         use WorktreeError::*;
         match self {
-            NotAGitRepository(..)
-            | DetachedBase(..)
-            | BaseNotABranch(..)
-            | WorktreeWithTask => ErrorKind::Usage,
+            NotAGitRepository(..) | DetachedBase(..) | BaseNotABranch(..) | WorktreeWithTask => {
+                ErrorKind::Usage
+            }
             BranchExists { .. }
             | WorktreeDirExists(..)
             | NoWorktree { .. }
@@ -611,14 +613,9 @@ impl Domain for WorktreeError {
         use WorktreeError::*;
         Some(match self {
             NotAGitRepository(_) => Arg::Cwd,
-            DetachedBase(_)
-            | BaseNotABranch(_) => Arg::Base,
-            WorktreeWithTask
-            | BranchExists { .. }
-            | WorktreeDirExists(_) => Arg::Worktree,
-            NoWorktree { .. }
-            | WouldLoseWork { .. }
-            | WorktreeInUse { .. } => Arg::RemoveWorktree,
+            DetachedBase(_) | BaseNotABranch(_) => Arg::Base,
+            WorktreeWithTask | BranchExists { .. } | WorktreeDirExists(_) => Arg::Worktree,
+            NoWorktree { .. } | WouldLoseWork { .. } | WorktreeInUse { .. } => Arg::RemoveWorktree,
         })
     }
 
@@ -626,4 +623,3 @@ impl Domain for WorktreeError {
         self.into()
     }
 }
-

@@ -3,9 +3,9 @@
 //! is a compare-and-set inside one IMMEDIATE transaction; what the result
 //! means for a person is decided in the `handoff` module.
 
-use crate::home::HomeError;
 use super::{Store, optional};
 use crate::Result;
+use crate::home::HomeError;
 use crate::wire::{HandoffOutcome, HandoffParentKind};
 use rusqlite::{Row, Transaction, params};
 use std::collections::BTreeMap;

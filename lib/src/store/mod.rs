@@ -31,9 +31,9 @@ pub(crate) use sessions::ListQuery;
 pub use sessions::{Launched, NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
 pub use work::{FlowRow, TaskLabel, TaskRow, WaveRow};
 
+use crate::home::Home;
 use crate::home::HomeError;
 use crate::{Error, Result};
-use crate::home::Home;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 use std::path::Path;
 use std::time::Duration;
@@ -245,7 +245,8 @@ fn newer_schema(path: &Path, found: i64, supported: i64) -> Error {
         path: path.to_path_buf(),
         found,
         supported,
-    }.into()
+    }
+    .into()
 }
 
 /// An error opening or reading the database, naming the file and what to do.
@@ -275,7 +276,8 @@ pub(crate) fn database_error(path: &Path, error: rusqlite::Error) -> Error {
         path: path.to_path_buf(),
         advice,
         source: error,
-    }.into()
+    }
+    .into()
 }
 
 /// Map "no row" to `None`.

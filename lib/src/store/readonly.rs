@@ -9,12 +9,12 @@
 //! before it starts the provider, so that everything beneath it can be
 //! attributed by containment.
 
-use crate::home::HomeError;
-use crate::session::error::SessionError;
 use super::{Store, schema};
-use crate::{Error, Result};
 use crate::home::Home;
+use crate::home::HomeError;
 use crate::liveness::ProcessIdentity;
+use crate::session::error::SessionError;
+use crate::{Error, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -116,7 +116,8 @@ impl ReadOnly {
                 path: path.clone(),
                 found: version,
                 supported: schema::version(),
-            }.into());
+            }
+            .into());
         }
         if version == 0 {
             return Ok(None);
@@ -343,5 +344,6 @@ fn read_error(path: &std::path::Path, source: rusqlite::Error) -> Error {
     HomeError::DatabaseUnreadable {
         path: path.to_path_buf(),
         source,
-    }.into()
+    }
+    .into()
 }

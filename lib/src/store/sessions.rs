@@ -1,13 +1,13 @@
 //! Session and Run rows: what is stored, read back and updated. Rules about
 //! what the rows mean lives in `crate::state`; this file only moves data.
 
-use crate::flow::FlowError;
-use crate::session::error::SessionError;
 use super::{Store, optional};
-use crate::{Error, Result};
+use crate::flow::FlowError;
 use crate::ids::{RunId, SessionId};
+use crate::session::error::SessionError;
 use crate::state::{FlowFacts, RunOutcome, Turn};
 use crate::wire::{SessionKind, TitleSource};
+use crate::{Error, Result};
 use rusqlite::{Row, params};
 
 /// A Session row with its current Run's outcome: everything a record needs.
@@ -341,7 +341,8 @@ impl Store {
                         flow: name,
                         task: task.unwrap_or_else(|| "-".to_owned()),
                         requested: review.flow.to_owned(),
-                    }.into());
+                    }
+                    .into());
                 }
                 if finished {
                     return Err(FlowError::InvocationFinished(review.invocation.to_owned()).into());
@@ -531,7 +532,9 @@ impl Store {
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .map_err(|error| match error {
-                rusqlite::Error::QueryReturnedNoRows => Error::from(SessionError::SessionNotFound(id.to_string())),
+                rusqlite::Error::QueryReturnedNoRows => {
+                    Error::from(SessionError::SessionNotFound(id.to_string()))
+                }
                 error => error.into(),
             })?;
         if let Some(at) = completed {
@@ -542,7 +545,8 @@ impl Store {
                 run: run.to_owned(),
                 session: id.to_owned(),
                 current,
-            }.into());
+            }
+            .into());
         }
         tx.execute(
             "UPDATE sessions SET ready_summary = ?2, ready_superseded = 0, updated_at = ?3, \
@@ -577,7 +581,9 @@ impl Store {
                 row.get(0)
             })
             .map_err(|error| match error {
-                rusqlite::Error::QueryReturnedNoRows => Error::from(SessionError::SessionNotFound(id.to_string())),
+                rusqlite::Error::QueryReturnedNoRows => {
+                    Error::from(SessionError::SessionNotFound(id.to_string()))
+                }
                 error => error.into(),
             })?;
         match bound {
@@ -586,7 +592,8 @@ impl Store {
                 return Err(SessionError::AlreadyBound {
                     session: id.to_owned(),
                     task: existing,
-                }.into());
+                }
+                .into());
             }
             None => {}
         }
@@ -853,7 +860,9 @@ impl Store {
                 params![launch.client.session_id, run, launch.now, previous],
             )?;
             if changed == 0 {
-                return Err(SessionError::ChangedMeanwhile(launch.client.session_id.clone()).into());
+                return Err(
+                    SessionError::ChangedMeanwhile(launch.client.session_id.clone()).into(),
+                );
             }
         }
         let changed = tx.execute(

@@ -1,8 +1,8 @@
 //! Waves, Tasks and flow invocations: the work Sessions belong to. These
 //! tables are small next to `sessions`, so a listing loads them whole.
 
-use crate::work::WorkError;
 use super::{Store, optional};
+use crate::work::WorkError;
 use crate::{Error, Result};
 use rusqlite::{Row, params};
 
