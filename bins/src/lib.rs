@@ -70,11 +70,12 @@ fn usage_error(name: &str, error: clap::Error) -> i32 {
     report(name, &lf::error::InputError::CommandLine(message).into())
 }
 
-/// Print an error for a person — its message, then each lower-level
-/// cause after `Caused by:` — or, with `LF_ERROR_FORMAT=json`, as one JSON
-/// object for a program (`error` the variant's stable name, `arg` the
-/// argument it is about or null, `message` on one line, `causes` as a
-/// list); return its exit code.
+/// Print an error for a person — its message and what to type next
+/// (`message; hint`, the hint's commands spelled as binaries), then each
+/// lower-level cause after `Caused by:` — or, with `LF_ERROR_FORMAT=json`,
+/// as one JSON object for a program (`error` the variant's stable name,
+/// `arg` the argument it is about or null, `message` on one line with its
+/// hint, `hint` alone or null, `causes` as a list); return its exit code.
 pub fn report(name: &str, error: &Error) -> i32 {
     let mut stderr = std::io::stderr().lock();
     if lf::Caller::from_process().var("LF_ERROR_FORMAT") == Some("json") {
@@ -85,6 +86,7 @@ pub fn report(name: &str, error: &Error) -> i32 {
             "kind": error.kind(),
             "code": error.exit_code(),
             "message": error.one_line(),
+            "hint": error.hint().map(|hint| hint.to_string()),
             "causes": error.causes(),
         });
         let _ = writeln!(stderr, "{body}");

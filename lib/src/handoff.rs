@@ -26,6 +26,7 @@
 use crate::caller::Caller;
 use crate::clock::{Seconds, Timestamp, now_micros};
 use crate::error::domain::{Arg, Domain, ErrorKind, What};
+use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::quote;
 use crate::facade::Lf;
 use crate::home::Home;
@@ -286,9 +287,11 @@ fn attach_argv(argv: &[String]) -> Result<Vec<String>> {
     match argv.first() {
         None => Err(InputError::BadCommand {
             problem: "a handoff needs the command that attaches a person, after --: such as -- tmux attach-session -t NAME",
+            example: None,
         }.into()),
         Some(program) if program.is_empty() => Err(InputError::BadCommand {
             problem: "the attach command's program name is empty",
+            example: None,
         }.into()),
         Some(_) => {
             input::argv(argv)?;
@@ -839,14 +842,12 @@ pub enum HandoffError {
         parent: String,
         checkout: String,
     },
-    #[error("handoff {0} was not found; see lf-handoff list")]
+    #[error("handoff {0} was not found")]
     HandoffNotFound(String),
-    #[error(
-        "{parent} has no worktree, so lf cannot check that {cwd} is its checkout; register the Task with lf-work task add --worktree DIR"
-    )]
+    #[error("{parent} has no worktree, so lf cannot check that {cwd} is its checkout")]
     ParentWithoutWorktree { parent: String, cwd: String },
     #[error(
-        "handoff {id} was already opened for body generation {generation} of {parent} with a different {differ}; a replayed open must repeat the same request (see lf-handoff show {id})"
+        "handoff {id} was already opened for body generation {generation} of {parent} with a different {differ}; a replayed open must repeat the same request"
     )]
     ReplayDiffers {
         id: String,
@@ -855,7 +856,7 @@ pub enum HandoffError {
         differ: String,
     },
     #[error(
-        "{parent} already has handoff {id} (body generation {generation}, {status}) without an outcome; finish it first, such as: lf-handoff finish {id} --failed REASON"
+        "{parent} already has handoff {id} (body generation {generation}, {status}) without an outcome"
     )]
     ParentBusy {
         parent: String,
@@ -863,9 +864,7 @@ pub enum HandoffError {
         generation: u32,
         status: &'static str,
     },
-    #[error(
-        "handoff {id} already ended as {status}; there is nothing to attach to (see lf-handoff show {id})"
-    )]
+    #[error("handoff {id} already ended as {status}; there is nothing to attach to")]
     HandoffEnded { id: String, status: &'static str },
     #[error(
         "handoff {id} already ended as {stored}; the first outcome stands, so {requested} was not recorded"
@@ -875,15 +874,13 @@ pub enum HandoffError {
         stored: String,
         requested: String,
     },
-    #[error(
-        "handoff {id} has no outcome yet (it is {status}); its wake can be claimed once lf-handoff finish records one"
-    )]
+    #[error("handoff {id} has no outcome yet (it is {status})")]
     NoOutcomeYet { id: String, status: &'static str },
     /// A handoff stored before openers were checked carries variables an
     /// opener may no longer give; `names` is not empty, `why` is about the
     /// first.
     #[error(
-        "handoff {id} carries {}, which an opener can no longer give ({}: {why}); nothing was run. Finish it with lf-handoff finish {id} --failed REASON, and let the agent open a new one",
+        "handoff {id} carries {}, which an opener can no longer give ({}: {why}); nothing was run",
         variables(.names),
         .names.first().map_or("", String::as_str)
     )]
@@ -894,12 +891,10 @@ pub enum HandoffError {
     },
     #[error("handoff {0} has no outcome after recording one; try again")]
     OutcomeLost(String),
-    #[error(
-        "the working directory {cwd} of handoff {id} is gone; finish the handoff with lf-handoff finish {id} --failed REASON"
-    )]
+    #[error("the working directory {cwd} of handoff {id} is gone")]
     HandoffCwdGone { id: String, cwd: String },
     #[error(
-        "cannot find the attach program {} of handoff {id} {looked}: no executable file is there; install it, or finish the handoff with lf-handoff finish {id} --failed REASON",
+        "cannot find the attach program {} of handoff {id} {looked}: no executable file is there",
         quote(.program)
     )]
     AttachProgramMissing {
@@ -908,7 +903,7 @@ pub enum HandoffError {
         looked: &'static str,
     },
     #[error(
-        "cannot run the attach command {} of handoff {id}; check that the program exists, or finish the handoff with lf-handoff finish {id} --failed REASON",
+        "cannot run the attach command {} of handoff {id}",
         quote(.program)
     )]
     AttachCommand {
@@ -967,6 +962,42 @@ impl Domain for HandoffError {
 
     fn name(&self) -> &str {
         self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        use HandoffError::*;
+        let finish = |id: &String| Command::HandoffFinish {
+            id: id.clone(),
+            failed: true,
+        };
+        let show = |id: &String| Command::HandoffShow { id: id.clone() };
+        Some(match self {
+            HandoffNotFound(_) => Hint::text("see ").command(Command::HandoffList),
+            ParentWithoutWorktree { .. } => Hint::text("register the Task with ")
+                .command(Command::WorkTaskAdd { worktree: true }),
+            ReplayDiffers { id, .. } | HandoffEnded { id, .. } => {
+                Hint::text("see ").command(show(id))
+            }
+            ParentBusy { id, .. } => Hint::text("finish it first, such as: ").command(finish(id)),
+            NoOutcomeYet { id, .. } => Hint::text("its wake can be claimed once ")
+                .command(Command::HandoffFinish {
+                    id: id.clone(),
+                    failed: false,
+                })
+                .then(" records one"),
+            ForbiddenStoredVariables { id, .. } => Hint::text("finish it with ")
+                .command(finish(id))
+                .then(", and let the agent open a new one"),
+            HandoffCwdGone { id, .. } => Hint::text("finish the handoff with ").command(finish(id)),
+            AttachProgramMissing { id, .. } => {
+                Hint::text("install it, or finish the handoff with ").command(finish(id))
+            }
+            AttachCommand { id, .. } => {
+                Hint::text("check that the program exists, or finish the handoff with ")
+                    .command(finish(id))
+            }
+            _ => return None,
+        })
     }
 }
 

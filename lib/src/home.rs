@@ -286,7 +286,7 @@ pub enum HomeError {
     #[error("cannot find the lf Home: set LF_HOME (or HOME) to choose where lf keeps its data")]
     NoHome,
     #[error(
-        "HOME is not set to an absolute path: lf-install-shell installs into your home folder; set HOME"
+        "HOME is not set to an absolute path, and the shell integration is installed into your home folder: set HOME"
     )]
     NoUserHome,
     #[error("{what} {}; check that its parent exists and is writable, or set LF_HOME", .path.display())]

@@ -7,6 +7,7 @@
 
 use crate::Result;
 use crate::error::domain::{Arg, Domain, ErrorKind, What};
+use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::quote;
 use std::path::PathBuf;
 
@@ -286,6 +287,7 @@ pub fn argv(argv: &[String]) -> Result<()> {
     if argv.len() > MAX || argv.iter().any(|arg| arg.contains('\0')) {
         return Err(InputError::BadCommand {
             problem: "the command's argv is too long (at most 1000 items) or contains a NUL byte",
+            example: None,
         }
         .into());
     }
@@ -370,7 +372,7 @@ pub enum InputError {
     #[error(
         "{} is too short to name a {what}: give at least {min} characters of its id{}",
         quote(.text),
-        if *.what == "Run" { " after run-" } else { " (lf-session-list shows them)" }
+        if *.what == "Run" { " after run-" } else { "" }
     )]
     PrefixTooShort {
         text: String,
@@ -433,7 +435,11 @@ pub enum InputError {
     )]
     NoCurrentDir,
     #[error("{problem}")]
-    BadCommand { problem: &'static str },
+    /// `example` is a command line that would do, for the hint.
+    BadCommand {
+        problem: &'static str,
+        example: Option<Command>,
+    },
     #[error("--{} takes a number of seconds from 0 to {max}", .arg.flag())]
     BadSeconds { arg: Arg, max: u64 },
     /// A command line the binaries' parser refused; clap wrote the message.
@@ -470,6 +476,19 @@ impl Domain for InputError {
 
     fn name(&self) -> &str {
         self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            InputError::PrefixTooShort { what, .. } if *what != "Run" => {
+                Some(Hint::from(Command::SessionList { all: false }).then(" shows them"))
+            }
+            InputError::BadCommand {
+                example: Some(example),
+                ..
+            } => Some(Hint::text("for example ").command(example.clone())),
+            _ => None,
+        }
     }
 }
 

@@ -239,7 +239,7 @@ pub fn actions(
 ) -> Vec<SessionAction> {
     let active_client = kind == SessionKind::Conversation && state == SessionState::Active;
     let done: Option<Cow<'static, str>> =
-        completed_at.map(|at| Cow::Owned(completed(session, at).to_string()));
+        completed_at.map(|at| Cow::Owned(completed(session, at).one_line()));
     let action = |kind, label: &'static str, help: &'static str, reason: Option<&'static str>| {
         SessionAction {
             kind,
@@ -762,7 +762,7 @@ mod tests {
         let at = 1_767_323_045_000_000;
         let said = "Session 01234567 was completed at 2026-01-02T03:04:05.000000Z; start a new \
                     one with lf-session-new, or see it with lf-session-list --all";
-        assert_eq!(completed(ID, at).to_string(), said);
+        assert_eq!(completed(ID, at).one_line(), said);
         for kind in [SessionKind::Conversation, SessionKind::Flow] {
             let offered = actions(ID, kind, SessionState::Closed, Some(at));
             let kinds: Vec<ActionKind> = offered.iter().map(|action| action.kind).collect();

@@ -13,6 +13,7 @@
 
 use crate::error::domain::Arg;
 use crate::error::domain::{Domain, ErrorKind};
+use crate::error::hint::Hint;
 use crate::ids::{PaneId, SessionId};
 use crate::input::InputError;
 use crate::{Error, Result};
@@ -266,7 +267,10 @@ impl Tmux {
         if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             return Err(TmuxError::NotATerminal {
                 name: name.to_owned(),
-                attach: format!("{} attach-session -t ={name}", self.base_argv().join(" ")),
+                attach: Hint::text(format!(
+                    "run {} attach-session -t ={name}",
+                    self.base_argv().join(" ")
+                )),
             }
             .into());
         }
@@ -308,8 +312,9 @@ pub enum TmuxError {
     TmuxSessionExists(String),
     #[error("tmux could not attach to {0}")]
     AttachFailed(String),
-    #[error("cannot attach to the tmux session {name}: this is not a terminal; run {attach}")]
-    NotATerminal { name: String, attach: String },
+    /// `attach` says how to attach from a terminal.
+    #[error("cannot attach to the tmux session {name}: this is not a terminal")]
+    NotATerminal { name: String, attach: Hint },
 }
 
 impl Domain for TmuxError {
@@ -325,6 +330,13 @@ impl Domain for TmuxError {
 
     fn name(&self) -> &str {
         self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            TmuxError::NotATerminal { attach, .. } => Some(attach.clone()),
+            _ => None,
+        }
     }
 }
 

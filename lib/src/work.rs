@@ -6,6 +6,7 @@ use crate::Result;
 use crate::clock::{Timestamp, now_micros};
 use crate::error::domain::What;
 use crate::error::domain::{Arg, Domain, ErrorKind};
+use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::quote;
 use crate::facade::Lf;
 use crate::ids::{TaskId, WaveId};
@@ -179,9 +180,9 @@ fn task_record(row: TaskRow, waves: &HashMap<String, String>) -> Result<TaskReco
 pub enum WorkError {
     #[error("the Task identifier {} looks like an lf id; choose another, such as LOO-291", quote(.0))]
     IdentifierLooksLikeId(String),
-    #[error("Task {} is not registered; see lf-work task list{}", quote(.0), if *.1 { ", or register it with lf-work task add" } else { "" })]
+    #[error("Task {} is not registered", quote(.0))]
     TaskNotFound(String, bool),
-    #[error("Wave {} is not registered; see lf-work wave list, or register it with lf-work wave add", quote(.0))]
+    #[error("Wave {} is not registered", quote(.0))]
     WaveNotFound(String),
     #[error("a Wave named {0:?} is already registered")]
     WaveExists(String),
@@ -211,5 +212,21 @@ impl Domain for WorkError {
 
     fn name(&self) -> &str {
         self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        let (list, add) = match self {
+            WorkError::TaskNotFound(_, addable) => (
+                Command::WorkTaskList,
+                addable.then_some(Command::WorkTaskAdd { worktree: false }),
+            ),
+            WorkError::WaveNotFound(_) => (Command::WorkWaveList, Some(Command::WorkWaveAdd)),
+            _ => return None,
+        };
+        let hint = Hint::text("see ").command(list);
+        Some(match add {
+            Some(add) => hint.then(", or register it with ").command(add),
+            None => hint,
+        })
     }
 }

@@ -204,6 +204,13 @@ impl Hint {
     }
 }
 
+/// A hint that starts with `command`.
+impl From<Command> for Hint {
+    fn from(command: Command) -> Self {
+        Hint(vec![Part::Command(command)])
+    }
+}
+
 /// The binaries' words (`Command`'s `Display`).
 impl fmt::Display for Hint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -14,6 +14,7 @@
 //! reason for it to fail or hang.
 
 use crate::error::domain::{Arg, Domain, ErrorKind, What};
+use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::quote;
 use std::path::PathBuf;
 pub mod hosts;
@@ -43,24 +44,25 @@ pub enum RemoteError {
         "{flag} names something of this machine, so it cannot be combined with --host or --hosts; remote sessions can be filtered with --attention, --state, --kind, --orphan and --all"
     )]
     LocalOnlyFilter { flag: &'static str },
-    #[error("host {} is not in the host list; see lf-host list, or add it with lf-host add", quote(.0))]
+    #[error("host {} is not in the host list", quote(.0))]
     HostNotFound(String),
-    #[error(
-        "Session {id} was not found here or on any host of the host list (lf-host list){problems}; pass --host HOST if it is on another machine"
-    )]
+    #[error("Session {id} was not found here or on any host of the host list{problems}")]
     NowhereFound { id: String, problems: String },
     /// What a remote lf refused, in its own words (escaped) and naming the
-    /// host; the kind is its kind.
+    /// host; the kind is its kind, and the name its error's name when it
+    /// gave one (`name()` is then that name, so a program matches the
+    /// remote's variant as it would a local one).
     #[error("{message}")]
     RemoteRefused {
         host: String,
         kind: ErrorKind,
         message: String,
+        name: Option<String>,
     },
-    #[error("host {} is already in the host list; remove it first to change it (lf-host remove)", quote(.0))]
+    #[error("host {} is already in the host list", quote(.0))]
     HostExists(String),
     #[error(
-        "the host list {} cannot be read: {problem}; fix it or remove it (lf-host list shows it once it reads)",
+        "the host list {} cannot be read: {problem}",
         .path.display()
     )]
     BadHostList { path: PathBuf, problem: String },
@@ -93,6 +95,37 @@ impl Domain for RemoteError {
     }
 
     fn name(&self) -> &str {
-        self.into()
+        match self {
+            RemoteError::RemoteRefused {
+                name: Some(name), ..
+            } => name,
+            other => other.into(),
+        }
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        Some(match self {
+            RemoteError::HostNotFound(_) => Hint::text("see ")
+                .command(Command::HostList)
+                .then(", or add it with ")
+                .command(Command::HostAdd {
+                    host: None,
+                    bin: false,
+                }),
+            RemoteError::NowhereFound { .. } => {
+                Hint::text("pass --host HOST if it is on another machine (")
+                    .command(Command::HostList)
+                    .then(" shows the host list)")
+            }
+            RemoteError::HostExists(host) => Hint::text("remove it first to change it (")
+                .command(Command::HostRemove {
+                    host: Some(host.clone()),
+                })
+                .then(")"),
+            RemoteError::BadHostList { .. } => Hint::text("fix it or remove it (")
+                .command(Command::HostList)
+                .then(" shows it once it reads)"),
+            _ => return None,
+        })
     }
 }

@@ -7,6 +7,7 @@
 use super::list::{adopt, failed, not_finished};
 use super::ssh::{self, Limit, Ssh};
 use crate::error::domain::ErrorKind;
+use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::host_text;
 use crate::facade::Lf;
 use crate::ids::SessionSelector;
@@ -69,26 +70,29 @@ const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Why a host did not give a record.
 enum Refusal {
-    /// Its lf said it has no such Session.
-    NotThere(String),
-    /// It could not be asked, or its lf failed.
-    Problem(HostProblem, Option<ErrorKind>),
+    /// Its lf said it has no such Session (in these words, with this
+    /// error name).
+    NotThere(String, Option<String>),
+    /// It could not be asked, or its lf failed (with this kind and name).
+    Problem(HostProblem, Option<(ErrorKind, Option<String>)>),
 }
 
 impl Refusal {
     fn into_error(self, host: &str) -> Error {
         match self {
-            Refusal::NotThere(message) => RemoteError::RemoteRefused {
+            Refusal::NotThere(message, name) => RemoteError::RemoteRefused {
                 host: host.to_owned(),
                 kind: ErrorKind::NotFound,
                 message: format!("on host {host}: {message}"),
+                name,
             }
             .into(),
             // A problem's message names the host already.
-            Refusal::Problem(problem, Some(kind)) => RemoteError::RemoteRefused {
+            Refusal::Problem(problem, Some((kind, name))) => RemoteError::RemoteRefused {
                 host: host.to_owned(),
                 kind,
                 message: problem.message,
+                name,
             }
             .into(),
             Refusal::Problem(problem, None) => RemoteError::HostUnavailable {
@@ -159,9 +163,11 @@ impl Lf {
                     entry: ssh.entry().clone(),
                     record,
                 }),
-                Err(Refusal::NotThere(_)) => {}
-                Err(Refusal::Problem(problem, Some(ErrorKind::Usage))) if refused.is_none() => {
-                    let refusal = Refusal::Problem(problem, Some(ErrorKind::Usage));
+                Err(Refusal::NotThere(..)) => {}
+                Err(Refusal::Problem(problem, Some((ErrorKind::Usage, name))))
+                    if refused.is_none() =>
+                {
+                    let refusal = Refusal::Problem(problem, Some((ErrorKind::Usage, name)));
                     refused = Some(refusal.into_error(ssh.host()));
                 }
                 Err(Refusal::Problem(problem, _)) => problems.push(problem.message),
@@ -241,10 +247,12 @@ impl Lf {
             let id = &session.record.id;
             return Err(TmuxError::NotATerminal {
                 name: format!("of Session {id} on host {}", session.entry.host),
-                attach: format!(
-                    "lf-session-open {id} --host {} in a terminal",
-                    session.entry.host
-                ),
+                attach: Hint::text("run ")
+                    .command(Command::SessionOpen {
+                        id: id.clone(),
+                        host: Some(session.entry.host.clone()),
+                    })
+                    .then(" in a terminal"),
             }
             .into());
         }
@@ -302,10 +310,12 @@ impl Lf {
                 })?;
                 if !finished.status.success() {
                     return Err(match ssh::remote_error(&finished.stderr) {
-                        Some((ErrorKind::NotFound, message)) => Refusal::NotThere(message),
-                        kind => Refusal::Problem(
+                        Some(said) if said.kind == ErrorKind::NotFound => {
+                            Refusal::NotThere(said.message, said.name)
+                        }
+                        said => Refusal::Problem(
                             failed(ssh.entry(), program, &finished.status, &finished.stderr),
-                            kind.map(|(kind, _)| kind),
+                            said.map(|said| (said.kind, said.name)),
                         ),
                     });
                 }

@@ -4,6 +4,7 @@
 //! raise these; they live here, below all of them.
 
 use crate::error::domain::{Arg, Domain, ErrorKind, What};
+use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::quote;
 
 /// Sessions and their Runs: one that is not there, and what their rules refuse.
@@ -17,9 +18,7 @@ pub enum SessionError {
     RunNotFound(String),
     /// Every action on a completed Session is refused with this, and its
     /// record's actions say it: `state::completed` makes it.
-    #[error(
-        "Session {session} was completed at {at}; start a new one with lf-session-new, or see it with lf-session-list --all"
-    )]
+    #[error("Session {session} was completed at {at}")]
     AlreadyComplete { session: String, at: String },
     /// An action the rules say is unavailable now, with their reason.
     #[error("{0}")]
@@ -52,7 +51,7 @@ pub enum SessionError {
     AlreadyBound { session: String, task: String },
     #[error("Session {0} is not a primary Session")]
     NotPrimary(String),
-    #[error("{} is not inside a git repository; run lf-primary in a repository, or pass --wave", quote(.0))]
+    #[error("{} is not inside a git repository", quote(.0))]
     NotInRepository(String),
     #[error("a {0} needs an agent: choose --provider claude or codex")]
     NeedsAgent(What),
@@ -103,5 +102,22 @@ impl Domain for SessionError {
 
     fn name(&self) -> &str {
         self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            SessionError::AlreadyComplete { .. } => Some(
+                Hint::text("start a new one with ")
+                    .command(Command::SessionNew { command: None })
+                    .then(", or see it with ")
+                    .command(Command::SessionList { all: true }),
+            ),
+            SessionError::NotInRepository(_) => Some(
+                Hint::text("run ")
+                    .command(Command::Primary)
+                    .then(" in a repository, or pass --wave"),
+            ),
+            _ => None,
+        }
     }
 }

@@ -5,6 +5,7 @@
 use super::project::Projection;
 use crate::clock::now_micros;
 use crate::error::domain::Arg;
+use crate::error::hint::Command;
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::input;
@@ -235,12 +236,17 @@ impl Lf {
         match request.provider {
             Provider::Command if request.argv.is_empty() => {
                 return Err(InputError::BadCommand {
-                    problem: "the command provider needs the command to run after --, e.g. lf-session-new --provider command -- htop",
-                }.into());
+                    problem: "the command provider needs the command to run",
+                    example: Some(Command::SessionNew {
+                        command: Some(&["htop"]),
+                    }),
+                }
+                .into());
             }
             Provider::Command if prompt.is_some() => {
                 return Err(InputError::BadCommand {
                     problem: "the command provider takes no prompt: put the whole command after --",
+                    example: None,
                 }
                 .into());
             }

@@ -10,6 +10,7 @@
 
 use crate::clock::{Seconds, Timestamp};
 use crate::error::domain::{Domain, ErrorKind};
+use crate::error::hint::{Command, Hint};
 use crate::ids::PaneId;
 use crate::wire::{Attention, SessionRecord};
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
@@ -254,7 +255,7 @@ pub fn preview(captured: &str, width: usize, height: usize) -> Vec<String> {
 pub enum PickError {
     #[error("there is no session to pick")]
     NothingToPick,
-    #[error("lf-session-pick needs a terminal; use lf-session-list to choose in a script")]
+    #[error("the picker needs a terminal")]
     NoTerminal,
     #[error("cannot {0} the terminal")]
     Terminal(&'static str, #[source] std::io::Error),
@@ -272,6 +273,17 @@ impl Domain for PickError {
 
     fn name(&self) -> &str {
         self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            PickError::NoTerminal => Some(
+                Hint::text("use ")
+                    .command(Command::SessionList { all: false })
+                    .then(" to choose in a script"),
+            ),
+            _ => None,
+        }
     }
 }
 

@@ -14,6 +14,7 @@
 
 use crate::clock::now_micros;
 use crate::error::domain::{Arg, Domain, ErrorKind};
+use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::quote;
 use crate::facade::Lf;
 use crate::git::{Git, NumStat, Status};
@@ -565,7 +566,7 @@ pub enum WorktreeError {
     )]
     WorktreeWithTask,
     #[error(
-        "the branch {} already exists in {}; choose another --worktree NAME, or register its worktree as a Task (lf-work task add --worktree DIR) and pass --task",
+        "the branch {} already exists in {}",
         quote(.branch), quote(.repo)
     )]
     BranchExists { branch: String, repo: String },
@@ -621,5 +622,16 @@ impl Domain for WorktreeError {
 
     fn name(&self) -> &str {
         self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            WorktreeError::BranchExists { .. } => Some(
+                Hint::text("choose another --worktree NAME, or register its worktree as a Task (")
+                    .command(Command::WorkTaskAdd { worktree: true })
+                    .then(") and pass --task"),
+            ),
+            _ => None,
+        }
     }
 }
