@@ -162,7 +162,7 @@ mod tests {
         );
         assert!(matches!(
             Caller::new(None, |_| None).cwd(),
-            Err(InputError::NoCurrentDir)
+            Err(crate::Error::Input(InputError::NoCurrentDir))
         ));
         let bad_pane = caller.with_var("TMUX_PANE", Some("%1; rm".into()));
         assert_eq!(bad_pane.tmux_pane(), None);

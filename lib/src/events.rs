@@ -464,7 +464,7 @@ mod tests {
         assert_eq!(keep(Some("500")).unwrap(), 500);
         for bad in ["", "0", "-3", "many", "1e9"] {
             assert!(
-                matches!(keep(Some(bad)), Err(EventsError::BadEventsKeep(text)) if text == bad),
+                matches!(keep(Some(bad)), Err(crate::Error::Events(EventsError::BadEventsKeep(text))) if text == bad),
                 "{bad}"
             );
         }

@@ -329,10 +329,10 @@ mod tests {
             assert!(
                 matches!(
                     error,
-                    InputError::PrefixTooShort {
+                    crate::Error::Input(InputError::PrefixTooShort {
                         min: MIN_PREFIX,
                         ..
-                    }
+                    })
                 ),
                 "{short}: {error}"
             );

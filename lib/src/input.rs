@@ -559,10 +559,10 @@ mod tests {
         assert_eq!(summary(" done\n\tnext ").unwrap(), "done\n\tnext");
         assert!(matches!(
             summary("  ").unwrap_err(),
-            InputError::EmptyText {
+            crate::Error::Input(InputError::EmptyText {
                 arg: Arg::Summary,
                 ..
-            }
+            })
         ));
         assert!(summary("a\u{1b}b").is_err());
         assert!(summary(&"x".repeat(READY_SUMMARY.max + 1)).is_err());

@@ -771,7 +771,7 @@ mod tests {
                 assert_eq!(action.unavailable_reason.as_deref(), Some(said), "{kind:?}");
                 let refused = require_action(ID, kind, SessionState::Closed, Some(at), action.kind)
                     .unwrap_err();
-                assert_eq!(refused.to_string(), said);
+                assert_eq!(refused.one_line(), said);
                 assert_eq!(refused.kind(), crate::ErrorKind::Conflict);
             }
         }
