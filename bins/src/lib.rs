@@ -100,3 +100,41 @@ pub fn report(name: &str, error: &Error) -> i32 {
 pub fn open_lf() -> lf::Result<lf::Lf> {
     lf::Lf::open(lf::Caller::from_process())
 }
+
+#[cfg(test)]
+mod tests {
+    use lf::error::hint::{Command, Word};
+
+    /// A hint's command, as the binaries spell it, is a binary with that
+    /// subcommand and those flags: a hint never names what does not exist.
+    #[test]
+    fn every_command_a_hint_names_is_a_binary_with_its_flags() {
+        let binaries = super::commands();
+        for command in Command::all() {
+            let (binary, subcommand) = command.program();
+            let mut found = binaries
+                .iter()
+                .find(|tool| tool.get_name() == binary)
+                .unwrap_or_else(|| panic!("{command}: no binary {binary}"));
+            for word in subcommand {
+                found = found
+                    .find_subcommand(word)
+                    .unwrap_or_else(|| panic!("{command}: no subcommand {word}"));
+            }
+            for word in command.words() {
+                let flag = match word {
+                    Word::Text(text) => text.strip_prefix("--").map(str::to_owned),
+                    Word::Argv(_) => None,
+                };
+                if let Some(flag) = flag {
+                    assert!(
+                        found
+                            .get_arguments()
+                            .any(|arg| arg.get_long() == Some(&flag)),
+                        "{command}: no flag --{flag}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -405,7 +405,10 @@ mod tests {
             Home::root_from(home).unwrap(),
             Path::new("/c/.local/state/loopflow")
         );
-        assert!(matches!(Home::root_from(env(&[])), Err(crate::Error::Home(HomeError::NoHome))));
+        assert!(matches!(
+            Home::root_from(env(&[])),
+            Err(crate::Error::Home(HomeError::NoHome))
+        ));
     }
 
     #[test]

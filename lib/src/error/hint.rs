@@ -69,6 +69,40 @@ pub enum Word {
 }
 
 impl Command {
+    /// Every command a hint can name, each with every argument it can be
+    /// shown with: what a surface's test checks its spelling of.
+    pub fn all() -> impl Iterator<Item = Command> {
+        let id = || "ID".to_owned();
+        let host = || Some("HOST".to_owned());
+        <Command as strum::IntoEnumIterator>::iter().map(move |command| match command {
+            Command::SessionList { .. } => Command::SessionList { all: true },
+            Command::SessionNew { .. } => Command::SessionNew {
+                command: Some(&["htop"]),
+            },
+            Command::SessionOpen { .. } => Command::SessionOpen {
+                id: id(),
+                host: host(),
+            },
+            Command::WorkTaskAdd { .. } => Command::WorkTaskAdd { worktree: true },
+            Command::HandoffShow { .. } => Command::HandoffShow { id: id() },
+            Command::HandoffFinish { .. } => Command::HandoffFinish {
+                id: id(),
+                failed: true,
+            },
+            Command::HostAdd { .. } => Command::HostAdd {
+                host: host(),
+                bin: true,
+            },
+            Command::HostRemove { .. } => Command::HostRemove { host: host() },
+            Command::WorkTaskList
+            | Command::WorkWaveList
+            | Command::WorkWaveAdd
+            | Command::HandoffList
+            | Command::HostList
+            | Command::Primary => command,
+        })
+    }
+
     /// The binary that runs it and the subcommand words after it
     /// (`("lf-work", ["task", "list"])`).
     pub fn program(&self) -> (&'static str, &'static [&'static str]) {

@@ -256,7 +256,9 @@ mod tests {
             "$(x)",
             "a'b",
         ] {
-            assert!(matches!(host_name(bad), Err(crate::Error::Remote(RemoteError::BadHost(text))) if text == bad));
+            assert!(
+                matches!(host_name(bad), Err(crate::Error::Remote(RemoteError::BadHost(text))) if text == bad)
+            );
         }
     }
 

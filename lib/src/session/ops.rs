@@ -820,7 +820,9 @@ mod tests {
         let cursor = format_cursor(42, id.as_str());
         assert_eq!(parse_cursor(&cursor).unwrap(), (42, id.to_string()));
         for bad in ["", "42", "x.y", "42.notanid", "42.' OR 1=1 --"] {
-            assert!(matches!(parse_cursor(bad), Err(crate::Error::Input(InputError::BadCursor(text))) if text == bad));
+            assert!(
+                matches!(parse_cursor(bad), Err(crate::Error::Input(InputError::BadCursor(text))) if text == bad)
+            );
         }
     }
 

@@ -547,6 +547,54 @@ pub(crate) fn piped_ids(
 mod tests {
     use super::*;
     use crate::demo;
+    use nu_plugin::{Plugin, PluginCommand};
+
+    /// A hint's command, as the plugin spells it, is one of its commands
+    /// with those flags, or an external `^lf-…` binary.
+    #[test]
+    fn every_command_a_hint_names_is_ours_with_its_flags_or_an_external_binary() {
+        let signatures: Vec<_> = crate::LfPlugin
+            .commands()
+            .iter()
+            .map(|command| command.signature())
+            .collect();
+        for command in Command::all() {
+            let line = spelled(&command);
+            if let Some(external) = line.strip_prefix('^') {
+                assert_eq!(external, command.to_string());
+                continue;
+            }
+            let ours = signatures
+                .iter()
+                .filter(|signature| {
+                    line == signature.name || line.starts_with(&format!("{} ", signature.name))
+                })
+                .max_by_key(|signature| signature.name.len())
+                .unwrap_or_else(|| panic!("{line}: no such plugin command"));
+            for flag in line.split(' ').filter_map(|word| word.strip_prefix("--")) {
+                assert!(
+                    ours.get_long_flag(flag).is_some(),
+                    "{line}: no flag --{flag}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_errors_hint_is_its_help_in_the_plugins_words() {
+        let error = lf::Error::from(lf::error::WorkError::TaskNotFound("LOO-404".into(), true));
+        let shown = error_at(error, Span::test_data());
+        assert_eq!(shown.msg, "Task \"LOO-404\" is not registered");
+        assert_eq!(
+            shown.help.as_deref(),
+            Some("see lf work task list, or register it with lf work task add")
+        );
+        let hosts = lf::Error::from(lf::error::RemoteError::HostNotFound("box".into()));
+        assert_eq!(
+            error_at(hosts, Span::test_data()).help.as_deref(),
+            Some("see ^lf-host list, or add it with ^lf-host add")
+        );
+    }
 
     #[test]
     fn session_ids_complete_with_their_state_and_title() {
