@@ -77,9 +77,8 @@ impl Domain for RemoteError {
         match self {
             BadHost(..) | BadRemotePath { .. } | LocalOnlyFilter { .. } => ErrorKind::Usage,
             HostNotFound(..) | NowhereFound { .. } => ErrorKind::NotFound,
-            RemoteRefused { .. } | BadHostList { .. } | HostUnavailable { .. } => {
-                ErrorKind::Operational
-            }
+            RemoteRefused { kind, .. } => *kind,
+            BadHostList { .. } | HostUnavailable { .. } => ErrorKind::Operational,
             HostExists(..) => ErrorKind::Conflict,
         }
     }
