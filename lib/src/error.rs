@@ -1,18 +1,23 @@
-//! Every way an lf operation can fail, as one type, `Error`, joined from
-//! one enum per domain. Each domain's enum lives beside the rule that
-//! raises it (`input::InputError`, `home::HomeError`,
+//! Every way an lf operation can fail. Each domain's enum lives beside the
+//! rule that raises it (`input::InputError`, `home::HomeError`,
 //! `handoff::HandoffError`, …), so a newcomer finds a failure next to its
-//! rule; `Error` holds one of them (`?` converts), or says what was being
-//! done (`During`), which argument it is about (`About`) or which variable
-//! held it (`InVariable`), or is a plain I/O failure.
+//! rule; `lf::Error`, defined at the crate root above all of them, holds
+//! one (`?` converts), or says what was being done (`During`), which
+//! argument it is about (`About`) or which variable held it
+//! (`InVariable`), or is a plain I/O failure. This module names them all
+//! in one place and holds what they share, in modules that depend on
+//! nothing: `domain` (kinds and exit codes, the argument an error is
+//! about, the `Domain` trait the join asks), `hint` (what to type next,
+//! typed) and `untrusted` (quoting text lf did not write).
 //!
 //! Each message is written once, in its variant, for a person: what
 //! happened, to which session or file. What to type next is a typed
-//! `Hint`, which each surface spells in its own words (`hint`). `kind()`
-//! gives the documented exit code, `arg()` the argument an error is about
-//! (so the plugin can put its label under it without reading the
-//! message), `name()` the variant's stable name, and `source()` the
-//! lower-level I/O or SQLite error, which surfaces print as `Caused by:`.
+//! `Hint`, which each surface spells in its own words. `kind()` gives the
+//! documented exit code, `arg()` the argument an error is about (so the
+//! plugin can put its label under it without reading the message),
+//! `name()` the variant's stable name, and `source()` the lower-level I/O
+//! or SQLite error, which surfaces print as `Caused by:`
+//! (docs/decisions/0027-errors-by-domain.md).
 
 pub mod domain;
 pub mod hint;
@@ -77,6 +82,21 @@ mod tests {
         );
         let io = std::io::Error::other("x");
         assert_eq!(Error::io("reading", io).name(), "io");
+    }
+
+    #[test]
+    fn a_remote_refusal_is_named_and_kinded_as_the_remote_said() {
+        let refused = |name: Option<&str>| {
+            Error::from(RemoteError::RemoteRefused {
+                host: "box".into(),
+                kind: ErrorKind::Conflict,
+                message: "on host box: no".into(),
+                name: name.map(str::to_owned),
+            })
+        };
+        assert_eq!(refused(Some("already_complete")).name(), "already_complete");
+        assert_eq!(refused(None).name(), "remote_refused");
+        assert_eq!(refused(None).kind(), ErrorKind::Conflict);
     }
 
     #[test]

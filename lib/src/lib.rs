@@ -15,8 +15,13 @@
 //!   writes commit, followed by `lf-session-watch`).
 //! - `wire` — the JSON contract; `clock` — its time types; `names` — enums
 //!   as text, once for the wire, SQL and command lines.
-//! - `input` — every check of untrusted text; `ids` — strict id formats;
-//!   `error` — every failure, its exit code and the argument it is about.
+//! - `input` — every check of untrusted text; `ids` — strict id formats.
+//! - Errors: each domain's enum lives beside its rule (`input::InputError`,
+//!   `home::HomeError`, `session::error::SessionError`,
+//!   `handoff::HandoffError`, …); [`Error`], below, joins them. `error`
+//!   holds what they share: kinds and exit codes, the argument an error is
+//!   about, quoting untrusted text, and typed hints (`error::hint`), which
+//!   each surface spells in its own words.
 //! - `remote` — other machines' Homes over OpenSSH: the host list, the
 //!   merged listing, opening a Session there.
 //! - `caller` — who is asking (the only reader of this process's env and
