@@ -130,7 +130,7 @@ impl Lf {
         let row = self
             .store()?
             .session_row(&id)?
-            .ok_or_else(|| SessionError::SessionNotFound(id))?;
+            .ok_or(SessionError::SessionNotFound(id))?;
         if let SessionSelector::Run(run) = selector
             && row.current_run_id != run.as_str()
         {

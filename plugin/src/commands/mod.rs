@@ -547,7 +547,7 @@ pub(crate) fn piped_ids(
 mod tests {
     use super::*;
     use crate::demo;
-    use nu_plugin::{Plugin, PluginCommand};
+    use nu_plugin::Plugin;
 
     /// A hint's command, as the plugin spells it, is one of its commands
     /// with those flags, or an external `^lf-…` binary.
