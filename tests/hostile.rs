@@ -164,6 +164,36 @@ fn a_repository_config_names_programs_that_lf_git_never_runs() {
     assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
 }
 
+/// The agent working in the repository itself can write its hooks: git
+/// runs one by itself when lf makes a worktree there (`post-checkout`,
+/// `reference-transaction`) and when lf removes it and deletes its branch
+/// (`reference-transaction`). lf's git runs none of them.
+#[test]
+fn a_repository_hook_never_runs_from_lf_git() {
+    use crate::worktree::{repository, session_diff, worktree_session};
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let repo = repository(&env);
+    let hooks = repo.join(".git/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    for hook in [
+        "post-checkout",
+        "reference-transaction",
+        "post-index-change",
+    ] {
+        let path = hooks.join(hook);
+        // It succeeds, so nothing but the marker tells that it ran.
+        std::fs::write(&path, format!("#!/bin/sh\ncd; touch PWNED_{hook}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let record = worktree_session(&env, &repo, "fix");
+    assert!(!session_diff(&env, &record.id).uncommitted);
+    let ran = env.run("lf-session-complete", &[&record.id, "--remove-worktree"]);
+    assert_eq!(ran.json::<SessionRecord>().state, SessionState::Closed);
+    assert!(!Path::new(&record.cwd).exists(), "the worktree is removed");
+    assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
+}
+
 /// A Home its owner made read-only (0555) was made 0700 and written:
 /// tightening must only take permission away.
 #[test]
@@ -205,12 +235,14 @@ fn the_hook_log_shows_no_escape_sequence_raw() {
     assert!(log.contains(r#""\u{1b}]2;pwned\u{7}\u{1b}[2J""#), "{log}");
 }
 
-/// Titles accepted bidirectional controls, which make a terminal show
-/// text in an order that reads as something else (Trojan Source).
+/// Titles and ready summaries accepted bidirectional controls, which make
+/// a terminal show text in an order that reads as something else (Trojan
+/// Source).
 #[test]
-fn titles_refuse_text_direction_controls() {
+fn titles_and_summaries_refuse_text_direction_controls() {
     let env = Env::new();
     let record = env.new_session(&["--title", "fine"]);
+    let run = env.current_run(&record.id);
     for control in ['\u{202e}', '\u{202a}', '\u{2066}', '\u{2069}'] {
         let title = format!("invoice{control}fdp.exe");
         let message = env
@@ -223,7 +255,21 @@ fn titles_refuse_text_direction_controls() {
             )
         );
         env.run("lf-session-rename", &[&record.id, &title]).fails(2);
+        // The agent's summary of its work, which the person reads.
+        let mut ready = env.command("lf-session-ready");
+        ready
+            .env("LF_SESSION_ID", &record.id)
+            .env("LF_RUN_ID", &run)
+            .arg(format!("tests pass{control} (all 12)"));
+        let message = env.run_command(ready).fails(2);
+        assert_eq!(
+            message,
+            format!(
+                "a ready summary cannot contain control or text-direction characters (found {control:?})"
+            )
+        );
     }
-    assert_eq!(env.show(&record.id).title, "fine");
+    let shown = env.show(&record.id);
+    assert_eq!((shown.title.as_str(), shown.ready_summary), ("fine", None));
     assert_eq!(env.list(&[]).len(), 1, "nothing was created");
 }
