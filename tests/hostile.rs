@@ -222,6 +222,14 @@ fn a_read_only_home_is_refused_not_made_writable() {
     std::fs::set_permissions(env.home(), std::fs::Permissions::from_mode(0o755)).unwrap();
     env.new_session(&["--title", "after"]);
     assert_eq!(mode(&env.home()), 0o700);
+    // So is a file in it: one its owner made read-only (0444) loses what
+    // others may do and is never made writable (it was made 0600 by any
+    // process that could open it, root among them).
+    env.hook("nope", None, b"{}").ok();
+    let log = env.home().join("hook.log");
+    std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o444)).unwrap();
+    env.hook("nope", None, b"{}").ok();
+    assert_eq!(mode(&log) & 0o222, 0, "the hook log was made writable");
 }
 
 /// The provider argument of `lf-hook` went into `hook.log` as it was: a
