@@ -284,4 +284,7 @@ fn titles_and_summaries_refuse_text_direction_controls() {
     let shown = env.show(&record.id);
     assert_eq!((shown.title.as_str(), shown.ready_summary), ("fine", None));
     assert_eq!(env.list(&[]).len(), 1, "nothing was created");
+    // A title lf makes from a prompt leaves them out.
+    let generated = env.new_session(&["fix\u{202e}it now"]);
+    assert_eq!(generated.title, "fixit now");
 }
