@@ -400,7 +400,7 @@ fn wait_for_ring(fd: &OwnedFd, wait: Duration, home: &Home) -> Result<()> {
 }
 
 /// The change stream.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum EventsError {

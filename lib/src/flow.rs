@@ -270,7 +270,7 @@ impl Lf {
     }
 }
 /// Flow invocations and waiting on their reviews.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum FlowError {

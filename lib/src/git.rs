@@ -655,7 +655,7 @@ pub fn parse_numstat(bytes: &[u8]) -> Result<Vec<NumStat>> {
 }
 
 /// Running git.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum GitError {

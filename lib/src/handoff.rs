@@ -798,7 +798,7 @@ fn variables(names: &[String]) -> String {
 }
 
 /// Handoffs: opening one (its parent, directory and variables), attaching to it and its outcome.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum HandoffError {

@@ -279,7 +279,7 @@ impl<T> PathContext<T> for std::io::Result<T> {
 }
 
 /// The Home and what it holds: its folder, its database and its lock files.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum HomeError {

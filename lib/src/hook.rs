@@ -197,7 +197,7 @@ impl crate::Lf {
     }
 }
 /// A provider's hook that lf cannot take.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum HookError {

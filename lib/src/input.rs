@@ -353,7 +353,7 @@ pub fn title_from_prompt(prompt: &str) -> Option<String> {
 }
 
 /// Text or an argument that is not what an operation takes: ids, names, titles, directories, command lines, numbers of seconds (exit 2).
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum InputError {

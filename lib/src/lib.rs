@@ -83,7 +83,7 @@ use std::fmt;
 /// is the domain variant's stable snake_case name (`session_not_found`),
 /// which `LF_ERROR_FORMAT=json` prints as `error`: a program (or a test)
 /// matches it, not the message, which is for a person.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum Error {

@@ -296,7 +296,7 @@ fn not_run(error: std::io::Error) -> Error {
 }
 
 /// tmux: not installed, failed, or a terminal it cannot attach.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum TmuxError {

@@ -174,7 +174,7 @@ fn task_record(row: TaskRow, waves: &HashMap<String, String>) -> Result<TaskReco
     })
 }
 /// Tasks and Waves.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum WorkError {

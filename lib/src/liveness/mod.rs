@@ -214,7 +214,7 @@ impl ProcessIdentity {
 }
 
 /// Reading Linux's /proc.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum LivenessError {

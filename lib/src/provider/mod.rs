@@ -299,7 +299,7 @@ pub(crate) fn shell_quote(text: &str) -> String {
 }
 
 /// The agent CLIs: a program that is not installed, a Run without what its provider needs.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum ProviderError {

@@ -26,7 +26,7 @@ pub use hosts::Remotes;
 pub use list::Merged;
 pub use open::{Located, RemoteSession};
 /// Remote hosts: the host list, and what a host or its lf said.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum RemoteError {

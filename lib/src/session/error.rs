@@ -8,7 +8,7 @@ use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::quote;
 
 /// Sessions and their Runs: one that is not there, and what their rules refuse.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum SessionError {

@@ -734,7 +734,7 @@ fn outcome_of(status: &std::process::ExitStatus) -> RunOutcome {
 }
 
 /// Launching a Run: another opener, a Run that is no longer current, and an agent that did not start.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum LaunchError {

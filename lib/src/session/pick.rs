@@ -249,7 +249,7 @@ pub fn preview(captured: &str, width: usize, height: usize) -> Vec<String> {
 }
 
 /// The picker's terminal.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum PickError {

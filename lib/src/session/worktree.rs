@@ -542,7 +542,7 @@ fn commits(ahead: u64, base: Option<&str>) -> String {
     )
 }
 /// A Session's worktree: making one, and removing it.
-#[derive(Debug, thiserror::Error, strum::IntoStaticStr)]
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum WorktreeError {
