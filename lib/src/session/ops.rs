@@ -19,7 +19,7 @@ use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, 
 use crate::wire::{
     ActionKind, SessionBindingPreview, SessionKind, SessionRecord, SessionState, TitleSource,
 };
-use crate::{Error, Result};
+use crate::Result;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -350,14 +350,9 @@ impl Lf {
                 .ok_or(SessionError::NotLaunchedByLf { name })
         };
         let (session, run) = (variable("LF_SESSION_ID")?, variable("LF_RUN_ID")?);
-        let in_variable = |variable| {
-            move |error| Error::InVariable {
-                variable,
-                inner: Box::new(error),
-            }
-        };
-        let session = SessionId::parse(session).map_err(in_variable("LF_SESSION_ID"))?;
-        let run = RunId::parse(run).map_err(in_variable("LF_RUN_ID"))?;
+        let session =
+            SessionId::parse(session).map_err(|error| error.in_variable("LF_SESSION_ID"))?;
+        let run = RunId::parse(run).map_err(|error| error.in_variable("LF_RUN_ID"))?;
         let row = self.resolve(&SessionSelector::Session(session.clone()))?;
         if row.primary_scope.is_some() {
             return Err(SessionError::PrimaryNotReviewed.into());
