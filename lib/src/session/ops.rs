@@ -3,6 +3,7 @@
 //! they return; no rule is decided outside this library.
 
 use super::project::Projection;
+use crate::Result;
 use crate::clock::now_micros;
 use crate::error::domain::Arg;
 use crate::error::hint::Command;
@@ -19,7 +20,6 @@ use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, 
 use crate::wire::{
     ActionKind, SessionBindingPreview, SessionKind, SessionRecord, SessionState, TitleSource,
 };
-use crate::Result;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
