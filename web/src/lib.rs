@@ -154,5 +154,5 @@ fn cannot_listen(address: SocketAddr, source: std::io::Error) -> lf::Error {
 
 /// A refusal of the command line (exit 2), as clap's are.
 fn usage(message: String) -> lf::Error {
-    lf::Error::CommandLine(message)
+    lf::error::InputError::CommandLine(message).into()
 }

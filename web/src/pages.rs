@@ -82,7 +82,11 @@ impl IntoResponse for Failed {
             lf::ErrorKind::Conflict => StatusCode::CONFLICT,
             lf::ErrorKind::Operational => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        (status, message_page(status, &self.0.one_line())).into_response()
+        (
+            status,
+            message_page(status, &self.0.one_line_without_hint()),
+        )
+            .into_response()
     }
 }
 
@@ -222,7 +226,8 @@ fn row(record: &SessionRecord, now: Timestamp) -> Markup {
 /// A Session's id from the path: exactly an id, checked before it reaches
 /// the library (a prefix or anything else is no page).
 fn session_id(text: &str) -> Result<lf::ids::SessionId, Failed> {
-    lf::ids::SessionId::parse(text).map_err(|_| Failed(lf::Error::SessionNotFound(text.to_owned())))
+    lf::ids::SessionId::parse(text)
+        .map_err(|_| Failed(lf::error::SessionError::SessionNotFound(text.to_owned()).into()))
 }
 
 /// What a Session's page shows.
@@ -237,7 +242,9 @@ async fn shown(app: &Arc<App>, id: lf::ids::SessionId) -> Result<Shown, Failed> 
         .with_lf(move |lf| {
             let record = lf.get(id.as_str())?;
             let screen = lf.screen(&record, SCREEN_LINES);
-            let diff = lf.diff(&record.id).map_err(|error| error.one_line());
+            let diff = lf
+                .diff(&record.id)
+                .map_err(|error| error.one_line_without_hint());
             Ok(Shown {
                 record,
                 screen,
