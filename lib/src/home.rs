@@ -449,6 +449,44 @@ impl Domain for HomeError {
 mod tests {
     use super::*;
 
+    /// lf-web's token: made once, owner-only, kept; made anew only when
+    /// asked or when the file holds no token.
+    #[test]
+    fn the_web_token_is_made_once_and_kept_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path().join("home"));
+        let token = home.web_token(false).unwrap();
+        assert!(is_token(&token), "{token}");
+        let mode = |home: &Home| {
+            std::fs::metadata(home.web_token_file())
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        assert_eq!(mode(&home), 0o600);
+        assert_eq!(home.web_token(false).unwrap(), token);
+        std::fs::set_permissions(
+            home.web_token_file(),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
+        assert_eq!(home.web_token(false).unwrap(), token);
+        assert_eq!(mode(&home), 0o600, "a wider token file is tightened");
+        let renewed = home.web_token(true).unwrap();
+        assert_ne!(renewed, token);
+        assert_eq!(home.web_token(false).unwrap(), renewed);
+        std::fs::write(home.web_token_file(), "cut sh").unwrap();
+        let made = home.web_token(false).unwrap();
+        assert!(is_token(&made) && made != renewed);
+        let left: Vec<_> = std::fs::read_dir(home.root())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .filter(|name| name.to_string_lossy().starts_with("web."))
+            .collect();
+        assert_eq!(left, ["web.token"], "no temporary file is left");
+    }
+
     #[test]
     fn lf_home_wins_then_xdg_state_then_home() {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
