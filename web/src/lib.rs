@@ -96,6 +96,10 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        // The library's work (SQLite, tmux, git) on a few threads: a
+        // machine of a few cores gains nothing from more, and each thread
+        // that renders a page keeps its own memory arena.
+        .max_blocking_threads(4)
         .enable_all()
         .build()
         .map_err(|source| lf::Error::io("cannot start lf-web's runtime", source))?;
