@@ -12,16 +12,9 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
-/// The lf-web binary, built beside the others (`cargo build -p lf-web`;
-/// scripts/test builds the whole workspace first).
+/// The lf-web binary, built beside the others.
 fn program() -> PathBuf {
-    let path = bin("lf-session-list").with_file_name("lf-web");
-    assert!(
-        path.is_file(),
-        "{} is missing: build it with cargo build -p lf-web (scripts/test does)",
-        path.display()
-    );
-    path
+    bin("lf-web")
 }
 
 /// A running lf-web on a free port of 127.0.0.1, stopped when dropped.
@@ -419,25 +412,22 @@ fn a_sessions_strings_are_text_and_ids_are_checked() {
 #[test]
 fn listening_beyond_loopback_is_asked_for_and_errors_say_what_to_do() {
     let env = Env::new();
-    let run = |args: &[&str]| {
-        let mut command = env.program(program());
-        command.env("LF_ERROR_FORMAT", "json").args(args);
-        env.run_command(command)
-    };
-    let refused = run(&["--listen", "0.0.0.0:0"]);
-    let error = refused.fails_with(2, "command_line");
-    assert!(error.message.contains("--allow-remote"), "{error:?}");
-    run(&["--listen", "nowhere"]).fails_with(2, "command_line");
+    // The words are pinned in tests/messages.rs.
+    env.attempt("lf-web", &["--listen", "0.0.0.0:0"])
+        .fails_with(2, "command_line");
+    env.attempt("lf-web", &["--listen", "[::]:0"])
+        .fails_with(2, "command_line");
+    env.attempt("lf-web", &["--listen", "nowhere"])
+        .fails_with(2, "command_line");
+    assert!(
+        !env.home().join("web.token").exists(),
+        "a refused command line makes no token"
+    );
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let address = taken.local_addr().unwrap().to_string();
-    let busy = run(&["--listen", &address]);
-    let error = busy.fails_with(1, "io");
-    assert!(error.message.contains(&address), "{error:?}");
-    let help = env.run_command({
-        let mut command = env.program(program());
-        command.arg("--help");
-        command
-    });
+    env.attempt("lf-web", &["--listen", &address])
+        .fails_with(1, "io");
+    let help = env.run("lf-web", &["--help"]);
     help.ok();
     assert!(help.stdout.contains("Examples:"), "{}", help.stdout);
 }
