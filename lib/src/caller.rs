@@ -34,7 +34,7 @@ pub const VARIABLES: &[&str] = &[
     // How the binaries print errors: `json` for one JSON object.
     "LF_ERROR_FORMAT",
     // How many events of the change stream a Home keeps.
-    crate::events::KEEP_ENV,
+    crate::changes::KEEP_ENV,
 ];
 
 #[derive(Debug, Clone, Default)]

@@ -62,9 +62,9 @@ impl Lf {
         if let Some(store) = self.store.get() {
             return Ok(store);
         }
-        let keep = crate::events::keep(self.caller.var(crate::events::KEEP_ENV))?;
+        let keep = crate::changes::keep(self.caller.var(crate::changes::KEEP_ENV))?;
         let store = Store::open(&self.home)?;
-        store.observe_with(Box::new(crate::events::Recorder::new(
+        store.observe_with(Box::new(crate::changes::Recorder::new(
             &self.home, &self.open, keep,
         )));
         Ok(self.store.get_or_init(|| store))

@@ -28,10 +28,9 @@
 
 pub mod attention;
 pub mod caller;
+pub mod changes;
 pub mod clock;
-pub mod demo;
 pub mod error;
-pub mod events;
 mod facade;
 pub mod flow;
 pub mod git;
@@ -40,7 +39,6 @@ pub mod home;
 pub mod hook;
 pub mod ids;
 pub mod input;
-pub mod live;
 pub mod liveness;
 pub mod locks;
 mod names;
@@ -48,6 +46,7 @@ pub mod provider;
 pub mod remote;
 pub mod screen;
 pub mod session;
+pub mod snapshot;
 pub mod state;
 // The store is the library's own; the workspace's tests may reach it.
 #[cfg(feature = "testing")]

@@ -520,7 +520,7 @@ impl Lf {
         // transaction, so the Session goes from what it was (new, lost,
         // exited) straight to `active`, never through a started Run
         // without a launcher (`lost`) or a launcher without its agent
-        // (`unknown`). lf::live attributes what runs beneath this process
+        // (`unknown`). lf::snapshot attributes what runs beneath this process
         // to the Run from here on; the agent itself is known by its receipt.
         self.store()?.record_launch(&Launched {
             client: &ClientReceipt {

@@ -566,7 +566,7 @@ struct Selection {
     last: Option<(i64, String)>,
     next: Option<String>,
     /// Sessions whose state is not what their latest event told (a client
-    /// died): looked at again once the listing is done (see `events`).
+    /// died): looked at again once the listing is done (see `changes`).
     stale: Vec<String>,
 }
 
