@@ -10,13 +10,14 @@
 
 use crate::clock::Timestamp;
 use crate::error::Result;
-use crate::facade::OpenCommand;
+use crate::home::Home;
 use crate::liveness::Presence;
 use crate::state::{self, Facts, StepFacts};
 use crate::store::{SessionRow, Store, TaskLabel};
 use crate::wire::{SessionRecord, WorkRef, Workspace};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::{OnceCell, RefCell};
+use std::path::{Path, PathBuf};
 
 /// Tasks and Waves by id, as far as they were asked for, and Task
 /// worktrees by path. The maps hash with FxHash: they are looked up several
@@ -206,7 +207,11 @@ impl LiveClients {
     /// Why the Session's agent is gone without having ended by itself, if
     /// it is (`state::lost`). The launcher is looked up in `/proc` only for
     /// a Run that started, has no outcome and no live client.
-    pub fn lost(&self, row: &SessionRow, live_client: bool) -> Result<Option<state::LostReason>> {
+    pub fn lost(
+        &self,
+        row: &SessionRow,
+        live_client: bool,
+    ) -> Result<Option<crate::wire::LostReason>> {
         if !may_be_lost(row, live_client) {
             return Ok(None);
         }
@@ -260,7 +265,11 @@ fn may_be_lost(row: &SessionRow, live_client: bool) -> bool {
 
 /// Why a Session's agent is gone without having ended by itself
 /// (`state::lost`), on the boot `boot`; a completed Session is never lost.
-pub(crate) fn lost(row: &SessionRow, live_client: bool, boot: &str) -> Option<state::LostReason> {
+pub(crate) fn lost(
+    row: &SessionRow,
+    live_client: bool,
+    boot: &str,
+) -> Option<crate::wire::LostReason> {
     if !may_be_lost(row, live_client) {
         return None;
     }
@@ -445,6 +454,54 @@ fn record(
         completed_at: row.completed_at.map(Timestamp),
         id: row.id,
     })
+}
+
+/// Builds the argv a fresh terminal runs to open a Session.
+#[derive(Debug, Clone)]
+pub struct OpenCommand {
+    home: String,
+    /// The program: given, or `lf-session-open` beside the running
+    /// executable, found when a record first names it (most processes, a
+    /// hook's among them, build none). Shared by the clones.
+    program: std::sync::Arc<std::sync::OnceLock<String>>,
+}
+
+impl OpenCommand {
+    /// `lf-session-open` beside the running executable, with this Home.
+    pub fn beside_current_exe(home: &Home) -> Self {
+        OpenCommand {
+            home: home_assignment(home),
+            program: Default::default(),
+        }
+    }
+
+    pub fn new(home: &Home, program: &Path) -> Self {
+        OpenCommand {
+            home: home_assignment(home),
+            program: std::sync::Arc::new(program.display().to_string().into()),
+        }
+    }
+
+    pub fn argv(&self, id: &str) -> Vec<String> {
+        let program = self.program.get_or_init(|| {
+            std::env::current_exe()
+                .ok()
+                .and_then(|exe| Some(exe.parent()?.join("lf-session-open")))
+                .unwrap_or_else(|| PathBuf::from("lf-session-open"))
+                .display()
+                .to_string()
+        });
+        vec![
+            "/usr/bin/env".to_owned(),
+            self.home.clone(),
+            program.clone(),
+            id.to_owned(),
+        ]
+    }
+}
+
+fn home_assignment(home: &Home) -> String {
+    format!("LF_HOME={}", home.root().display())
 }
 
 #[cfg(test)]

@@ -12,9 +12,10 @@ use super::project::LiveClients;
 use crate::error::{Error, Result};
 use crate::facade::Lf;
 use crate::ids::{SessionId, SessionSelector};
-use crate::state::{LostReason, RunOutcome};
+use crate::state::RunOutcome;
 use crate::store::{ListQuery, SessionRow};
 use crate::tmux;
+use crate::wire::LostReason;
 use crate::wire::{RestoreLine, RestoreResult, RestoreSkip};
 
 /// A launch restore started and waits for.

@@ -17,7 +17,6 @@
 //! needs to be told that time passed.
 
 use crate::error::{Error, Result};
-use crate::session::launch::START_GRACE;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::fs::inotify;
 use rustix::process::Signal;
@@ -25,6 +24,10 @@ use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// How long an agent that has not confirmed its conversation is given
+/// before lf assumes a dialog waits for the person (lf never kills it).
+pub const START_GRACE: Duration = Duration::from_secs(5);
 
 /// How long an agent may outlive its terminal after being told (SIGHUP)
 /// before it gets SIGTERM, and as long again before SIGKILL.
