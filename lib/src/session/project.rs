@@ -14,7 +14,7 @@ use crate::home::Home;
 use crate::liveness::Presence;
 use crate::state::{self, Facts, StepFacts};
 use crate::store::{SessionRow, Store, TaskLabel};
-use crate::wire::{SessionRecord, WorkRef, Workspace};
+use crate::wire::{Attention, SessionRecord, WorkRef, Workspace};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::{OnceCell, RefCell};
 use std::path::{Path, PathBuf};
@@ -364,47 +364,27 @@ fn record(
 ) -> Result<SessionRecord> {
     let state = state::state(facts);
     let attention = state::attention(facts);
-    let flow = row.flow.as_ref();
     let step = row.flow_id.as_deref().map(|invocation_id| StepFacts {
         invocation_id,
         step: row.step.as_deref().unwrap_or_default(),
         node: row.node,
         iterations: row.iterations.clone(),
     });
-    let flow_membership =
-        state::membership(&row.id, &row.current_run_id, row.independent, step, flow);
+    let flow_membership = state::membership(
+        &row.id,
+        &row.current_run_id,
+        row.independent,
+        step,
+        row.flow.as_ref(),
+    );
     let work = match (&row.task_id, &row.wave_id) {
         (Some(task), _) => Some(WorkRef::Task(task.clone())),
         (None, Some(wave)) => Some(WorkRef::Wave(wave.clone())),
         (None, None) => None,
     };
-    let wave_name = match row.wave_id.as_deref() {
-        Some(id) => catalog.wave(store, id)?,
-        None => None,
-    };
-    let task = match row.task_id.as_deref() {
-        Some(id) => catalog.task(store, id)?,
-        None => None,
-    };
-    let work_path = state::work_path(
-        row.wave_id.as_deref().map(|id| (id, wave_name.as_deref())),
-        row.task_id
-            .as_deref()
-            .map(|id| (id, task.as_ref().map(|task| task.identifier.as_str()))),
-    );
-    let checkout = catalog.task_at(store, &row.cwd)?;
-    let mut task_ids: Vec<String> = row.task_id.iter().cloned().collect();
-    if let Some(checkout) = &checkout
-        && !task_ids.contains(&checkout.task_id)
-    {
-        task_ids.push(checkout.task_id.clone());
-    }
-    let workspace = checkout.map(|checkout| Workspace {
-        home_id: None,
-        task_id: Some(checkout.task_id),
-        worktree: Some(checkout.worktree),
-        unavailable: None,
-    });
+    let work_path = work_path(store, &row, catalog)?;
+    let (task_ids, workspace) = checkout(store, &row, catalog)?;
+    let attention_since = attention.map(|attention| attention_since(attention, &row));
     let detail = state::detail(
         row.kind,
         row.provider.as_deref(),
@@ -424,19 +404,7 @@ fn record(
         interactive: row.interactive,
         state,
         attention,
-        attention_since: attention.map(|attention| {
-            Timestamp(state::attention_since(
-                attention,
-                row.kind,
-                &state::Moments {
-                    created: row.created_at,
-                    updated: row.updated_at,
-                    ready: row.ready_at,
-                    permission: row.permission_at,
-                    turn_completed: row.turn_completed_at,
-                },
-            ))
-        }),
+        attention_since,
         actions: state::actions(&row.id, row.kind, state, row.completed_at),
         ready_summary: row.ready_summary,
         provider: row.provider,
@@ -454,6 +422,63 @@ fn record(
         completed_at: row.completed_at.map(Timestamp),
         id: row.id,
     })
+}
+
+/// The Session's Wave and Task by name (`product/LOO-291`), when it has
+/// either.
+fn work_path(store: &Store, row: &SessionRow, catalog: &Catalog) -> Result<Option<String>> {
+    let wave_name = match row.wave_id.as_deref() {
+        Some(id) => catalog.wave(store, id)?,
+        None => None,
+    };
+    let task = match row.task_id.as_deref() {
+        Some(id) => catalog.task(store, id)?,
+        None => None,
+    };
+    Ok(state::work_path(
+        row.wave_id.as_deref().map(|id| (id, wave_name.as_deref())),
+        row.task_id
+            .as_deref()
+            .map(|id| (id, task.as_ref().map(|task| task.identifier.as_str()))),
+    ))
+}
+
+/// The Tasks the Session is bound to or works in (its folder in a Task's
+/// worktree), and that worktree.
+fn checkout(
+    store: &Store,
+    row: &SessionRow,
+    catalog: &Catalog,
+) -> Result<(Vec<String>, Option<Workspace>)> {
+    let checkout = catalog.task_at(store, &row.cwd)?;
+    let mut task_ids: Vec<String> = row.task_id.iter().cloned().collect();
+    if let Some(checkout) = &checkout
+        && !task_ids.contains(&checkout.task_id)
+    {
+        task_ids.push(checkout.task_id.clone());
+    }
+    let workspace = checkout.map(|checkout| Workspace {
+        home_id: None,
+        task_id: Some(checkout.task_id),
+        worktree: Some(checkout.worktree),
+        unavailable: None,
+    });
+    Ok((task_ids, workspace))
+}
+
+/// Since when the Session has owed `attention`.
+fn attention_since(attention: Attention, row: &SessionRow) -> Timestamp {
+    Timestamp(state::attention_since(
+        attention,
+        row.kind,
+        &state::Moments {
+            created: row.created_at,
+            updated: row.updated_at,
+            ready: row.ready_at,
+            permission: row.permission_at,
+            turn_completed: row.turn_completed_at,
+        },
+    ))
 }
 
 /// Builds the argv a fresh terminal runs to open a Session.
