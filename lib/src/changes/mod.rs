@@ -5,7 +5,7 @@
 //! and the plugin's `lf watch`.
 //!
 //! Recording: the store reports which Sessions a committing transaction
-//! touched (`store::events`); the [`Recorder`] projects each one as every
+//! touched (`store::events`); the `Recorder` projects each one as every
 //! surface would, compares it with what its last event said, and records
 //! the difference with the record after it. Liveness is the one fact no
 //! write reports (a client that died): a listing that shows a state other
@@ -18,7 +18,7 @@
 //! was pruned is told so ([`Watch::gap`]).
 //!
 //! Following is [`Lf::watch`](crate::Lf::watch), in `watch`: recording is
-//! apart from it because the facade opens every store with a [`Recorder`],
+//! apart from it because the facade opens every store with a `Recorder`,
 //! while following is an operation of the facade.
 
 mod watch;

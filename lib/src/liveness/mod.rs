@@ -3,7 +3,9 @@
 //! as `(boot_id, pid, starttime)`: the pid alone can be reused by an
 //! unrelated process after the agent exits, and the boot id changes on
 //! reboot, so a receipt counts as alive only while all three still match
-//! `/proc`. `table` reads every process at once for the live snapshot.
+//! `/proc`. Stopping an agent (SIGTERM, then SIGKILL after a grace) and
+//! what a surface tells the person meanwhile ([`AgentStopping`]) are here
+//! too. `table` reads every process at once for the live-process snapshot.
 
 pub mod table;
 
