@@ -203,30 +203,9 @@ pub(super) fn transcript_interrupt(line: &str) -> bool {
     }
 }
 
-/// Claude's hook JSON (on stdin): its event, and the fields lf reads.
-#[derive(serde::Deserialize)]
-struct Payload {
-    hook_event_name: Event,
-    #[serde(default, deserialize_with = "super::text")]
-    session_id: Option<String>,
-    #[serde(default, deserialize_with = "super::text")]
-    transcript_path: Option<String>,
-    /// SessionStart's.
-    #[serde(default, deserialize_with = "super::text")]
-    source: Option<String>,
-    /// Notification's.
-    #[serde(default, deserialize_with = "super::text")]
-    notification_type: Option<String>,
-    /// SessionEnd's.
-    #[serde(default, deserialize_with = "super::text")]
-    reason: Option<String>,
-}
-
-/// The events of [`EVENTS`], and any other (a newer Claude Code's, or one
-/// lf does not listen to), which lf does not act on. The event is a field
-/// of its own, not `#[serde(tag)]` over flattened fields: serde reads such
-/// a tag from buffered content, where a number is taken as a variant's
-/// index, so `"hook_event_name": 3` would count as a turn's end.
+/// Claude's hook events (`hook_event_name`): those of [`EVENTS`], and any
+/// other (a newer Claude Code's, or one lf does not listen to), which lf
+/// does not act on.
 #[derive(serde::Deserialize)]
 enum Event {
     SessionStart,
@@ -244,7 +223,7 @@ enum Event {
 
 /// Claude's hook JSON (on stdin) to what it means.
 pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
-    let Payload {
+    let super::Payload::<Event> {
         hook_event_name,
         session_id,
         transcript_path,

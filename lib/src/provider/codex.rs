@@ -151,21 +151,8 @@ impl<'de> serde::Deserialize<'de> for Present {
     }
 }
 
-/// A Codex hook's JSON (on stdin): its event, and the fields lf reads.
-#[derive(serde::Deserialize)]
-struct Payload {
-    hook_event_name: Event,
-    #[serde(default, deserialize_with = "super::text")]
-    session_id: Option<String>,
-    #[serde(default, deserialize_with = "super::text")]
-    transcript_path: Option<String>,
-    /// SessionStart's.
-    #[serde(default, deserialize_with = "super::text")]
-    source: Option<String>,
-}
-
-/// The events lf listens to, and any other, which lf does not act on (a
-/// field of its own, not `#[serde(tag)]`: see Claude's `Event`).
+/// Codex's hook events (`hook_event_name`) lf listens to, and any other,
+/// which lf does not act on.
 #[derive(serde::Deserialize)]
 enum Event {
     SessionStart,
@@ -201,11 +188,12 @@ pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
     if notify.0 {
         return parse_notify(super::read_payload(payload)?);
     }
-    let Payload {
+    let super::Payload::<Event> {
         hook_event_name,
         session_id,
         transcript_path,
         source,
+        ..
     } = super::read_payload(payload)?;
     let native_id = super::payload_native_id(session_id, "a Codex thread id")?;
     let transcript = transcript_path.and_then(|path| rollout_path(&path, native_id.as_deref()));

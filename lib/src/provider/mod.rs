@@ -263,6 +263,30 @@ fn text<'de, D: serde::Deserializer<'de>>(
     })
 }
 
+/// A provider's hook JSON: its event `E` (the provider's enum, with an
+/// `Other` for any event lf does not act on), and the fields lf reads.
+/// The event is a field of its own, not a `#[serde(tag)]` over flattened
+/// fields: serde reads such a tag from buffered content, where a number
+/// is taken as a variant's index, so `"hook_event_name": 3` would count as
+/// an event.
+#[derive(serde::Deserialize)]
+struct Payload<E> {
+    hook_event_name: E,
+    #[serde(default, deserialize_with = "text")]
+    session_id: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    transcript_path: Option<String>,
+    /// SessionStart's.
+    #[serde(default, deserialize_with = "text")]
+    source: Option<String>,
+    /// Claude's Notification's.
+    #[serde(default, deserialize_with = "text")]
+    notification_type: Option<String>,
+    /// Claude's SessionEnd's.
+    #[serde(default, deserialize_with = "text")]
+    reason: Option<String>,
+}
+
 /// Read a hook payload of a provider's shape `T`; what is wrong with one
 /// that is not is said for the hook log.
 fn read_payload<'a, T: serde::Deserialize<'a>>(
