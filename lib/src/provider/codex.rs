@@ -167,7 +167,7 @@ enum Event {
 /// `notify`'s JSON (its last argument).
 #[derive(serde::Deserialize)]
 struct Notify {
-    #[serde(rename = "type")]
+    #[serde(rename = "type", deserialize_with = "super::event")]
     kind: NotifyKind,
     #[serde(default, rename = "thread-id", deserialize_with = "super::text")]
     thread: Option<String>,

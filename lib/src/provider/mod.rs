@@ -265,12 +265,15 @@ fn text<'de, D: serde::Deserializer<'de>>(
 
 /// A provider's hook JSON: its event `E` (the provider's enum, with an
 /// `Other` for any event lf does not act on), and the fields lf reads.
-/// The event is a field of its own, not a `#[serde(tag)]` over flattened
-/// fields: serde reads such a tag from buffered content, where a number
-/// is taken as a variant's index, so `"hook_event_name": 3` would count as
-/// an event.
+/// The event is a field of its own, read from text only, not a
+/// `#[serde(tag)]` over flattened fields: serde reads such a tag from
+/// buffered content, where a number is taken as a variant's index, so
+/// `"hook_event_name": 3` would count as an event (and a bare enum field
+/// would take `{"Stop": null}` as Stop).
 #[derive(serde::Deserialize)]
+#[serde(bound = "E: serde::de::DeserializeOwned")]
 struct Payload<E> {
+    #[serde(deserialize_with = "event")]
     hook_event_name: E,
     #[serde(default, deserialize_with = "text")]
     session_id: Option<String>,
@@ -285,6 +288,17 @@ struct Payload<E> {
     /// Claude's SessionEnd's.
     #[serde(default, deserialize_with = "text")]
     reason: Option<String>,
+}
+
+/// A provider's event enum from its name, which must be text.
+fn event<'de, D, E>(field: D) -> std::result::Result<E, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    E: serde::de::DeserializeOwned,
+{
+    use serde::de::IntoDeserializer;
+    let name: String = serde::Deserialize::deserialize(field)?;
+    E::deserialize(name.into_deserializer())
 }
 
 /// Read a hook payload of a provider's shape `T`; what is wrong with one
@@ -408,6 +422,7 @@ mod tests {
                 "5",
                 r#"{"session_id":"x"}"#,
                 r#"{"hook_event_name":3}"#,
+                r#"{"hook_event_name":{"Stop":null}}"#,
             ] {
                 assert!(parse(refused).is_err(), "{provider:?} {refused}");
             }
@@ -419,6 +434,7 @@ mod tests {
         );
         for refused in [
             r#"{"type":null}"#,
+            r#"{"type":{"agent-turn-complete":null},"thread-id":"t-1"}"#,
             r#"{"type":"agent-turn-complete","thread-id":5}"#,
         ] {
             assert!(notify(refused).is_err(), "{refused}");
