@@ -47,8 +47,8 @@
 //! store, the change stream's recorder and the open command records name,
 //! live below the subjects (`changes`, `session::project`).
 
+use crate::Result;
 use crate::caller::Caller;
-use crate::error::Result;
 use crate::home::Home;
 use crate::session::project::OpenCommand;
 use crate::store::Store;

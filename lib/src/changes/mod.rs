@@ -25,13 +25,16 @@ mod watch;
 
 pub use watch::{Gap, Next, Watch, WatchOptions};
 
+use crate::Result;
 use crate::clock::now_micros;
-use crate::error::{Error, Result};
+use crate::error::domain::{Domain, ErrorKind};
+use crate::error::untrusted::quote;
 use crate::home::Home;
 use crate::session::project::{OpenCommand, Projection};
 use crate::state;
 use crate::store::{NewEvent, Observer, Store, Touched};
 use crate::wire::{EventKind, SessionState};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How many events a Home keeps unless `LF_EVENTS_KEEP` says otherwise.
@@ -48,7 +51,7 @@ pub(crate) fn keep(value: Option<&str>) -> Result<u64> {
             .parse::<u64>()
             .ok()
             .filter(|keep| *keep > 0)
-            .ok_or_else(|| Error::BadEventsKeep(text.to_owned())),
+            .ok_or_else(|| EventsError::BadEventsKeep(text.to_owned()).into()),
     }
 }
 
@@ -173,6 +176,41 @@ pub(crate) fn ring(bell: &std::path::Path) {
     crate::home::ring(bell);
 }
 
+/// The change stream's failures: recording's bound, and following.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum EventsError {
+    #[error(
+        "LF_EVENTS_KEEP={} is not a number of events to keep: set it to a positive count such as 10000, or unset it",
+        quote(.0)
+    )]
+    BadEventsKeep(String),
+    #[error(
+        "event {seq} in the database cannot be read (it was left as it is); resume after it with --since {seq}"
+    )]
+    BadEvent { seq: u64, source: serde_json::Error },
+    #[error("cannot watch the lf Home {} for new events", .path.display())]
+    CannotWatch {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl Domain for EventsError {
+    fn kind(&self) -> ErrorKind {
+        use EventsError::*;
+        match self {
+            BadEventsKeep(..) => ErrorKind::Usage,
+            BadEvent { .. } | CannotWatch { .. } => ErrorKind::Operational,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,7 +221,7 @@ mod tests {
         assert_eq!(keep(Some("500")).unwrap(), 500);
         for bad in ["", "0", "-3", "many", "1e9"] {
             assert!(
-                matches!(keep(Some(bad)), Err(Error::BadEventsKeep(text)) if text == bad),
+                matches!(keep(Some(bad)), Err(crate::Error::Events(EventsError::BadEventsKeep(text))) if text == bad),
                 "{bad}"
             );
         }

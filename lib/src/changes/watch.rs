@@ -6,10 +6,10 @@
 //! delays the event to the next ring or liveness look (every
 //! [`LIVENESS_EVERY`]).
 
-use super::{DEFAULT_KEEP, LIVENESS_EVERY};
+use super::{DEFAULT_KEEP, EventsError, LIVENESS_EVERY};
+use crate::Result;
 use crate::caller::EVENTS_KEEP_ENV;
 use crate::clock::Timestamp;
-use crate::error::{Error, Result};
 use crate::facade::Lf;
 use crate::home::Home;
 use crate::session::project::Projection;
@@ -182,7 +182,7 @@ impl Watch {
 }
 
 fn event(row: EventRow) -> Result<SessionEvent> {
-    let record = serde_json::from_str(&row.record).map_err(|source| Error::BadEvent {
+    let record = serde_json::from_str(&row.record).map_err(|source| EventsError::BadEvent {
         seq: row.seq,
         source,
     })?;
@@ -200,7 +200,7 @@ fn event(row: EventRow) -> Result<SessionEvent> {
 /// An inotify watch on the Home's folder, where the bell rings.
 fn watch_bell(home: &Home) -> Result<OwnedFd> {
     home.ensure()?;
-    let fail = |source: rustix::io::Errno| Error::CannotWatch {
+    let fail = |source: rustix::io::Errno| EventsError::CannotWatch {
         path: home.root().to_path_buf(),
         source: source.into(),
     };
@@ -227,10 +227,11 @@ fn wait_for_ring(fd: &OwnedFd, wait: Duration, home: &Home) -> Result<()> {
     match poll(&mut fds, Some(&timeout)) {
         Ok(_) | Err(rustix::io::Errno::INTR) => {}
         Err(source) => {
-            return Err(Error::CannotWatch {
+            return Err(EventsError::CannotWatch {
                 path: home.root().to_path_buf(),
                 source: source.into(),
-            });
+            }
+            .into());
         }
     }
     let mut buffer = [std::mem::MaybeUninit::<u8>::uninit(); 4096];

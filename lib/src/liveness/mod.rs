@@ -9,7 +9,8 @@
 
 pub mod table;
 
-use crate::error::{Error, Result};
+use crate::Result;
+use crate::error::domain::{Domain, ErrorKind};
 use std::time::{Duration, Instant};
 
 /// The exact identity of one process on one boot.
@@ -33,9 +34,12 @@ pub fn own_terminal() -> Option<String> {
 pub fn boot_id() -> Result<String> {
     std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
         .map(|text| text.trim().to_owned())
-        .map_err(|source| Error::Proc {
-            what: "/proc/sys/kernel/random/boot_id",
-            source,
+        .map_err(|source| {
+            LivenessError::Proc {
+                what: "/proc/sys/kernel/random/boot_id",
+                source,
+            }
+            .into()
         })
 }
 
@@ -116,7 +120,7 @@ pub fn read_stat(pid: u32) -> Option<ProcStat> {
 impl ProcessIdentity {
     /// The identity of a running process on this boot.
     pub fn of(pid: u32) -> Result<Self> {
-        let stat = read_stat(pid).ok_or(Error::ProcessNotFound(pid))?;
+        let stat = read_stat(pid).ok_or(LivenessError::ProcessNotFound(pid))?;
         Ok(ProcessIdentity {
             boot_id: boot_id()?,
             pid,
@@ -245,6 +249,36 @@ impl std::fmt::Display for AgentStopping {
                 seconds(grace),
             ),
         }
+    }
+}
+
+/// Reading Linux's /proc.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum LivenessError {
+    #[error("cannot read {what}; lf needs Linux's /proc")]
+    Proc {
+        what: &'static str,
+        source: std::io::Error,
+    },
+    #[error("/proc/stat has no btime line")]
+    NoBootTime,
+    #[error("process {0} is not running (no /proc/{0}/stat)")]
+    ProcessNotFound(u32),
+}
+
+impl Domain for LivenessError {
+    fn kind(&self) -> ErrorKind {
+        use LivenessError::*;
+        match self {
+            Proc { .. } | NoBootTime => ErrorKind::Operational,
+            ProcessNotFound(..) => ErrorKind::NotFound,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.into()
     }
 }
 

@@ -10,7 +10,8 @@
 //! [`transcript_interrupt`].
 
 use super::{HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
-use crate::error::{Error, Result};
+use crate::Result;
+use crate::provider::ProviderError;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -81,7 +82,7 @@ pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
         Mode::New {
             chosen_native_id, ..
         } => {
-            let id = chosen_native_id.ok_or(Error::NoChosenId)?;
+            let id = chosen_native_id.ok_or(ProviderError::NoChosenId)?;
             argv.extend(["--session-id".to_owned(), id.to_owned()]);
         }
         Mode::Resume { native_id } => argv.extend(["--resume".to_owned(), native_id.to_owned()]),
