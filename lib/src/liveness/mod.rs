@@ -229,7 +229,7 @@ pub struct AgentStopping {
 impl std::fmt::Display for AgentStopping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let session = crate::ids::short_id(&self.session);
-        let command = crate::error::quote(&self.command);
+        let command = crate::error::untrusted::quote(&self.command);
         let seconds = |duration: Duration| format!("{} s", duration.as_secs_f64());
         match self.stage {
             Stopping::StillRunning { grace } => write!(

@@ -259,9 +259,10 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
             Some(kind) if WAITS_FOR_PERSON.contains(&kind) => HookEvent::PermissionPrompt,
             Some(kind) if ANSWERED.contains(&kind) => HookEvent::ToolFinished,
             Some(kind) if NEWS.contains(&kind) => HookEvent::Ignored,
-            Some(kind) => {
-                HookEvent::Unknown(format!("Notification type {}", crate::error::quote(kind)))
-            }
+            Some(kind) => HookEvent::Unknown(format!(
+                "Notification type {}",
+                crate::error::untrusted::quote(kind)
+            )),
             None => HookEvent::Unknown("Notification without a type".to_owned()),
         },
         // `/clear` ends this native conversation and starts another in the

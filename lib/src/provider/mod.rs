@@ -327,7 +327,7 @@ fn payload_native_id(
         Some(id) if is_uuid(&id) => Ok(Some(id.to_ascii_lowercase())),
         Some(id) => Err(format!(
             "session_id {} is not {what}",
-            crate::error::quote(&id)
+            crate::error::untrusted::quote(&id)
         )),
         None => Ok(None),
     }
