@@ -33,17 +33,6 @@ fn plain_untrimmed(line: &str) -> String {
     text.shown.trim_end().to_owned()
 }
 
-impl crate::Lf {
-    /// The last `count` lines of what a Session's live pane shows now, as
-    /// plain text; none when its agent runs in no tmux pane (or the pane
-    /// went away meanwhile). Its text is the agent's: untrusted.
-    pub fn screen(&self, record: &crate::wire::SessionRecord, count: usize) -> Option<Vec<String>> {
-        let pane = crate::session::pick::pane(record)?;
-        let captured = self.caller.tmux().capture_pane(&pane).ok()?;
-        Some(last_lines(&captured, count))
-    }
-}
-
 /// A line to draw in `width` columns of a terminal: its text and colours
 /// (SGR), every other sequence and control character removed, a tab
 /// expanded to the next multiple of 8 columns, cut at `width`, and ending

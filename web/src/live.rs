@@ -8,7 +8,7 @@
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::stream::Stream;
-use lf::events::{Next, WatchOptions};
+use lf::changes::{Next, WatchOptions};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
