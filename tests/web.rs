@@ -124,37 +124,67 @@ fn http(
     body: &str,
 ) -> Reply {
     let mut stream = TcpStream::connect(address).expect("lf-web accepts");
+    // A time limit for a failure (a server that never answers), not a
+    // speed assertion.
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
     let mut request = format!("{method} {path} HTTP/1.1\r\nconnection: close\r\n");
     for (name, value) in headers {
         request.push_str(&format!("{name}: {value}\r\n"));
     }
     request.push_str(&format!("content-length: {}\r\n\r\n{body}", body.len()));
     stream.write_all(request.as_bytes()).unwrap();
+    // The head, then as many bytes as it says the body has (or all until
+    // the server closes, when it does not say).
     let mut bytes = Vec::new();
-    stream.read_to_end(&mut bytes).unwrap();
-    let mut parsed = [httparse::EMPTY_HEADER; 32];
-    let mut response = httparse::Response::new(&mut parsed);
-    let httparse::Status::Complete(length) = response.parse(&bytes).unwrap() else {
-        panic!("a partial answer: {}", String::from_utf8_lossy(&bytes));
+    let mut chunk = [0u8; 8192];
+    let (code, headers, length) = loop {
+        let read = stream.read(&mut chunk).unwrap();
+        bytes.extend_from_slice(&chunk[..read]);
+        let mut parsed = [httparse::EMPTY_HEADER; 32];
+        let mut response = httparse::Response::new(&mut parsed);
+        if let httparse::Status::Complete(length) = response.parse(&bytes).unwrap() {
+            let headers: Vec<(String, String)> = response
+                .headers
+                .iter()
+                .map(|header| {
+                    (
+                        header.name.to_ascii_lowercase(),
+                        String::from_utf8_lossy(header.value).into_owned(),
+                    )
+                })
+                .collect();
+            break (response.code.unwrap(), headers, length);
+        }
+        assert!(
+            read > 0,
+            "a partial answer: {}",
+            String::from_utf8_lossy(&bytes)
+        );
     };
-    let headers: Vec<(String, String)> = response
-        .headers
-        .iter()
-        .map(|header| {
-            (
-                header.name.to_ascii_lowercase(),
-                String::from_utf8_lossy(header.value).into_owned(),
-            )
-        })
-        .collect();
     assert!(
         !headers
             .iter()
             .any(|(name, value)| name == "transfer-encoding" && value == "chunked"),
         "a chunked answer where a whole one was expected"
     );
+    let size = headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .map(|(_, value)| value.parse::<usize>().unwrap());
+    loop {
+        if size.is_some_and(|size| bytes.len() >= length + size) {
+            break;
+        }
+        let read = stream.read(&mut chunk).unwrap();
+        if read == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&chunk[..read]);
+    }
     Reply {
-        status: response.code.unwrap(),
+        status: code,
         headers,
         body: String::from_utf8_lossy(&bytes[length..]).into_owned(),
     }
@@ -466,6 +496,7 @@ mod browser {
         pub client: Client,
         runtime: tokio::runtime::Runtime,
         driver: Child,
+        port: u16,
         _profile: tempfile::TempDir,
     }
 
@@ -542,8 +573,32 @@ mod browser {
                 client,
                 runtime,
                 driver,
+                port,
                 _profile: profile,
             }
+        }
+
+        /// A Chrome DevTools command, through chromedriver's own endpoint.
+        pub fn devtools<T: serde::de::DeserializeOwned>(&self, command: &str) -> T {
+            let session = self.block(self.client.session_id()).unwrap().unwrap();
+            let body = serde_json::json!({ "cmd": command, "params": {} }).to_string();
+            let reply = http(
+                SocketAddr::from(([127, 0, 0, 1], self.port)),
+                "POST",
+                &format!("/session/{session}/goog/cdp/execute"),
+                &[
+                    ("host".to_owned(), format!("127.0.0.1:{}", self.port)),
+                    ("content-type".to_owned(), "application/json".to_owned()),
+                ],
+                &body,
+            );
+            #[derive(Deserialize)]
+            struct Answer<T> {
+                value: T,
+            }
+            let answer: Answer<T> = serde_json::from_str(&reply.body)
+                .unwrap_or_else(|error| panic!("{command}: {error}: {}", reply.body));
+            answer.value
         }
 
         pub fn block<T>(&self, future: impl std::future::Future<Output = T>) -> T {
@@ -596,6 +651,13 @@ mod browser {
         pub title: String,
         pub waited: Option<String>,
         pub section: String,
+    }
+
+    /// Why Chromium would not install the page as an app (none).
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Installability {
+        installability_errors: Vec<serde_json::Value>,
     }
 
     #[derive(Debug, Deserialize)]
@@ -697,6 +759,12 @@ mod browser {
         assert!(
             page.scroll_width <= 390,
             "nothing is wider than a phone: {page:?}"
+        );
+        // Installable: its manifest and icon are what Chromium asks of an app.
+        let installable: Installability = browser.devtools("Page.getInstallabilityErrors");
+        assert!(
+            installable.installability_errors.is_empty(),
+            "{installable:?}"
         );
 
         // Live: the agent says its work is ready; the page follows.
