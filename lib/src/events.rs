@@ -109,6 +109,7 @@ impl Observer for Recorder {
                     from: from.as_deref(),
                     to: to.as_deref(),
                     record: &record,
+                    by: None,
                 })?);
             }
         }
@@ -352,6 +353,7 @@ fn event(row: EventRow) -> Result<SessionEvent> {
         kind: row.kind,
         from: row.from,
         to: row.to,
+        by: row.by,
         record,
     })
 }

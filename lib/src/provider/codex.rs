@@ -14,7 +14,9 @@
 //! (`transcript_path` in every payload), where `lf-serve` reads it with
 //! [`transcript_turn_ended`].
 
-use super::{Hook, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
+use super::{
+    Answer, Hook, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote,
+};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -129,6 +131,38 @@ fn trusted_hash(label: &str, command: &str, timeout: u64) -> String {
     let digest = sha2::Sha256::digest(identity.as_bytes());
     let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
     format!("sha256:{hex}")
+}
+
+/// The questions of Codex's approval prompt: a command, or edits.
+const DIALOG_QUESTIONS: [&str; 2] = [
+    "Would you like to run the following command?",
+    "Would you like to make the following edits?",
+];
+
+/// Codex's approval prompt: its question, and "1. Yes, proceed (y)" as its
+/// first option (0.171).
+pub(super) fn shows_permission_prompt(lines: &[String]) -> bool {
+    lines.iter().any(|line| {
+        DIALOG_QUESTIONS
+            .iter()
+            .any(|question| line.contains(question))
+    }) && super::options(lines)
+        .any(|(number, label)| number == "1" && label.starts_with("Yes, proceed"))
+}
+
+/// Codex's prompt takes each option's own key, shown after it: "Yes,
+/// proceed (y)", "Yes, and don't ask again for … (a)", and Esc for "No, and
+/// tell Codex what to do differently (esc)".
+pub(super) fn answer_keys(answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+    match answer {
+        Answer::Allow => Some(&["y"]),
+        Answer::AllowAlways => super::options(lines)
+            .any(|(_, label)| {
+                label.starts_with("Yes, and don't ask again") && label.ends_with("(a)")
+            })
+            .then_some(&["a"]),
+        Answer::Deny => Some(&["Escape"]),
+    }
 }
 
 /// A Codex payload to what it means: a hook's JSON (on stdin), or the
