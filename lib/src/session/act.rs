@@ -188,7 +188,7 @@ fn record_answer(
     let projection = Projection::on_demand(&lf.open);
     let facts = projection.facts(store, &row)?;
     let record = serde_json::to_string(&projection.record(store, row, &facts)?)?;
-    let by = person();
+    let by = person(&lf.caller);
     store.insert_event(&NewEvent {
         at: now_micros(),
         session_id: session,
@@ -201,13 +201,12 @@ fn record_answer(
     Ok(())
 }
 
-/// This machine's person: the user name of this process's user (its uid
-/// when the system has no name for it).
-pub fn person() -> String {
-    let uid = nix::unistd::Uid::current();
-    match nix::unistd::User::from_uid(uid) {
-        Ok(Some(user)) => user.name,
-        _ => uid.to_string(),
+/// Who acts: this machine's person, by the user name their shell says
+/// (`$USER`), else by their uid.
+pub fn person(caller: &crate::Caller) -> String {
+    match caller.var("USER") {
+        Some(name) => name.to_owned(),
+        None => format!("uid {}", rustix::process::getuid().as_raw()),
     }
 }
 
