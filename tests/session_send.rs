@@ -87,7 +87,7 @@ fn nothing_is_sent_to_an_agent_that_is_working_or_waits_for_something_else() {
     claude_hook(&env, &record.id, "UserPromptSubmit");
     assert_eq!(env.show(&record.id).attention, None);
     let refused = env
-        .run("lf-session-send", &[&record.id, "too late"])
+        .attempt("lf-session-send", &[&record.id, "too late"])
         .fails_with(4, "not_waiting_for");
     assert!(
         refused
@@ -106,19 +106,19 @@ fn nothing_is_sent_to_an_agent_that_is_working_or_waits_for_something_else() {
     // the person already answered at the terminal).
     claude_hook(&env, &record.id, "PermissionRequest");
     assert_eq!(env.show(&record.id).attention, Some(Attention::Approve));
-    env.run("lf-session-send", &[&record.id, "hello"])
+    env.attempt("lf-session-send", &[&record.id, "hello"])
         .fails_with(4, "not_waiting_for");
     let screen = env.capture_visible(&pane);
-    env.run("lf-session-answer", &[&record.id, "allow"])
+    env.attempt("lf-session-answer", &[&record.id, "allow"])
         .fails_with(4, "no_prompt_on_screen");
-    env.run("lf-session-answer", &[&record.id, "deny"])
+    env.attempt("lf-session-answer", &[&record.id, "deny"])
         .fails_with(4, "no_prompt_on_screen");
     assert_eq!(env.capture_visible(&pane), screen, "no key was pressed");
     assert_eq!(env.show(&record.id).attention, Some(Attention::Approve));
     // A reply is owed, not an answer.
     claude_hook(&env, &record.id, "Stop");
     assert_eq!(env.show(&record.id).attention, Some(Attention::Reply));
-    env.run("lf-session-answer", &[&record.id, "allow"])
+    env.attempt("lf-session-answer", &[&record.id, "allow"])
         .fails_with(4, "not_waiting_for");
     assert_eq!(prompts(&env), ["first"], "nothing reached the agent");
     assert!(
@@ -134,18 +134,18 @@ fn a_completed_session_one_without_a_live_agent_and_a_command_are_refused() {
     // No live client: never launched.
     let idle = env.new_session(&["--title", "idle"]);
     let refused = env
-        .run("lf-session-send", &[&idle.id, "hello"])
+        .attempt("lf-session-send", &[&idle.id, "hello"])
         .fails_with(4, "not_live");
     assert!(
         refused
             .hint
             .is_some_and(|hint| hint.contains("lf-session-open"))
     );
-    env.run("lf-session-answer", &[&idle.id, "allow"])
+    env.attempt("lf-session-answer", &[&idle.id, "allow"])
         .fails_with(4, "not_live");
     // Completed.
     env.run("lf-session-complete", &[&idle.id]).ok();
-    env.run("lf-session-send", &[&idle.id, "hello"])
+    env.attempt("lf-session-send", &[&idle.id, "hello"])
         .fails_with(4, "already_complete");
     // The command provider: no agent to answer.
     let command: SessionRecord = env
@@ -155,12 +155,12 @@ fn a_completed_session_one_without_a_live_agent_and_a_command_are_refused() {
         )
         .json();
     assert_eq!(command.state, SessionState::Active);
-    env.run("lf-session-send", &[&command.id, "hello"])
+    env.attempt("lf-session-send", &[&command.id, "hello"])
         .fails_with(4, "no_agent_to_answer");
-    env.run("lf-session-answer", &[&command.id, "deny"])
+    env.attempt("lf-session-answer", &[&command.id, "deny"])
         .fails_with(4, "no_agent_to_answer");
     // Unknown.
-    env.run(
+    env.attempt(
         "lf-session-send",
         &["0123456789abcdef0123456789abcdef", "x"],
     )
@@ -178,14 +178,14 @@ fn a_reply_is_one_bounded_line_without_control_characters() {
         ("   ", "empty_text"),
     ] {
         let refused = env
-            .run("lf-session-send", &[&record.id, text])
+            .attempt("lf-session-send", &[&record.id, text])
             .fails_with(2, error);
         assert_eq!(refused.arg.as_deref(), Some("text"), "{text:?}");
     }
     let long = "x".repeat(10_001);
-    env.run("lf-session-send", &[&record.id, &long])
+    env.attempt("lf-session-send", &[&record.id, &long])
         .fails_with(2, "text_too_long");
-    env.run("lf-session-answer", &[&record.id, "deny", "--always"])
+    env.attempt("lf-session-answer", &[&record.id, "deny", "--always"])
         .fails_with(2, "always_only_allows");
     assert_eq!(prompts(&env), ["first"], "nothing reached the agent");
     assert_eq!(env.show(&record.id).attention, Some(Attention::Reply));
