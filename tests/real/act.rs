@@ -72,7 +72,6 @@ fn allowed_runs_the_tool_once(provider: &str) {
         &pane,
         "[run: touch allowed.txt] [then-slow: 120] Make a file",
     );
-    println!("{provider}'s dialog:\n{}", env.capture_visible(&pane));
     let after: SessionRecord = env.run("lf-session-answer", &[&record.id, "allow"]).json();
     assert_eq!(after.attention, None, "{after:#?}");
     wait_file(&env.mkdir("repo").join("allowed.txt"), 20);
@@ -94,6 +93,24 @@ fn allowed_runs_the_tool_once(provider: &str) {
     assert_eq!(
         answered(&env, &record.id),
         [("approve".to_owned(), "allowed".to_owned())]
+    );
+}
+
+fn allowed_always_runs_the_tool(provider: &str) {
+    let (model, env, record, pane) = started(provider);
+    ask_permission(
+        &env,
+        &model,
+        &record,
+        &pane,
+        "[run: touch always.txt] [then-slow: 120] Make a file",
+    );
+    env.run("lf-session-answer", &[&record.id, "allow", "--always"])
+        .ok();
+    wait_file(&env.mkdir("repo").join("always.txt"), 20);
+    assert_eq!(
+        answered(&env, &record.id),
+        [("approve".to_owned(), "allowed_always".to_owned())]
     );
 }
 
@@ -185,4 +202,14 @@ fn claude_a_reply_sent_from_afar_is_the_next_user_turn() {
 #[test]
 fn codex_a_reply_sent_from_afar_is_the_next_user_turn() {
     a_reply_is_the_next_user_turn("codex");
+}
+
+#[test]
+fn claude_a_prompt_allowed_always_from_afar_runs_the_tool() {
+    allowed_always_runs_the_tool("claude");
+}
+
+#[test]
+fn codex_a_prompt_allowed_always_from_afar_runs_the_tool() {
+    allowed_always_runs_the_tool("codex");
 }

@@ -628,4 +628,34 @@ mod tests {
         std::fs::write(dir.path().join(".claude.json"), "{").unwrap();
         assert_eq!(start_needs_person(cwd, &env), None);
     }
+
+    /// The permission dialog of Claude Code 2.1.332 as the real CLI draws
+    /// it, and the keys each answer takes.
+    #[test]
+    fn the_permission_dialog_is_seen_and_answered_with_its_own_keys() {
+        let screen: Vec<String> = [
+            " Bash command",
+            " touch allowed.txt",
+            " Do you want to proceed?",
+            " ❯ 1. Yes",
+            "   2. Yes, and always allow access to /tmp/repo from this project",
+            "   3. Yes, and switch to auto mode · auto mode handles these prompts for you",
+            "   4. No",
+            " Esc to cancel · Tab to amend",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert!(shows_permission_prompt(&screen));
+        assert_eq!(answer_keys(Answer::Allow, &screen), Some(&["1"][..]));
+        assert_eq!(answer_keys(Answer::AllowAlways, &screen), Some(&["2"][..]));
+        assert_eq!(answer_keys(Answer::Deny, &screen), Some(&["Escape"][..]));
+        let answered = ["❯ [run: touch allowed.txt] Make a file".to_owned()];
+        assert!(!shows_permission_prompt(&answered));
+        let trust = [
+            " Do you want to trust this folder?".to_owned(),
+            " ❯ 1. No, exit".to_owned(),
+            "   2. Yes, I trust this folder".to_owned(),
+        ];
+        assert!(!shows_permission_prompt(&trust), "not a permission prompt");
+    }
 }
