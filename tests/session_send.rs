@@ -190,3 +190,22 @@ fn a_reply_is_one_bounded_line_without_control_characters() {
     assert_eq!(prompts(&env), ["first"], "nothing reached the agent");
     assert_eq!(env.show(&record.id).attention, Some(Attention::Reply));
 }
+
+/// An agent lf launched may not answer for the person: not its own
+/// prompt, not another agent's.
+#[test]
+fn an_agent_cannot_answer_for_the_person() {
+    let env = Env::new();
+    let (record, _pane) = waiting_for_a_reply(&env);
+    let run = env.current_run(&record.id);
+    for (binary, args) in [
+        ("lf-session-send", vec![record.id.as_str(), "yes"]),
+        ("lf-session-answer", vec![record.id.as_str(), "allow"]),
+    ] {
+        let mut command = env.json_errors(binary);
+        command.args(&args).env("LF_RUN_ID", &run);
+        env.run_command(command)
+            .fails_with(2, "agent_acts_for_person");
+    }
+    assert_eq!(prompts(&env), ["first"], "nothing reached the agent");
+}

@@ -139,6 +139,7 @@ mod tests {
         names.sort_unstable();
         let before = [
             "about",
+            "agent_acts_for_person",
             "already_bound",
             "already_complete",
             "always_only_allows",

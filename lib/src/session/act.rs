@@ -130,9 +130,14 @@ impl Lf {
         self.get(&target.row.id)
     }
 
-    /// The Session a selector names, if an action can reach it: not
-    /// completed, an agent's, with a live client in a tmux pane.
+    /// The Session a selector names, if an action can reach it: asked by
+    /// the person (not from inside a session lf launched), not completed,
+    /// an agent's, with a live client in a tmux pane.
     fn reachable(&self, selector: &str) -> Result<Reachable> {
+        // The person acts, never an agent: not for itself, not for another.
+        if self.caller.var("LF_RUN_ID").is_some() {
+            return Err(SessionError::AgentActsForPerson.into());
+        }
         let row = self.find(selector)?;
         crate::state::refuse_completed(&row.id, row.completed_at)?;
         let provider = match row.provider.as_deref().map(Provider::parse) {

@@ -88,6 +88,12 @@ pub enum SessionError {
     NoAgentToAnswer(String),
     #[error("--always goes with allow: a refusal answers this prompt alone")]
     AlwaysOnlyAllows,
+    /// An agent lf launched (its `LF_RUN_ID` set) asked to act for the
+    /// person: it may not answer its own prompt, nor another agent's.
+    #[error(
+        "an agent cannot answer for the person: LF_RUN_ID is set, so this runs inside a session that lf launched; nothing was sent"
+    )]
+    AgentActsForPerson,
 }
 
 /// What a Session waits for, in an action's refusal.
@@ -137,7 +143,8 @@ impl Domain for SessionError {
             | NeedsAgent(..)
             | ArgvNotForAgent(..)
             | NotLaunchedByLf { .. }
-            | AlwaysOnlyAllows => ErrorKind::Usage,
+            | AlwaysOnlyAllows
+            | AgentActsForPerson => ErrorKind::Usage,
         }
     }
 
