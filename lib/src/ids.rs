@@ -31,6 +31,21 @@ macro_rules! string_id {
                 &self.0
             }
         }
+
+        /// Read as text wherever text is wanted (a message, a path, SQL):
+        /// an id is checked once, when it is made, and only read after.
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
+            }
+        }
     };
 }
 
@@ -144,6 +159,35 @@ macro_rules! ulid_id {
         }
     };
 }
+
+/// An id stored in the database is written as its text and read back
+/// through its parser: a row whose id is not one (a database changed by
+/// hand) fails to read, so no unchecked id leaves the store either.
+macro_rules! stored_id {
+    ($name:ident, $what:literal, $valid:expr) => {
+        impl rusqlite::ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                Ok(rusqlite::types::ToSqlOutput::from(self.0.as_str()))
+            }
+        }
+
+        impl rusqlite::types::FromSql for $name {
+            fn column_result(
+                value: rusqlite::types::ValueRef<'_>,
+            ) -> rusqlite::types::FromSqlResult<Self> {
+                let text = value.as_str()?;
+                if !$valid(text) {
+                    let error = format!("{text:?} is not a {} id", $what);
+                    return Err(rusqlite::types::FromSqlError::Other(error.into()));
+                }
+                Ok($name(text.to_owned()))
+            }
+        }
+    };
+}
+
+stored_id!(SessionId, "Session", is_session_id);
+stored_id!(RunId, "Run", |text| is_prefixed_ulid(text, RunId::PREFIX));
 
 ulid_id!(RunId, "run-", "Run", Arg::Id);
 ulid_id!(TaskId, "task-", "Task", Arg::Task);

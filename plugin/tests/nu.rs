@@ -164,7 +164,7 @@ impl Env {
         self.lf()
             .store()
             .unwrap()
-            .session_row(id)
+            .session_row(&lf::ids::SessionId::parse(id).unwrap())
             .unwrap()
             .unwrap()
             .current_run_id

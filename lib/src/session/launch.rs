@@ -5,11 +5,12 @@
 //! provider process. Every decision is taken under the Session's launch
 //! lock, so N concurrent opens make one launch.
 
+use super::ops::Resolved;
 use super::serve::{Action, Event, Launch, Phase, Wakers, Woken};
 use crate::clock::now_micros;
 use crate::error::{Error, Result};
 use crate::facade::Lf;
-use crate::ids::{RunId, SessionId, SessionSelector};
+use crate::ids::RunId;
 use crate::liveness::{Presence, ProcessIdentity};
 use crate::provider::{self, Mode, Provider};
 use crate::state::{self, RunOutcome};
@@ -193,14 +194,16 @@ pub(crate) struct Starting {
 }
 
 impl Starting {
-    pub(crate) fn new(lf: &Lf, run: &str, resuming: bool, tmux: &str) -> Result<Self> {
-        let provider = Provider::parse(&lf.run(run)?.provider)?;
+    /// The launch of this Run (a resume when it has a native id).
+    pub(crate) fn new(run: &RunRow, tmux: &str) -> Result<Self> {
+        let provider = Provider::parse(&run.provider)?;
+        let resuming = run.native_id.is_some();
         // A resume of a provider that confirms nothing at start is confirmed
         // by lf-serve once it has kept running (`resume_settle`).
         let confirms = provider.confirms_native_id_at_start()
             || (resuming && provider.resume_settle().is_some());
         Ok(Starting {
-            run: run.to_owned(),
+            run: run.id.clone(),
             tmux: tmux.to_owned(),
             confirms,
             deadline: Instant::now() + START_TIMEOUT,
@@ -225,25 +228,24 @@ pub fn sibling_program(name: &str) -> PathBuf {
 }
 
 impl Lf {
-    /// Get ready to take a person to a Session; see the module docs.
-    pub fn open_session(&self, selector: &str, options: OpenOptions) -> Result<Destination> {
-        let selector = self.select(selector)?;
-        let row = self.resolve(&selector)?;
-        let id = SessionId::parse(&row.id)?;
-        refuse_completed(&row)?;
+    /// Get ready to take a person to a Session (resolved by
+    /// [`Lf::resolve`] or [`Lf::locate`]); see the module docs.
+    pub fn open_session(&self, session: &Resolved, options: OpenOptions) -> Result<Destination> {
+        refuse_completed(&session.row)?;
+        let id = session.id();
         let lock = if options.try_lock {
-            crate::locks::try_launch(self.home(), &id)?
+            crate::locks::try_launch(self.home(), id)?
                 .ok_or_else(|| Error::BeingOpened(id.to_string()))?
         } else {
-            crate::locks::launch(self.home(), &id)?
+            crate::locks::launch(self.home(), id)?
         };
         // Decide on what is true under the lock, not on what was read before.
-        let row = self.resolve(&selector)?;
+        let row = self.session(id)?;
         refuse_completed(&row)?;
         let tmux = self.caller.tmux();
-        let name = tmux::session_name(&id);
+        let name = tmux::session_name(id);
         let running = tmux.has_session(&name)?;
-        let clients = self.live_clients(&row.id)?;
+        let clients = self.live_clients(row.id.as_str())?;
         if running || !clients.is_empty() {
             if options.replace {
                 self.stop_clients(&clients)?;
@@ -261,7 +263,7 @@ impl Lf {
         }
         self.start_in_tmux(&row, &run, &tmux, &name)?;
         drop(lock);
-        self.wait_started(&run.id, run.native_id.is_some(), &tmux, &name)?;
+        self.wait_started(&run, &tmux, &name)?;
         Ok(Destination::Tmux(name))
     }
 
@@ -309,7 +311,7 @@ impl Lf {
         // starts, so the Session goes from lost to active with nothing in
         // between (an attempt that has not started reads `unknown`).
         self.store()?
-            .prepare_attempt(&SessionId::parse(&row.id)?, &next, now_micros())?;
+            .prepare_attempt(&row.id, &next, now_micros())?;
         self.run(next.id.as_str())
     }
 
@@ -359,8 +361,8 @@ impl Lf {
     /// launch) or waits for a person at a start-up dialog, or say why not:
     /// an agent that dies at once — a resume of a conversation it does not
     /// know included — is not reported as started.
-    fn wait_started(&self, run: &str, resuming: bool, tmux: &Tmux, name: &str) -> Result<()> {
-        let start = Starting::new(self, run, resuming, name)?;
+    fn wait_started(&self, run: &RunRow, tmux: &Tmux, name: &str) -> Result<()> {
+        let start = Starting::new(run, name)?;
         loop {
             if self.started(&start, &mut |name| tmux.has_session(name))? {
                 return Ok(());
@@ -437,9 +439,9 @@ impl Lf {
     fn serve_run(&self, run: &str) -> Result<RunOutcome> {
         let run_id = RunId::parse(run)?;
         let run = self.run(run_id.as_str())?;
-        let id = SessionId::parse(&run.session_id)?;
+        let id = run.session_id.clone();
         let lock = crate::locks::launch(self.home(), &id)?;
-        let row = self.resolve(&SessionSelector::Session(id.clone()))?;
+        let row = self.session(&id)?;
         refuse_completed(&row)?;
         // A new attempt an opener prepared (never launched, and newer than
         // the current Run) becomes current as its agent starts.
@@ -524,7 +526,7 @@ impl Lf {
         // to the Run from here on; the agent itself is known by its receipt.
         self.store()?.record_launch(&Launched {
             client: &ClientReceipt {
-                session_id: row.id.clone(),
+                session_id: row.id.to_string(),
                 run_id: run.id.clone(),
                 process: process.clone(),
                 terminal_id: terminal,

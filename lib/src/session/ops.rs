@@ -37,8 +37,10 @@ pub struct NewConversation {
     pub worktree: Option<super::worktree::WorktreeRequest>,
 }
 
-/// What to list. Filters that need liveness or task association are
-/// applied row by row before the page size, so a page of ten is ten matches.
+/// What to list. Attention and kind are decided in SQL (attention by the
+/// column every write keeps); filters that need liveness or task
+/// association are applied row by row before the page size, so a page of
+/// ten is ten matches.
 #[derive(Debug, Clone, Default)]
 pub struct ListFilter {
     pub attention: bool,
@@ -56,24 +58,80 @@ pub struct ListFilter {
     pub after: Option<String>,
 }
 
+/// A Session of this Home as one operation resolved it (jj's
+/// `resolve_single_rev`): the text a surface was given (a Session id, a
+/// Run id, or a unique prefix of either) parsed once, pinned once and its
+/// row read once, by [`Lf::resolve`]. Only this flows into the rest of the
+/// operation, which reads the Session again by its typed id where it must
+/// (under its launch lock, or after a write), never by the text.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub(crate) row: SessionRow,
+}
+
+impl Resolved {
+    pub fn id(&self) -> &SessionId {
+        &self.row.id
+    }
+}
+
+/// What a selector names once its prefix is pinned.
+enum Pinned {
+    Session(SessionId),
+    Run(RunId),
+}
+
 impl Lf {
-    /// The one place a prefix becomes an id (jj's `resolve_single_rev`):
-    /// an exact selector as it is, a prefix as the exact selector of the one
-    /// Session (or Run) whose id it begins. None is "not found" (exit 3),
-    /// more than one a usage error naming them (exit 2). An operation pins
-    /// what it was given once, and reads the Session by the pinned id from
-    /// then on (again under its lock), so a Session created meanwhile with
-    /// the same prefix never changes what it acts on.
-    pub fn pin(&self, selector: SessionSelector) -> Result<SessionSelector> {
+    /// The one place a surface's text becomes a Session: parse it, pin a
+    /// prefix to the one id it begins (none is "not found", exit 3; more
+    /// than one a usage error naming them, exit 2), and read the Session's
+    /// row. A Run id must be its Session's current Run: a historical one
+    /// is refused, naming the current one.
+    pub fn resolve(&self, text: &str) -> Result<Resolved> {
+        let row = self.resolve_selector(SessionSelector::parse(text)?)?;
+        Ok(Resolved { row })
+    }
+
+    /// [`Lf::resolve`] of a selector already parsed.
+    pub(crate) fn resolve_selector(&self, selector: SessionSelector) -> Result<SessionRow> {
+        let (id, run) = match self.pin(selector)? {
+            Pinned::Session(id) => (id, None),
+            Pinned::Run(run) => {
+                let id = self
+                    .store()?
+                    .session_of_run(&run)?
+                    .ok_or_else(|| Error::RunNotFound(run.to_string()))?;
+                (id, Some(run))
+            }
+        };
+        let row = self.session(&id)?;
+        if let Some(run) = run
+            && row.current_run_id != run.as_str()
+        {
+            return Err(Error::HistoricalRun {
+                run: run.to_string(),
+                session: row.id.to_string(),
+                current: row.current_run_id,
+            });
+        }
+        Ok(row)
+    }
+
+    /// The exact id a selector names: a prefix pinned to the one Session
+    /// (or Run) whose id it begins, so a Session created meanwhile with the
+    /// same prefix never changes what an operation acts on.
+    fn pin(&self, selector: SessionSelector) -> Result<Pinned> {
         /// Candidates an ambiguous prefix names: a bounded list.
         const SHOWN: usize = 5;
         let limit = SHOWN as i64 + 1;
         match selector {
+            SessionSelector::Session(id) => Ok(Pinned::Session(id)),
+            SessionSelector::Run(run) => Ok(Pinned::Run(run)),
             SessionSelector::SessionPrefix(prefix) => {
-                let found = self.store()?.sessions_by_prefix(&prefix, limit)?;
-                match found.as_slice() {
-                    [] => Err(Error::SessionNotFound(prefix)),
-                    [(id, _)] => Ok(SessionSelector::Session(SessionId::parse(id)?)),
+                let mut found = self.store()?.sessions_by_prefix(&prefix, limit)?;
+                match found.len() {
+                    0 => Err(Error::SessionNotFound(prefix)),
+                    1 => Ok(Pinned::Session(found.remove(0).0)),
                     _ => Err(Error::AmbiguousPrefix {
                         candidates: candidates(&found, SHOWN, |(id, title)| {
                             (id.as_str(), crate::error::quote(title))
@@ -84,17 +142,17 @@ impl Lf {
                 }
             }
             SessionSelector::RunPrefix(prefix) => {
-                let found = self.store()?.runs_by_prefix(&prefix, limit)?;
-                match found.as_slice() {
-                    [] => Err(Error::RunNotFound(prefix)),
-                    [(run, _, _)] => Ok(SessionSelector::Run(RunId::parse(run)?)),
+                let mut found = self.store()?.runs_by_prefix(&prefix, limit)?;
+                match found.len() {
+                    0 => Err(Error::RunNotFound(prefix)),
+                    1 => Ok(Pinned::Run(found.remove(0).0)),
                     _ => Err(Error::AmbiguousPrefix {
                         candidates: candidates(&found, SHOWN, |(run, session, title)| {
                             (
                                 run.as_str(),
                                 format!(
                                     "of Session {} {}",
-                                    crate::ids::short_id(session),
+                                    crate::ids::short_id(session.as_str()),
                                     crate::error::quote(title)
                                 ),
                             )
@@ -104,47 +162,29 @@ impl Lf {
                     }),
                 }
             }
-            exact => Ok(exact),
         }
     }
 
-    /// The Session a selector names (a prefix is pinned first). A Run id
-    /// must be its Session's current Run: a historical one is refused,
-    /// naming the current one.
-    pub(crate) fn resolve(&self, selector: &SessionSelector) -> Result<SessionRow> {
-        let id = match selector {
-            SessionSelector::Session(id) => id.to_string(),
-            SessionSelector::Run(run) => self
-                .store()?
-                .session_of_run(run.as_str())?
-                .ok_or_else(|| Error::RunNotFound(run.to_string()))?,
-            prefix => return self.resolve(&self.pin(prefix.clone())?),
-        };
-        let row = self
-            .store()?
-            .session_row(&id)?
-            .ok_or_else(|| Error::SessionNotFound(id))?;
-        if let SessionSelector::Run(run) = selector
-            && row.current_run_id != run.as_str()
-        {
-            return Err(Error::HistoricalRun {
-                run: run.to_string(),
-                session: row.id,
-                current: row.current_run_id,
-            });
-        }
-        Ok(row)
+    /// The Session of this id as it is now: how an operation reads again
+    /// what it resolved (under its lock, or after a write).
+    pub(crate) fn session(&self, id: &SessionId) -> Result<SessionRow> {
+        self.store()?
+            .session_row(id)?
+            .ok_or_else(|| Error::SessionNotFound(id.to_string()))
     }
 
-    /// Parse a selector given as text and pin it: what an operation that
-    /// reads its Session more than once (under a lock) starts with.
-    pub(crate) fn select(&self, text: &str) -> Result<SessionSelector> {
-        self.pin(SessionSelector::parse(text)?)
+    /// A Session known by its id (one lf stored or was handed by its own
+    /// environment), resolved: its row read once.
+    pub(crate) fn resolve_id(&self, id: &SessionId) -> Result<Resolved> {
+        Ok(Resolved {
+            row: self.session(id)?,
+        })
     }
 
-    /// Parse and resolve a selector given as text.
-    pub(crate) fn find(&self, selector: &str) -> Result<SessionRow> {
-        self.resolve(&SessionSelector::parse(selector)?)
+    /// Resolve text and return the Session's row: for an operation that
+    /// reads its Session once.
+    pub(crate) fn find(&self, text: &str) -> Result<SessionRow> {
+        Ok(self.resolve(text)?.row)
     }
 
     /// One row as its record, reading only what it needs.
@@ -155,9 +195,18 @@ impl Lf {
         projection.record(store, row, &facts)
     }
 
-    pub fn get(&self, selector: &str) -> Result<SessionRecord> {
-        let row = self.find(selector)?;
-        self.record(row)
+    /// The record of a resolved Session, as it was resolved (no read).
+    pub fn show(&self, session: Resolved) -> Result<SessionRecord> {
+        self.record(session.row)
+    }
+
+    /// The record of the Session of this id as it is now.
+    pub fn record_of(&self, id: &SessionId) -> Result<SessionRecord> {
+        self.record(self.session(id)?)
+    }
+
+    pub fn get(&self, text: &str) -> Result<SessionRecord> {
+        self.show(self.resolve(text)?)
     }
 
     /// Prepare a listing: the filter is checked and the lookups loaded
@@ -318,7 +367,7 @@ impl Lf {
             }
             return Err(error);
         }
-        self.get(session.id.as_str())
+        self.record_of(&session.id)
     }
 
     /// Mark the Session of the agent this caller is (`$LF_SESSION_ID`,
@@ -335,7 +384,7 @@ impl Lf {
         };
         let session = SessionId::parse(session).map_err(in_variable("LF_SESSION_ID"))?;
         let run = RunId::parse(run).map_err(in_variable("LF_RUN_ID"))?;
-        let row = self.resolve(&SessionSelector::Session(session.clone()))?;
+        let row = self.session(&session)?;
         if row.primary_scope.is_some() {
             return Err(Error::PrimaryNotReviewed);
         }
@@ -348,7 +397,7 @@ impl Lf {
                 return Err(Error::StaleReview);
             }
         }
-        match self.store()?.session_of_run(run.as_str())? {
+        match self.store()?.session_of_run(&run)? {
             Some(owner) if owner == row.id => {}
             _ => {
                 return Err(Error::RunOfOtherSession {
@@ -359,7 +408,7 @@ impl Lf {
         }
         self.store()?
             .mark_ready(session.as_str(), run.as_str(), &summary, now_micros())?;
-        self.get(session.as_str())
+        self.record_of(&session)
     }
 
     /// Rename a Session. A generated title never replaces a human one: the
@@ -371,17 +420,16 @@ impl Lf {
         source: TitleSource,
     ) -> Result<(SessionRecord, bool)> {
         let title = crate::input::title(title)?;
-        let selector = self.select(selector)?;
-        let row = self.resolve(&selector)?;
+        let id = self.resolve(selector)?.row.id;
         // Under the launch lock, so a rename never interleaves with a
         // launch or completion of the same Session.
-        let _lock = crate::locks::launch(self.home(), &SessionId::parse(&row.id)?)?;
-        let row = self.resolve(&selector)?;
-        state::refuse_completed(&row.id, row.completed_at)?;
+        let _lock = crate::locks::launch(self.home(), &id)?;
+        let row = self.session(&id)?;
+        state::refuse_completed(row.id.as_str(), row.completed_at)?;
         let changed = self
             .store()?
-            .rename_session(&row.id, &title, source, now_micros())?;
-        Ok((self.get(&row.id)?, changed))
+            .rename_session(id.as_str(), &title, source, now_micros())?;
+        Ok((self.record_of(&id)?, changed))
     }
 
     /// Stop the Session's live clients (SIGTERM, then SIGKILL after
@@ -393,12 +441,20 @@ impl Lf {
         grace: Duration,
         tell: &mut dyn FnMut(&AgentStopping),
     ) -> Result<SessionRecord> {
-        let selector = self.select(selector)?;
-        let row = self.resolve(&selector)?;
-        let id = SessionId::parse(&row.id)?;
-        let _lock = crate::locks::launch(self.home(), &id)?;
+        let id = self.resolve(selector)?.row.id;
+        self.complete_resolved(&id, grace, tell)
+    }
+
+    /// [`Lf::complete`] of a Session already resolved.
+    pub(crate) fn complete_resolved(
+        &self,
+        id: &SessionId,
+        grace: Duration,
+        tell: &mut dyn FnMut(&AgentStopping),
+    ) -> Result<SessionRecord> {
+        let _lock = crate::locks::launch(self.home(), id)?;
         // Look again under the lock: another process may have won meanwhile.
-        let row = self.resolve(&selector)?;
+        let row = self.session(id)?;
         let invocation = row.flow_id.clone();
         let record = self.record(row)?;
         state::require_action(
@@ -441,7 +497,7 @@ impl Lf {
             }
             None => self.store()?.complete_session(&record.id, now_micros())?,
         }
-        self.get(&record.id)
+        self.record_of(id)
     }
 
     /// Whether a flow invocation still waits on this review Session.
@@ -472,12 +528,12 @@ impl Lf {
             && *existing != task.id
         {
             return Err(Error::AlreadyBound {
-                session: row.id,
+                session: row.id.into(),
                 task: existing.clone(),
             });
         }
         Ok(SessionBindingPreview {
-            session_id: row.id,
+            session_id: row.id.into(),
             task_id: task.id,
             identifier: task.identifier,
             title: task.title,
@@ -490,7 +546,7 @@ impl Lf {
         let process = ProcessIdentity::of(pid)?;
         self.store()?.record_client(
             &ClientReceipt {
-                session_id: row.id,
+                session_id: row.id.into(),
                 run_id: row.current_run_id,
                 process,
                 terminal_id: terminal_id.map(str::to_owned),
@@ -567,7 +623,7 @@ struct Selection {
     next: Option<String>,
     /// Sessions whose state is not what their latest event told (a client
     /// died): looked at again once the listing is done (see `events`).
-    stale: Vec<String>,
+    stale: Vec<SessionId>,
 }
 
 /// What one row means for a listing.
@@ -597,9 +653,6 @@ impl Selection {
         let facts = self.projection.facts(store, &row)?;
         if row.seen_state != Some(state::state(&facts)) {
             self.stale.push(row.id.clone());
-        }
-        if self.filter.attention && state::attention(&facts).is_none() {
-            return Ok(Step::Skip);
         }
         if self
             .filter
@@ -635,7 +688,7 @@ impl Selection {
                 .map(|(created, id)| format_cursor(*created, id));
             return Ok(Step::Stop);
         }
-        self.last = Some((row.created_at, row.id.clone()));
+        self.last = Some((row.created_at, row.id.to_string()));
         self.emitted += 1;
         let record = self.projection.record(store, row, &facts)?;
         Ok(Step::Show(Box::new(record)))
@@ -694,7 +747,7 @@ impl Listing {
                 )?;
                 self.exhausted = read < size;
                 if let Some(last) = self.rows.back() {
-                    self.after = Some((last.created_at, last.id.clone()));
+                    self.after = Some((last.created_at, last.id.to_string()));
                 }
                 continue;
             };

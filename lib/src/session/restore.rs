@@ -11,7 +11,6 @@ use super::launch::Starting;
 use super::project::LiveClients;
 use crate::error::{Error, Result};
 use crate::facade::Lf;
-use crate::ids::{SessionId, SessionSelector};
 use crate::state::{LostReason, RunOutcome};
 use crate::store::{ListQuery, SessionRow};
 use crate::tmux;
@@ -105,7 +104,7 @@ impl Lf {
         dry_run: bool,
         tmux: &tmux::Tmux,
     ) -> Result<std::result::Result<Pending, RestoreLine>> {
-        let id = SessionId::parse(&scanned.id)?;
+        let id = scanned.id.clone();
         let name = tmux::session_name(&id);
         if dry_run {
             if tmux.has_session(&name)? {
@@ -123,7 +122,7 @@ impl Lf {
         let _lock = crate::locks::launch(self.home(), &id)?;
         // Decide on what is true under the lock: another restore or an
         // open may have brought it back, or a person completed it.
-        let row = self.resolve(&SessionSelector::Session(id))?;
+        let row = self.session(&id)?;
         if row.completed_at.is_some() {
             return Ok(Err(RestoreLine {
                 skipped: Some(RestoreSkip::Completed),
@@ -156,14 +155,14 @@ impl Lf {
         line.tmux_session = Some(name.clone());
         Ok(Ok(Pending {
             line,
-            start: Starting::new(self, &run.id, run.native_id.is_some(), &name)?,
+            start: Starting::new(&run, &name)?,
         }))
     }
 }
 
 fn line(row: &SessionRow, lost: Option<LostReason>, result: RestoreResult) -> RestoreLine {
     RestoreLine {
-        id: row.id.clone(),
+        id: row.id.to_string(),
         title: row.title.clone(),
         provider: row.provider.clone(),
         result,

@@ -245,7 +245,7 @@ impl Lf {
             })
             .collect();
         Ok(SessionDiff {
-            id: row.id,
+            id: row.id.into(),
             directory,
             worktree,
             branch: status.branch.clone(),
@@ -331,9 +331,8 @@ impl Lf {
         tell: &mut dyn FnMut(&super::ops::AgentStopping),
     ) -> Result<(SessionRecord, WorktreeRemoval)> {
         // Pinned once: the completion below acts on this Session.
-        let selector = self.select(selector)?;
-        let row = self.resolve(&selector)?;
-        crate::state::refuse_completed(&row.id, row.completed_at)?;
+        let row = self.find(selector)?;
+        crate::state::refuse_completed(row.id.as_str(), row.completed_at)?;
         // Only the worktree of the Session's own Task: one it merely runs
         // inside belongs to another.
         let task = match row.task_id.as_deref() {
@@ -344,13 +343,13 @@ impl Lf {
             .and_then(|task| Some((task.worktree.clone()?, task)))
             .map(|(worktree, task)| (task, worktree))
             .ok_or_else(|| Error::NoWorktree {
-                session: row.id.clone(),
+                session: row.id.to_string(),
             })?;
         crate::work::canonical_dir(Path::new(&worktree), Arg::RemoveWorktree, "worktree")?;
         let git = Git::worktree(&worktree)?;
         self.refuse_losing(&row.id, &worktree, &git.status()?, force)?;
         self.refuse_shared(&row, &task, &worktree)?;
-        let record = self.complete(&selector.to_string(), grace, tell)?;
+        let record = self.complete_resolved(&row.id, grace, tell)?;
         let kept = |error: Error| {
             error.during(format!(
                 "Session {} was completed; its worktree {worktree} was kept",
@@ -400,7 +399,7 @@ impl Lf {
         };
         self.store()?.finish_task(&task.id, now_micros())?;
         Ok((
-            self.get(&record.id)?,
+            self.record_of(&row.id)?,
             WorktreeRemoval {
                 worktree,
                 branch,
@@ -449,7 +448,7 @@ impl Lf {
             .session_rows_after(&ListQuery::default(), None, None, |open| {
                 let inside = Path::new(&open.cwd).starts_with(worktree);
                 if open.id != row.id && (open.task_id.as_ref() == Some(&task.id) || inside) {
-                    other = Some(open.id);
+                    other = Some(open.id.into());
                     return Ok(false);
                 }
                 Ok(true)
