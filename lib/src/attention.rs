@@ -337,7 +337,8 @@ mod tests {
             .filter(|(_, a)| a.is_some())
             .cloned()
             .collect();
-        assert!(owing.len() > 100 && owing.len() < by_rule.len() / 2);
+        // Both kinds are there: Sessions that owe attention and that do not.
+        assert!(owing.len() > 100 && owing.len() + 100 < by_rule.len());
         assert_eq!(listed(false), owing);
         assert_eq!(listed(true), owing);
         // A Home of version 8 (attention maintained, not yet counted) gets

@@ -11,7 +11,7 @@ use crate::input;
 use crate::liveness::ProcessIdentity;
 use crate::provider::Provider;
 use crate::state;
-use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, Store};
+use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, Store, TaskRow};
 use crate::wire::{
     ActionKind, SessionBindingPreview, SessionKind, SessionRecord, SessionState, TitleSource,
 };
@@ -253,68 +253,16 @@ impl Lf {
         crate::work::canonical_dir(&self.caller.path(path)?, arg, what)
     }
 
-    /// Record a new conversation and prepare its first Run.
-    pub fn create(&self, mut request: NewConversation) -> Result<SessionRecord> {
-        let model = request
-            .model
-            .as_deref()
-            .map(|model| input::MODEL.check(model))
-            .transpose()?;
-        // An agent's prompt may also come after `--`, alone: how a person
-        // gives one that starts with `-` (before `--` it reads as a flag).
-        if request.provider != Provider::Command
-            && request.prompt.is_none()
-            && request.argv.len() == 1
-        {
-            request.prompt = request.argv.pop();
-        }
-        let prompt = request.prompt.map(input::prompt).transpose()?;
-        match request.provider {
-            Provider::Command if request.argv.is_empty() => {
-                return Err(Error::BadCommand {
-                    problem: "the command provider needs the command to run after --, e.g. lf-session-new --provider command -- htop",
-                });
-            }
-            Provider::Command if prompt.is_some() => {
-                return Err(Error::BadCommand {
-                    problem: "the command provider takes no prompt: put the whole command after --",
-                });
-            }
-            Provider::Claude | Provider::Codex if !request.argv.is_empty() => {
-                return Err(Error::ArgvNotForAgent(request.provider.as_str()));
-            }
-            _ => {}
-        }
-        input::argv(&request.argv)?;
-        if request.launch {
-            request
-                .provider
-                .require_installed(&request.argv, &self.caller)?;
-        }
-        let title = request
-            .title
-            .as_deref()
-            .map(crate::input::title)
-            .transpose()?;
-        if request.worktree.is_some() && request.task.is_some() {
-            return Err(Error::WorktreeWithTask);
-        }
+    /// Record a new conversation and prepare its first Run: the request
+    /// checked, its working directory found (or its worktree planned), its
+    /// title chosen, then both rows stored at once.
+    pub fn create(&self, request: NewConversation) -> Result<SessionRecord> {
+        let request = self.checked(request)?;
         let task = match &request.task {
             Some(selector) => Some(crate::work::find_task(self.store()?, selector)?),
             None => None,
         };
-        let mut cwd = match (
-            &request.cwd,
-            task.as_ref().and_then(|task| task.worktree.as_ref()),
-        ) {
-            (Some(cwd), _) => self.dir(cwd, Arg::Cwd, "working directory")?,
-            (None, Some(worktree)) => {
-                crate::work::canonical_dir(Path::new(worktree), Arg::Task, "Task worktree")?
-            }
-            (None, None) => {
-                crate::work::canonical_dir(self.caller.cwd()?, Arg::Cwd, "working directory")?
-            }
-        };
+        let mut cwd = self.working_dir(request.cwd.as_deref(), task.as_ref())?;
         let id = SessionId::new();
         let worktree = match &request.worktree {
             Some(worktree) => Some(self.plan_worktree(worktree, &cwd, &id)?),
@@ -324,10 +272,15 @@ impl Lf {
             Some(plan) => plan.path.display().to_string(),
             None => cwd.clone(),
         };
-        let (title, title_source) = match title {
+        let (title, title_source) = match request.title {
             Some(title) => (title, TitleSource::Human),
             None => (
-                default_title(request.provider, prompt.as_deref(), &request.argv, &place),
+                default_title(
+                    request.provider,
+                    request.prompt.as_deref(),
+                    &request.argv,
+                    &place,
+                ),
                 TitleSource::Generated,
             ),
         };
@@ -347,7 +300,7 @@ impl Lf {
             interactive: true,
             cwd,
             provider: request.provider.as_str().to_owned(),
-            model: model.clone(),
+            model: request.model.clone(),
             wave_id: task.as_ref().and_then(|task| task.wave_id.clone()),
             task_id: task.map(|task| task.id),
             primary_scope: None,
@@ -357,9 +310,9 @@ impl Lf {
             id: RunId::new(),
             chosen_native_id: request.provider.chosen_native_id(),
             provider: request.provider.as_str().to_owned(),
-            model,
+            model: request.model,
             argv: request.argv,
-            prompt,
+            prompt: request.prompt,
         };
         if let Err(error) = self.store()?.insert_session(&session, &run, now_micros()) {
             if let Some(plan) = &worktree {
@@ -368,6 +321,72 @@ impl Lf {
             return Err(error);
         }
         self.record_of(&session.id)
+    }
+
+    /// A new conversation's request with every field checked, in the
+    /// order a person reads the refusals: model, prompt, the command's
+    /// argv, the program installed, title, then the flags that exclude
+    /// each other.
+    fn checked(&self, mut request: NewConversation) -> Result<NewConversation> {
+        request.model = request
+            .model
+            .as_deref()
+            .map(|model| input::MODEL.check(model))
+            .transpose()?;
+        // An agent's prompt may also come after `--`, alone: how a person
+        // gives one that starts with `-` (before `--` it reads as a flag).
+        if request.provider != Provider::Command
+            && request.prompt.is_none()
+            && request.argv.len() == 1
+        {
+            request.prompt = request.argv.pop();
+        }
+        request.prompt = request.prompt.map(input::prompt).transpose()?;
+        match request.provider {
+            Provider::Command if request.argv.is_empty() => {
+                return Err(Error::BadCommand {
+                    problem: "the command provider needs the command to run after --, e.g. lf-session-new --provider command -- htop",
+                });
+            }
+            Provider::Command if request.prompt.is_some() => {
+                return Err(Error::BadCommand {
+                    problem: "the command provider takes no prompt: put the whole command after --",
+                });
+            }
+            Provider::Claude | Provider::Codex if !request.argv.is_empty() => {
+                return Err(Error::ArgvNotForAgent(request.provider.as_str()));
+            }
+            _ => {}
+        }
+        input::argv(&request.argv)?;
+        if request.launch {
+            request
+                .provider
+                .require_installed(&request.argv, &self.caller)?;
+        }
+        request.title = request
+            .title
+            .as_deref()
+            .map(crate::input::title)
+            .transpose()?;
+        if request.worktree.is_some() && request.task.is_some() {
+            return Err(Error::WorktreeWithTask);
+        }
+        Ok(request)
+    }
+
+    /// Where a new Session works: the directory given, else its Task's
+    /// worktree, else the caller's directory; absolute, symlinks resolved.
+    fn working_dir(&self, cwd: Option<&Path>, task: Option<&TaskRow>) -> Result<String> {
+        match (cwd, task.and_then(|task| task.worktree.as_ref())) {
+            (Some(cwd), _) => self.dir(cwd, Arg::Cwd, "working directory"),
+            (None, Some(worktree)) => {
+                crate::work::canonical_dir(Path::new(worktree), Arg::Task, "Task worktree")
+            }
+            (None, None) => {
+                crate::work::canonical_dir(self.caller.cwd()?, Arg::Cwd, "working directory")
+            }
+        }
     }
 
     /// Mark the Session of the agent this caller is (`$LF_SESSION_ID`,
