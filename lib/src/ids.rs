@@ -1,6 +1,9 @@
 //! Identifiers and their strict formats. An id from a user, an environment
 //! variable or a hook payload is parsed here before it reaches the store, a
-//! path or a tmux target, so nothing downstream ever sees an unchecked id.
+//! path or a tmux target, so nothing downstream ever sees an unchecked id;
+//! Session and Run ids read back from the store pass the same check
+//! (`FromSql`), so they arrive typed and are never parsed again. Text a
+//! person typed for a Session becomes one in one place, `Lf::resolve`.
 
 use crate::error::{Arg, Error, Result, What};
 use std::fmt;
