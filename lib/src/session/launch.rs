@@ -293,7 +293,7 @@ impl Lf {
     /// resumed or was never launched, else a new attempt under the same
     /// Session (its title, summary and work stay).
     pub(crate) fn launchable_run(&self, row: &SessionRow) -> Result<RunRow> {
-        let current = self.run(&row.current_run_id)?;
+        let current = self.run_row(&row.current_run_id)?;
         // A resume that died before its agent confirmed it is not repeated.
         if (current.native_id.is_some() && !current.resume_failed) || !current.published {
             return Ok(current);
@@ -312,10 +312,11 @@ impl Lf {
         // between (an attempt that has not started reads `unknown`).
         self.store()?
             .prepare_attempt(&row.id, &next, now_micros())?;
-        self.run(next.id.as_str())
+        self.run_row(next.id.as_str())
     }
 
-    pub(crate) fn run(&self, id: &str) -> Result<RunRow> {
+    /// The row of a Run (`RunNotFound` when there is none).
+    pub(crate) fn run_row(&self, id: &str) -> Result<RunRow> {
         self.store()?
             .run_row(id)?
             .ok_or_else(|| Error::RunNotFound(id.to_string()))
@@ -380,7 +381,7 @@ impl Lf {
         running: &mut dyn FnMut(&str) -> Result<bool>,
     ) -> Result<bool> {
         let run = start.run.as_str();
-        let row = self.run(run)?;
+        let row = self.run_row(run)?;
         if let Some(diagnostic) = &row.diagnostic {
             return Err(Error::LaunchFailed(diagnostic.clone()));
         }
@@ -391,7 +392,7 @@ impl Lf {
             return Ok(true);
         }
         if !running(&start.tmux)? {
-            let row = self.run(run)?;
+            let row = self.run_row(run)?;
             return Err(match row.diagnostic {
                 Some(diagnostic) => Error::LaunchFailed(diagnostic),
                 None => Error::LauncherExited {
@@ -438,7 +439,7 @@ impl Lf {
 
     fn serve_run(&self, run: &str) -> Result<RunOutcome> {
         let run_id = RunId::parse(run)?;
-        let run = self.run(run_id.as_str())?;
+        let run = self.run_row(run_id.as_str())?;
         let id = run.session_id.clone();
         let lock = crate::locks::launch(self.home(), &id)?;
         let row = self.session(&id)?;
@@ -447,7 +448,8 @@ impl Lf {
         // the current Run) becomes current as its agent starts.
         let adopt_from = if row.current_run_id == run.id {
             None
-        } else if !run.published && run.created_at >= self.run(&row.current_run_id)?.created_at {
+        } else if !run.published && run.created_at >= self.run_row(&row.current_run_id)?.created_at
+        {
             Some(row.current_run_id.clone())
         } else {
             return Err(Error::NotCurrentRun {
@@ -459,7 +461,7 @@ impl Lf {
         if !self.live_clients(&row.id)?.is_empty() {
             return Err(Error::Unavailable(state::ACTIVE_ELSEWHERE.into()));
         }
-        let run = self.run(run_id.as_str())?;
+        let run = self.run_row(run_id.as_str())?;
         let provider = Provider::parse(&run.provider)?;
         let mode = match (&run.native_id, run.published) {
             (Some(native_id), _) => Mode::Resume { native_id },
@@ -574,7 +576,7 @@ impl Lf {
                 events.push(Event::Exited);
             }
             if woken.run && !machine.hung_up() {
-                let current = self.run(&run.id)?;
+                let current = self.run_row(&run.id)?;
                 transcript = current.transcript_path;
                 events.push(Event::Run {
                     confirmed: current.confirmed,
@@ -622,7 +624,7 @@ impl Lf {
             )
         })?;
         let now = now_micros();
-        let confirmed = machine.confirmed() || self.run(&run.id)?.confirmed;
+        let confirmed = machine.confirmed() || self.run_row(&run.id)?.confirmed;
         if machine.hung_up() || !confirmed {
             self.store()?.end_client(&process, now)?;
         }

@@ -71,7 +71,8 @@ impl Lf {
                     Ok(false) => waiting.push(launch),
                     Ok(true) => {
                         if launch.line.result == RestoreResult::Relaunched {
-                            launch.line.native_id = self.run(&launch.start.run)?.chosen_native_id;
+                            launch.line.native_id =
+                                self.run_row(&launch.start.run)?.chosen_native_id;
                         }
                         emit(launch.line)?;
                     }
@@ -110,7 +111,7 @@ impl Lf {
             if tmux.has_session(&name)? {
                 return Ok(Err(running(scanned, &name)));
             }
-            let run = self.run(&scanned.current_run_id)?;
+            let run = self.run_row(&scanned.current_run_id)?;
             let resumable = run.native_id.is_some() && !run.resume_failed;
             let mut line = line(scanned, Some(reason), RestoreResult::WouldRelaunch);
             if resumable {
