@@ -299,19 +299,27 @@ impl Lf {
         tell: &mut dyn FnMut(&super::ops::AgentStopping),
         removed: &mut dyn FnMut(&WorktreeRemoval),
     ) -> std::result::Result<Vec<SessionRecord>, (usize, Error)> {
-        for (index, selector) in selectors.iter().enumerate() {
-            self.get(selector).map_err(|error| (index, error))?;
-        }
-        let mut records = Vec::with_capacity(selectors.len());
-        for (index, selector) in selectors.iter().enumerate() {
+        // Resolved once, all of them first: from here on each is its id.
+        let ids = selectors
+            .iter()
+            .enumerate()
+            .map(|(index, selector)| {
+                self.resolve(selector)
+                    .map(|session| session.row.id)
+                    .map_err(|error| (index, error))
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut records = Vec::with_capacity(ids.len());
+        for (index, id) in ids.iter().enumerate() {
             let record = if how.remove_worktree {
                 let (record, removal) = self
-                    .complete_removing_worktree(selector, how.grace, how.force, tell)
+                    .session(id)
+                    .and_then(|row| self.complete_removing(row, how.grace, how.force, tell))
                     .map_err(|error| (index, error))?;
                 removed(&removal);
                 record
             } else {
-                self.complete(selector, how.grace, tell)
+                self.complete_resolved(id, how.grace, tell)
                     .map_err(|error| (index, error))?
             };
             records.push(record);
@@ -330,8 +338,18 @@ impl Lf {
         force: bool,
         tell: &mut dyn FnMut(&super::ops::AgentStopping),
     ) -> Result<(SessionRecord, WorktreeRemoval)> {
-        // Pinned once: the completion below acts on this Session.
-        let row = self.find(selector)?;
+        // Resolved once: the completion below acts on this Session.
+        self.complete_removing(self.find(selector)?, grace, force, tell)
+    }
+
+    /// [`Lf::complete_removing_worktree`] of a Session already resolved.
+    fn complete_removing(
+        &self,
+        row: SessionRow,
+        grace: Duration,
+        force: bool,
+        tell: &mut dyn FnMut(&super::ops::AgentStopping),
+    ) -> Result<(SessionRecord, WorktreeRemoval)> {
         crate::state::refuse_completed(row.id.as_str(), row.completed_at)?;
         // Only the worktree of the Session's own Task: one it merely runs
         // inside belongs to another.
