@@ -528,19 +528,30 @@ impl Lf {
 
     /// Bind a Session to a Task, permanently.
     pub fn bind(&self, selector: &str, task: &str) -> Result<SessionRecord> {
-        let preview = self.preview_binding(selector, task)?;
-        let task = crate::work::find_task(self.store()?, &preview.task_id)?;
+        let (row, task) = self.binding(selector, task)?;
         self.store()?.bind_session(
-            &preview.session_id,
+            row.id.as_str(),
             &task.id,
             task.wave_id.as_deref(),
             now_micros(),
         )?;
-        self.get(&preview.session_id)
+        self.record_of(&row.id)
     }
 
     /// What binding would do, without doing it.
     pub fn preview_binding(&self, selector: &str, task: &str) -> Result<SessionBindingPreview> {
+        let (row, task) = self.binding(selector, task)?;
+        Ok(SessionBindingPreview {
+            session_id: row.id.into(),
+            task_id: task.id,
+            identifier: task.identifier,
+            title: task.title,
+        })
+    }
+
+    /// The Session and the Task a binding names, each resolved once; a
+    /// Session bound to another Task is refused.
+    fn binding(&self, selector: &str, task: &str) -> Result<(SessionRow, TaskRow)> {
         let row = self.find(selector)?;
         let task = crate::work::find_task(self.store()?, task)?;
         if let Some(existing) = &row.task_id
@@ -551,12 +562,7 @@ impl Lf {
                 task: existing.clone(),
             });
         }
-        Ok(SessionBindingPreview {
-            session_id: row.id.into(),
-            task_id: task.id,
-            identifier: task.identifier,
-            title: task.title,
-        })
+        Ok((row, task))
     }
 
     /// Record a live process that shows this Session to a person.
