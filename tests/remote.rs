@@ -769,6 +769,50 @@ fn a_hosts_error_text_is_shown_escaped_on_every_path() {
     assert!(problems[0].message.contains(HOSTILE_SHOWN), "{problems:?}");
 }
 
+/// A host's own bytes also reach lf inside a decoder's complaint (serde
+/// names an unknown variant as it was sent) and in whatever its shell or
+/// ssh said last: both are shown escaped, by an open and in a listing.
+#[test]
+fn a_hosts_unreadable_record_and_last_words_are_shown_escaped() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    let record = format!(r#"{{"state": "{HOSTILE}"}}"#);
+    let print = format!("printf '%s\\n' '{record}'");
+    remote.fake_twin(&[("lf-session-open", &print), ("lf-session-list", &print)]);
+    let id = lf::ids::SessionId::new().to_string();
+    let open = || {
+        let ran = here.run("lf-session-open", &["--print", &id, "--host", "twin"]);
+        assert_inert(&ran.stderr);
+        ran.fails(1)
+    };
+    let listed = || {
+        let ran = here.run("lf-session-list", &["--host", "twin"]);
+        assert_inert(&ran.stderr);
+        let problems = problems_of(&ran);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_inert(&problems[0].message);
+        problems[0].message.clone()
+    };
+    let message = open();
+    assert!(
+        message.contains("sent a record this lf cannot read") && message.contains(HOSTILE_SHOWN),
+        "{message}"
+    );
+    let message = listed();
+    assert!(message.contains(HOSTILE_SHOWN), "{message}");
+
+    // Not lf's JSON error: the last line its stderr held, as it was.
+    let fail = "printf 'it broke \\033]2;x\\007\\033[2J \\342\\200\\256evil\\n' >&2; exit 1";
+    let dir = here.dir.path().join("fake-lf");
+    for name in ["lf-session-open", "lf-session-list"] {
+        std::fs::write(dir.join(name), format!("#!/bin/sh\n{fail}\n")).unwrap();
+    }
+    let message = open();
+    assert!(message.contains(HOSTILE_SHOWN), "{message}");
+    let message = listed();
+    assert!(message.contains(HOSTILE_SHOWN), "{message}");
+}
+
 /// The peak resident memory of a process of ours, from its
 /// `/proc/PID/status` (`VmHWM`, a high-water mark), in KiB.
 fn peak_kib(pid: u32) -> Option<u64> {
@@ -788,7 +832,6 @@ fn a_host_that_floods_an_open_is_cut_off_at_one_record() {
         .args(["--print", &id, "--host", "twin", "--host-timeout", "30"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let started = std::time::Instant::now();
     let mut child = command.spawn().unwrap();
     // Its pipes are read on threads, so it never waits for us.
     let mut out = child.stdout.take().unwrap();
@@ -811,7 +854,6 @@ fn a_host_that_floods_an_open_is_cut_off_at_one_record() {
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
     };
-    let elapsed = started.elapsed();
     let (stdout, stderr) = (out.join().unwrap(), err.join().unwrap());
     assert_eq!(status.code(), Some(1), "{stderr}");
     assert!(stdout.is_empty(), "{stdout:.200}");
@@ -820,10 +862,6 @@ fn a_host_that_floods_an_open_is_cut_off_at_one_record() {
         "{stderr:.2000}"
     );
     assert!(stderr.contains("lf-session-open"), "{stderr:.2000}");
-    assert!(
-        elapsed < std::time::Duration::from_secs(20),
-        "cut off at the bound, not at the 30 s timeout: {elapsed:?}"
-    );
     assert!(peak < 32 * 1024, "lf-session-open peaked at {peak} KiB");
 }
 
