@@ -526,10 +526,14 @@ fn a_remote_session_is_opened_there_through_ssh() {
         .json();
     assert_eq!(remote_of(&printed), Some("other"));
     let unknown = lf::ids::SessionId::new().to_string();
-    let message = here
-        .run("lf-session-open", &["--print", &unknown, "--host", "other"])
-        .fails(3);
-    assert!(message.contains("on host other"), "{message}");
+    // The host's lf named its error, and the refusal carries the name.
+    let error = here
+        .attempt("lf-session-open", &["--print", &unknown, "--host", "other"])
+        .fails_with(3, "session_not_found");
+    assert_eq!(
+        error.message,
+        format!("on host other: Session {unknown} was not found")
+    );
     let error = here
         .attempt("lf-session-open", &["--print", &unknown])
         .fails_with(3, "nowhere_found");
@@ -744,6 +748,8 @@ fn a_hosts_error_text_is_shown_escaped_on_every_path() {
     assert_inert(&ran.stderr);
     let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
     assert_eq!((error.kind, error.code), (lf::ErrorKind::Operational, 1));
+    // It named no error of its own: the refusal is named as lf's.
+    assert_eq!(error.error, "remote_refused");
     assert_eq!(error.program, "lf-session-open");
     assert_inert(&error.message);
     assert!(error.message.contains(HOSTILE_SHOWN), "{error:?}");

@@ -8,7 +8,7 @@
 //! `--attention` (and so the picker's) reads the same column, and every
 //! order of waiting Sessions is `state::WAITING_ORDER`.
 
-use crate::error::Result;
+use crate::Result;
 use crate::facade::Lf;
 use crate::ids::SessionId;
 use crate::session::{Destination, OpenOptions};

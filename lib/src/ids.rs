@@ -5,7 +5,9 @@
 //! (`FromSql`), so they arrive typed and are never parsed again. Text a
 //! person typed for a Session becomes one in one place, `Lf::resolve`.
 
-use crate::error::{Arg, Error, Result, What};
+use crate::Result;
+use crate::error::domain::{Arg, What};
+use crate::input::InputError;
 use std::fmt;
 
 /// Crockford's base32 alphabet, lowercase: no i, l, o or u.
@@ -96,12 +98,13 @@ impl SessionId {
         if is_session_id(text) {
             Ok(SessionId(text.to_owned()))
         } else {
-            Err(Error::BadId {
+            Err(InputError::BadId {
                 arg: Arg::Id,
                 what: "Session id",
                 text: text.to_owned(),
                 expected: "32 lowercase hexadecimal characters",
-            })
+            }
+            .into())
         }
     }
     /// A Session id derived from stable text, such as a flow position.
@@ -141,12 +144,13 @@ macro_rules! ulid_id {
                 if is_prefixed_ulid(text, $prefix) {
                     Ok($name(text.to_owned()))
                 } else {
-                    Err(Error::BadId {
+                    Err(InputError::BadId {
                         arg: $arg,
                         what: concat!($what, " id"),
                         text: text.to_owned(),
                         expected: concat!($prefix, " and 26 base32 characters"),
-                    })
+                    }
+                    .into())
                 }
             }
             /// Whether the text has this id's prefix (and so is meant as one).
@@ -217,7 +221,7 @@ pub fn short_id(id: &str) -> &str {
 /// current Run (what `$LF_RUN_ID` holds inside an agent), or the first
 /// [`MIN_PREFIX`] or more characters of either (`run-` and the characters
 /// after it for a Run). A prefix names a Session only once the library has
-/// looked it up (`Lf::pin`): that is the one place a prefix becomes an id.
+/// looked it up (`Lf::resolve`): that is the one place text becomes a Session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionSelector {
     Session(SessionId),
@@ -243,7 +247,7 @@ impl SessionSelector {
         if !text.is_empty() && text.len() < 32 && text.bytes().all(is_lower_hex) {
             return prefix(text, text.len(), "Session", SessionSelector::SessionPrefix);
         }
-        Err(Error::BadSelector(text.to_owned()))
+        Err(InputError::BadSelector(text.to_owned()).into())
     }
 
     /// Whether this names a Session by a prefix, still to be looked up.
@@ -263,11 +267,12 @@ fn prefix(
     selector: fn(String) -> SessionSelector,
 ) -> Result<SessionSelector> {
     if count < MIN_PREFIX {
-        return Err(Error::PrefixTooShort {
+        return Err(InputError::PrefixTooShort {
             text: text.to_owned(),
             what,
             min: MIN_PREFIX,
-        });
+        }
+        .into());
     }
     Ok(selector(text.to_owned()))
 }
@@ -371,10 +376,10 @@ mod tests {
             assert!(
                 matches!(
                     error,
-                    Error::PrefixTooShort {
+                    crate::Error::Input(InputError::PrefixTooShort {
                         min: MIN_PREFIX,
                         ..
-                    }
+                    })
                 ),
                 "{short}: {error}"
             );

@@ -5,6 +5,7 @@
 //! picker's order and filter (`pick`). The rules those records follow —
 //! state, attention, actions — are `crate::state`.
 
+pub mod error;
 pub mod launch;
 pub mod ops;
 pub mod pick;
@@ -15,5 +16,6 @@ mod serve;
 pub mod worktree;
 
 pub use crate::state::{Facts, FlowFacts, RunOutcome, Turn};
+pub use error::SessionError;
 pub use launch::{Destination, OpenOptions};
 pub use ops::*;

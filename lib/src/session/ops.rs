@@ -3,13 +3,18 @@
 //! they return; no rule is decided outside this library.
 
 use super::project::Projection;
+use crate::Result;
 use crate::clock::now_micros;
-use crate::error::{Arg, Error, Result};
+use crate::error::domain::Arg;
+use crate::error::hint::Command;
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::input;
+use crate::input::InputError;
 use crate::liveness::ProcessIdentity;
 use crate::provider::Provider;
+use crate::session::error::SessionError;
+use crate::session::worktree::WorktreeError;
 use crate::state;
 use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, Store, TaskRow};
 use crate::wire::{
@@ -100,7 +105,7 @@ impl Lf {
                 let id = self
                     .store()?
                     .session_of_run(&run)?
-                    .ok_or_else(|| Error::RunNotFound(run.to_string()))?;
+                    .ok_or_else(|| SessionError::RunNotFound(run.to_string()))?;
                 (id, Some(run))
             }
         };
@@ -108,11 +113,12 @@ impl Lf {
         if let Some(run) = run
             && row.current_run_id != run.as_str()
         {
-            return Err(Error::HistoricalRun {
+            return Err(SessionError::HistoricalRun {
                 run: run.to_string(),
                 session: row.id.to_string(),
                 current: row.current_run_id,
-            });
+            }
+            .into());
         }
         Ok(row)
     }
@@ -130,36 +136,38 @@ impl Lf {
             SessionSelector::SessionPrefix(prefix) => {
                 let mut found = self.store()?.sessions_by_prefix(&prefix, limit)?;
                 match found.len() {
-                    0 => Err(Error::SessionNotFound(prefix)),
+                    0 => Err(SessionError::SessionNotFound(prefix).into()),
                     1 => Ok(Pinned::Session(found.remove(0).0)),
-                    _ => Err(Error::AmbiguousPrefix {
+                    _ => Err(InputError::AmbiguousPrefix {
                         candidates: candidates(&found, SHOWN, |(id, title)| {
-                            (id.as_str(), crate::error::quote(title))
+                            (id.as_str(), crate::error::untrusted::quote(title))
                         }),
                         text: prefix,
                         what: "Session",
-                    }),
+                    }
+                    .into()),
                 }
             }
             SessionSelector::RunPrefix(prefix) => {
                 let mut found = self.store()?.runs_by_prefix(&prefix, limit)?;
                 match found.len() {
-                    0 => Err(Error::RunNotFound(prefix)),
+                    0 => Err(SessionError::RunNotFound(prefix).into()),
                     1 => Ok(Pinned::Run(found.remove(0).0)),
-                    _ => Err(Error::AmbiguousPrefix {
+                    _ => Err(InputError::AmbiguousPrefix {
                         candidates: candidates(&found, SHOWN, |(run, session, title)| {
                             (
                                 run.as_str(),
                                 format!(
                                     "of Session {} {}",
                                     crate::ids::short_id(session.as_str()),
-                                    crate::error::quote(title)
+                                    crate::error::untrusted::quote(title)
                                 ),
                             )
                         }),
                         text: prefix,
                         what: "Run",
-                    }),
+                    }
+                    .into()),
                 }
             }
         }
@@ -170,7 +178,7 @@ impl Lf {
     pub(crate) fn session(&self, id: &SessionId) -> Result<SessionRow> {
         self.store()?
             .session_row(id)?
-            .ok_or_else(|| Error::SessionNotFound(id.to_string()))
+            .ok_or_else(|| SessionError::SessionNotFound(id.to_string()).into())
     }
 
     /// A Session known by its id (one lf stored or was handed by its own
@@ -249,7 +257,12 @@ impl Lf {
 
     /// A directory the caller named (relative to its own directory), as
     /// stored: absolute, with symlinks resolved.
-    pub(crate) fn dir(&self, path: &Path, arg: Arg, what: crate::error::What) -> Result<String> {
+    pub(crate) fn dir(
+        &self,
+        path: &Path,
+        arg: Arg,
+        what: crate::error::domain::What,
+    ) -> Result<String> {
         crate::work::canonical_dir(&self.caller.path(path)?, arg, what)
     }
 
@@ -344,17 +357,23 @@ impl Lf {
         request.prompt = request.prompt.map(input::prompt).transpose()?;
         match request.provider {
             Provider::Command if request.argv.is_empty() => {
-                return Err(Error::BadCommand {
-                    problem: "the command provider needs the command to run after --, e.g. lf-session-new --provider command -- htop",
-                });
+                return Err(InputError::BadCommand {
+                    problem: "the command provider needs the command to run",
+                    example: Some(Command::SessionNew {
+                        command: Some(&["htop"]),
+                    }),
+                }
+                .into());
             }
             Provider::Command if request.prompt.is_some() => {
-                return Err(Error::BadCommand {
+                return Err(InputError::BadCommand {
                     problem: "the command provider takes no prompt: put the whole command after --",
-                });
+                    example: None,
+                }
+                .into());
             }
             Provider::Claude | Provider::Codex if !request.argv.is_empty() => {
-                return Err(Error::ArgvNotForAgent(request.provider.as_str()));
+                return Err(SessionError::ArgvNotForAgent(request.provider.as_str()).into());
             }
             _ => {}
         }
@@ -370,7 +389,7 @@ impl Lf {
             .map(crate::input::title)
             .transpose()?;
         if request.worktree.is_some() && request.task.is_some() {
-            return Err(Error::WorktreeWithTask);
+            return Err(WorktreeError::WorktreeWithTask.into());
         }
         Ok(request)
     }
@@ -393,19 +412,18 @@ impl Lf {
     /// `$LF_RUN_ID`) ready for review.
     pub fn ready(&self, summary: &str) -> Result<SessionRecord> {
         let summary = crate::input::summary(summary)?;
-        let variable = |name| self.caller.var(name).ok_or(Error::NotLaunchedByLf { name });
-        let (session, run) = (variable("LF_SESSION_ID")?, variable("LF_RUN_ID")?);
-        let in_variable = |variable| {
-            move |error| Error::InVariable {
-                variable,
-                inner: Box::new(error),
-            }
+        let variable = |name| {
+            self.caller
+                .var(name)
+                .ok_or(SessionError::NotLaunchedByLf { name })
         };
-        let session = SessionId::parse(session).map_err(in_variable("LF_SESSION_ID"))?;
-        let run = RunId::parse(run).map_err(in_variable("LF_RUN_ID"))?;
+        let (session, run) = (variable("LF_SESSION_ID")?, variable("LF_RUN_ID")?);
+        let session =
+            SessionId::parse(session).map_err(|error| error.in_variable("LF_SESSION_ID"))?;
+        let run = RunId::parse(run).map_err(|error| error.in_variable("LF_RUN_ID"))?;
         let row = self.session(&session)?;
         if row.primary_scope.is_some() {
-            return Err(Error::PrimaryNotReviewed);
+            return Err(SessionError::PrimaryNotReviewed.into());
         }
         if row.kind == SessionKind::Flow {
             let waiting = match &row.flow_id {
@@ -413,16 +431,17 @@ impl Lf {
                 None => false,
             };
             if !waiting {
-                return Err(Error::StaleReview);
+                return Err(SessionError::StaleReview.into());
             }
         }
         match self.store()?.session_of_run(&run)? {
             Some(owner) if owner == row.id => {}
             _ => {
-                return Err(Error::RunOfOtherSession {
+                return Err(SessionError::RunOfOtherSession {
                     run: run.to_string(),
                     session: session.to_string(),
-                });
+                }
+                .into());
             }
         }
         self.store()?
@@ -486,11 +505,13 @@ impl Lf {
         let review = match (record.kind, invocation) {
             (SessionKind::Flow, Some(invocation)) => {
                 if !self.waits_on(&invocation, &record.id)? {
-                    return Err(Error::NoLongerWaiting(record.id));
+                    return Err(SessionError::NoLongerWaiting(record.id).into());
                 }
                 Some(invocation)
             }
-            (SessionKind::Flow, None) => return Err(Error::NoLongerWaiting(record.id)),
+            (SessionKind::Flow, None) => {
+                return Err(SessionError::NoLongerWaiting(record.id).into());
+            }
             _ => None,
         };
         let clients = self.store()?.open_clients(Some(&record.id))?;
@@ -557,10 +578,11 @@ impl Lf {
         if let Some(existing) = &row.task_id
             && *existing != task.id
         {
-            return Err(Error::AlreadyBound {
+            return Err(SessionError::AlreadyBound {
                 session: row.id.into(),
                 task: existing.clone(),
-            });
+            }
+            .into());
         }
         Ok((row, task))
     }
@@ -596,7 +618,7 @@ impl std::fmt::Display for AgentStopping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use crate::liveness::{Stopping, TELL_AFTER};
         let session = crate::ids::short_id(&self.session);
-        let command = crate::error::quote(&self.command);
+        let command = crate::error::untrusted::quote(&self.command);
         let seconds = |duration: Duration| format!("{} s", duration.as_secs_f64());
         match self.stage {
             Stopping::StillRunning { grace } => write!(
@@ -858,7 +880,7 @@ pub(crate) fn parse_cursor(cursor: &str) -> Result<(i64, String)> {
         let id = SessionId::parse(id).ok()?;
         Some((created, id.to_string()))
     });
-    parsed.ok_or_else(|| Error::BadCursor(cursor.to_owned()))
+    parsed.ok_or_else(|| InputError::BadCursor(cursor.to_owned()).into())
 }
 
 #[cfg(test)]
@@ -871,7 +893,9 @@ mod tests {
         let cursor = format_cursor(42, id.as_str());
         assert_eq!(parse_cursor(&cursor).unwrap(), (42, id.to_string()));
         for bad in ["", "42", "x.y", "42.notanid", "42.' OR 1=1 --"] {
-            assert!(matches!(parse_cursor(bad), Err(Error::BadCursor(text)) if text == bad));
+            assert!(
+                matches!(parse_cursor(bad), Err(crate::Error::Input(InputError::BadCursor(text))) if text == bad)
+            );
         }
     }
 

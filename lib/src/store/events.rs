@@ -12,7 +12,7 @@
 //! a person would see change, all before the one COMMIT.
 
 use super::{Store, optional};
-use crate::error::Result;
+use crate::Result;
 use crate::ids::SessionId;
 use crate::wire::{Attention, EventKind, SessionState};
 use rusqlite::hooks::Action;

@@ -11,9 +11,11 @@
 
 use super::events::{ATTENTION_SINCE_SQL, ATTENTION_SQL};
 use super::{Store, schema};
-use crate::error::{Error, Result};
 use crate::home::Home;
+use crate::home::HomeError;
 use crate::liveness::ProcessIdentity;
+use crate::session::error::SessionError;
+use crate::{Error, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -33,7 +35,7 @@ impl Store {
             ],
         )?;
         if changed == 0 {
-            return Err(Error::RunNotFound(run.to_string()));
+            return Err(SessionError::RunNotFound(run.to_string()).into());
         }
         tx.commit()?;
         Ok(())
@@ -113,11 +115,12 @@ impl ReadOnly {
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(fail)?;
         if version > schema::version() {
-            return Err(Error::NewerSchema {
+            return Err(HomeError::NewerSchema {
                 path: path.clone(),
                 found: version,
                 supported: schema::version(),
-            });
+            }
+            .into());
         }
         if version == 0 {
             return Ok(None);
@@ -330,8 +333,9 @@ impl Store {
 }
 
 fn read_error(path: &std::path::Path, source: rusqlite::Error) -> Error {
-    Error::DatabaseUnreadable {
+    HomeError::DatabaseUnreadable {
         path: path.to_path_buf(),
         source,
     }
+    .into()
 }

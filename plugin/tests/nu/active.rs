@@ -163,17 +163,16 @@ fn an_unknown_task_is_a_labeled_error_under_the_flag_value() {
     let env = Env::new();
     env.session("Something", &env.mkdir("repo"));
     let error = caught(&env, "lf active --task NOPE-1");
-    assert_eq!(
-        error.msg,
-        "Task \"NOPE-1\" is not registered; see lf-work task list"
-    );
+    assert_eq!(error.msg, "Task \"NOPE-1\" is not registered");
+    // What to type next is the help, as Nushell spells the command.
+    assert_eq!(error.help.as_deref(), Some("see lf work task list"));
     assert_eq!(error.code.as_deref(), Some("lf::not_found"));
     assert_eq!(error.labels.len(), 1, "{error:?}");
     assert_eq!(error.labels[0].source, "NOPE-1");
-    // The binary says the same.
+    // The binary says the same, and names the binary to type.
     let binary = env.binary_in(&env.work(), "lf-session-active", &["--task", "NOPE-1"]);
     assert_eq!(
         binary.stderr.trim(),
-        format!("lf-session-active: {}", error.msg)
+        format!("lf-session-active: {}; see lf-work task list", error.msg)
     );
 }
