@@ -11,10 +11,11 @@ use super::launch::Starting;
 use super::project::LiveClients;
 use crate::facade::Lf;
 use crate::session::launch::LaunchError;
-use crate::state::{LostReason, RunOutcome};
+use crate::state::RunOutcome;
 use crate::store::{ListQuery, SessionRow};
 use crate::tmux;
 use crate::tmux::TmuxError;
+use crate::wire::LostReason;
 use crate::wire::{RestoreLine, RestoreResult, RestoreSkip};
 use crate::{Error, Result};
 
