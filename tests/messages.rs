@@ -2,7 +2,9 @@
 //! exit codes and the argument an error is about; here each sentence that
 //! matters is pinned as printed, so a rewording is a visible decision.
 
-use crate::util::{Env, ErrorJson};
+use crate::remote::{HOSTILE, HOSTILE_SHOWN, Remote, assert_inert, problems_of};
+use crate::util::{Child, Env, ErrorJson, fakes};
+use lf::wire::HostProblemKind;
 
 /// `lf-x: message`, without the program prefix (see `Ran::fails`).
 fn said(env: &Env, program: &str, args: &[&str], code: i32) -> String {
@@ -193,3 +195,135 @@ fn programs_get_the_message_and_its_causes_as_json() {
     );
     assert_eq!(error.causes, ["No such file or directory (os error 2)"]);
 }
+
+#[test]
+fn a_home_folder_that_cannot_be_made_is_named_with_why() {
+    let env = Env::new();
+    let file = env.dir.path().join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let mut command = env.command("lf-session-list");
+    command.env("LF_HOME", file.join("home"));
+    assert_eq!(
+        env.run_command(command).fails(1),
+        format!(
+            "cannot create the lf Home folder {}; check that its parent exists and is writable, \
+             or set LF_HOME\nCaused by: Not a directory (os error 20)",
+            file.join("home").display()
+        )
+    );
+}
+
+#[test]
+fn a_launch_that_failed_says_what_was_recorded_and_what_ran() {
+    let env = Env::new();
+    let mut new = env.command("lf-session-new");
+    new.arg("hello").env("FAKE_AGENT_CRASH_AT_START", "1");
+    let message = env.run_command(new).fails(1);
+    let session = &env.list(&[])[0];
+    let run = env.current_run(&session.id);
+    let agent = fakes().join("claude");
+    let digest = std::process::Command::new("sha256sum")
+        .arg(&agent)
+        .output()
+        .unwrap()
+        .stdout;
+    let digest = String::from_utf8_lossy(&digest[..64]);
+    let launched = format!(
+        "Session {} was recorded but did not start: Run {run}: executable {} (sha256 {digest}), \
+         cwd {}, Home {}, database {}: exited with ",
+        session.id,
+        agent.display(),
+        env.work().display(),
+        env.home().display(),
+        env.home().join("loopflow.db").display()
+    );
+    assert!(
+        message.starts_with(&launched) && message.ends_with(" before becoming resumable"),
+        "{message}\nexpected {launched}… before becoming resumable"
+    );
+}
+
+#[test]
+fn an_open_elsewhere_and_a_historical_run_say_what_to_do() {
+    let env = Env::new();
+    let (id, old, current) = (
+        "5e55104f0e1d4c2b9a3e6f7a8b9c0d1e",
+        "run-01jx4q8z000000000000000000",
+        "run-01jx4q8zzzzzzzzzzzzzzzzzzz",
+    );
+    env.seed_conversation(id, current, "Fix the parser");
+    env.db()
+        .execute(
+            "INSERT INTO runs (id, session_id, provider, created_at) VALUES (?1, ?2, 'claude', 0)",
+            [old, id],
+        )
+        .unwrap();
+    assert_eq!(
+        said(&env, "lf-session-open", &[old, "--print"], 4),
+        format!("Run {old} is a historical attempt of Session {id}; its current Run is {current}")
+    );
+    // A client outside lf's tmux session (another terminal).
+    let other = Child::sleep();
+    env.lf()
+        .record_client(id, other.id(), Some("/dev/pts/99"))
+        .unwrap();
+    assert_eq!(
+        said(&env, "lf-session-open", &[id, "--detach"], 4),
+        "This Session is active in another terminal; use Move here to transfer it"
+    );
+}
+
+#[test]
+fn a_hosts_error_text_is_shown_escaped_on_every_path() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    let fail = |program: &str| {
+        let error = format!(
+            r#"{{"program": "{program}", "kind": "operational", "code": 1, "message": "{HOSTILE}"}}"#
+        );
+        format!("printf '%s\\n' '{error}' >&2; exit 1")
+    };
+    remote.fake_twin(&[
+        ("lf-session-open", &fail("lf-session-open")),
+        ("lf-session-list", &fail("lf-session-list")),
+    ]);
+    let id = lf::ids::SessionId::new().to_string();
+
+    // --host: the host's refusal, for a person and for a program.
+    let ran = here.run("lf-session-open", &["--print", &id, "--host", "twin"]);
+    assert_inert(&ran.stderr);
+    let message = ran.fails(1);
+    assert_eq!(message, format!("on host twin: {HOSTILE_SHOWN}"));
+    let mut command = here.command("lf-session-open");
+    command
+        .env("LF_ERROR_FORMAT", "json")
+        .args(["--print", &id, "--host", "twin"]);
+    let ran = here.run_command(command);
+    assert_inert(&ran.stderr);
+    let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    assert_eq!((error.kind, error.code), (lf::ErrorKind::Operational, 1));
+    assert_eq!(error.program, "lf-session-open");
+    assert_inert(&error.message);
+    assert!(error.message.contains(HOSTILE_SHOWN), "{error:?}");
+    assert!(error.causes.is_empty(), "{error:?}");
+
+    // The lookup through the host list: the host's problem in not-found.
+    let ran = here.run("lf-session-open", &["--print", &id]);
+    assert_inert(&ran.stderr);
+    let message = ran.fails(3);
+    assert!(
+        message.contains("not found here or on any host"),
+        "{message:?}"
+    );
+    assert!(message.contains(HOSTILE_SHOWN), "{message:?}");
+
+    // A listing: the host's problem line.
+    let ran = here.run("lf-session-list", &["--host", "twin"]);
+    assert_inert(&ran.stderr);
+    let problems = problems_of(&ran);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].problem, HostProblemKind::Failed);
+    assert_inert(&problems[0].message);
+    assert!(problems[0].message.contains(HOSTILE_SHOWN), "{problems:?}");
+}
+
