@@ -3,8 +3,11 @@
 //! matters is pinned as printed, so a rewording is a visible decision.
 
 use crate::remote::{HOSTILE, HOSTILE_SHOWN, Remote, assert_inert, problems_of};
-use crate::util::{Child, Env, ErrorJson, fakes};
+use crate::short_ids::{FIRST, SECOND, twins};
+use crate::util::{Child, Env, ErrorJson, bin, fakes};
 use lf::wire::HostProblemKind;
+use lf::wire::SessionRecord;
+use std::process::Command;
 
 /// `lf-x: message`, without the program prefix (see `Ran::fails`).
 fn said(env: &Env, program: &str, args: &[&str], code: i32) -> String {
@@ -327,3 +330,120 @@ fn a_hosts_error_text_is_shown_escaped_on_every_path() {
     assert!(problems[0].message.contains(HOSTILE_SHOWN), "{problems:?}");
 }
 
+#[test]
+fn an_ambiguous_prefix_is_refused_naming_each_candidate() {
+    let env = Env::new();
+    twins(&env);
+    let said = "\"be336cc7\" names more than one Session: be336cc70 \"Fix the parser\", \
+                be336cc7a \"Add a --json flag\"; give more characters of the id";
+    for (program, args) in [
+        ("lf-session-open", vec!["be336cc7", "--print"]),
+        ("lf-session-open", vec!["be336cc7", "--detach"]),
+        ("lf-session-rename", vec!["be336cc7", "New title"]),
+        ("lf-session-complete", vec!["be336cc7"]),
+        ("lf-session-bind", vec!["be336cc7", "LOO-1", "--preview"]),
+        ("lf-session-diff", vec!["be336cc7"]),
+    ] {
+        assert_eq!(env.run(program, &args).fails(2), said, "{program} {args:?}");
+    }
+    for id in [FIRST, SECOND] {
+        let record = env.show(id);
+        assert!(record.completed_at.is_none(), "nothing was done to {id}");
+        assert_ne!(record.title, "New title");
+    }
+    // One more character tells them apart.
+    let printed: SessionRecord = env.run("lf-session-open", &["be336cc7a", "--print"]).json();
+    assert_eq!(printed.id, SECOND);
+    assert_eq!(
+        env.run("lf-session-open", &["run-01jx4q8z", "--print"])
+            .fails(2),
+        "\"run-01jx4q8z\" names more than one Run: run-01jx4q8z0 of Session be336cc7 \"Fix the \
+         parser\", run-01jx4q8zz of Session be336cc7 \"Add a --json flag\"; give more characters \
+         of the id"
+    );
+}
+
+#[test]
+fn a_prefix_shorter_than_six_characters_is_refused_saying_the_minimum() {
+    let env = Env::new();
+    twins(&env);
+    for program in ["lf-session-open", "lf-session-complete"] {
+        assert_eq!(
+            env.run(program, &["be336"]).fails(2),
+            "\"be336\" is too short to name a Session: give at least 6 characters of its id \
+             (lf-session-list shows them)"
+        );
+    }
+    assert_eq!(
+        env.run("lf-session-open", &["run-01jx4", "--print"])
+            .fails(2),
+        "\"run-01jx4\" is too short to name a Run: give at least 6 characters of its id after run-"
+    );
+    // A prefix that begins no id is not found (exit 3), as a whole id is.
+    assert_eq!(
+        env.run("lf-session-open", &["abcdef", "--print"]).fails(3),
+        "Session abcdef was not found"
+    );
+}
+
+#[test]
+fn a_read_only_home_says_how_to_make_it_writable() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    env.new_session(&["--title", "before"]);
+    std::fs::set_permissions(env.home(), std::fs::Permissions::from_mode(0o555)).unwrap();
+    assert_eq!(
+        said(
+            &env,
+            "lf-session-new",
+            &["--no-launch", "--title", "after"],
+            1
+        ),
+        format!(
+            "the lf Home folder {0} is read-only (mode 0555) and lf writes there; make it \
+             writable (chmod u+w {0}) or set LF_HOME to another folder",
+            env.home().display()
+        )
+    );
+}
+
+/// A write on a full disk names the database and says what to do. The
+/// Home lives in a 1 MiB tmpfs of a private mount namespace (as root).
+#[test]
+fn a_full_disk_names_the_database_and_what_to_do() {
+    let env = Env::new();
+    let script = r#"
+        mount -t tmpfs -o size=1m,mode=0700 tmpfs "$1" || exit 90
+        export LF_HOME="$1/home"
+        "$2" --no-launch 'Before the disk filled' >/dev/null || exit 91
+        dd if=/dev/zero of="$1/filler" bs=4096 2>/dev/null
+        "$2" --no-launch 'After the disk filled'
+    "#;
+    let mut command = env.command("lf-session-new");
+    let template_env: Vec<_> = command
+        .get_envs()
+        .filter_map(|(key, value)| Some((key.to_owned(), value?.to_owned())))
+        .collect();
+    command = Command::new("unshare");
+    command
+        .env_clear()
+        .envs(template_env)
+        .current_dir(env.work())
+        .args(["-m", "sh", "-c", script, "sh"])
+        .arg(env.dir.path().join("disk"))
+        .arg(bin("lf-session-new"));
+    std::fs::create_dir_all(env.dir.path().join("disk")).unwrap();
+    let mut ran = env.run_command(command);
+    // The message is lf-session-new's, run through unshare and sh.
+    ran.argv[0] = "lf-session-new".to_owned();
+    let database = env.dir.path().join("disk/home/loopflow.db");
+    assert_eq!(
+        ran.fails(1),
+        format!(
+            "database {}: the disk that holds the lf Home is full; nothing was changed: free \
+             some space on it and try again\nCaused by: database or disk is full (DiskFull)\n\
+             Caused by: Error code 13: database or disk is full",
+            database.display()
+        )
+    );
+}

@@ -63,16 +63,10 @@ fn binding_is_permanent_and_shows_the_work() {
     env.run("lf-session-bind", &[&session.id, "LOO-291"]).ok();
     env.run("lf-work", &["task", "add", "LOO-292", "--title", "Other"])
         .ok();
-    let message = env
-        .run("lf-session-bind", &[&session.id, "LOO-292"])
-        .fails(4);
-    assert_eq!(
-        message,
-        format!(
-            "Session {} is already bound to Task {}; a binding is permanent",
-            session.id, task.id
-        )
-    );
+    let error = env
+        .attempt("lf-session-bind", &[&session.id, "LOO-292"])
+        .fails_with(4, "already_bound");
+    assert_eq!(error.arg.as_deref(), Some("id"), "{error:?}");
     env.attempt("lf-session-bind", &[&session.id, "LOO-292", "--preview"])
         .fails_with(4, "already_bound");
     assert_eq!(env.show(&session.id).work, Some(WorkRef::Task(task.id)));

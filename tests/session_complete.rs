@@ -138,8 +138,10 @@ fn a_receipt_whose_pid_was_reused_is_never_signalled() {
 fn a_flow_review_completes_only_when_ready() {
     let env = Env::new();
     let review = insert_flow_review(&env, "inv-1", true, false);
-    let message = env.run("lf-session-complete", &[&review]).fails(4);
-    assert_eq!(message, "The session agent has not marked this ready");
+    let error = env
+        .attempt("lf-session-complete", &[&review])
+        .fails_with(4, "unavailable");
+    assert_eq!(error.message, lf::state::NOT_READY);
     assert_eq!(env.show(&review).state, SessionState::Waiting);
     let mut ready = env.command("lf-session-ready");
     ready
@@ -162,13 +164,10 @@ fn completing_twice_or_an_unknown_session_is_refused() {
     env.run("lf-session-complete", &[&session.id]).ok();
     let message = env.run("lf-session-complete", &[&session.id]).fails(4);
     assert_eq!(message, completed_reason(&env.show(&session.id)));
-    let message = env
-        .run("lf-session-complete", &["0123456789abcdef0123456789abcdef"])
-        .fails(3);
-    assert_eq!(
-        message,
-        "Session 0123456789abcdef0123456789abcdef was not found"
-    );
+    let error = env
+        .attempt("lf-session-complete", &["0123456789abcdef0123456789abcdef"])
+        .fails_with(3, "session_not_found");
+    assert_eq!(error.arg.as_deref(), Some("id"), "{error:?}");
     env.attempt("lf-session-complete", &["not-an-id"])
         .fails_with(2, "bad_selector");
     env.attempt("lf-session-complete", &[&session.id, "--grace", "-1"])

@@ -263,8 +263,7 @@ fn exec_runs_once_per_event_with_the_event_on_stdin() {
         "lf-session-watch",
         &["--since", "0", "--no-follow", "--exec", "no-such-notifier"],
     );
-    let error = missing.fails_with(1, "cannot_run");
-    assert!(error.message.contains("\"no-such-notifier\""), "{error:?}");
+    missing.fails_with(1, "cannot_run");
 }
 
 #[test]

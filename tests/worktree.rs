@@ -290,26 +290,16 @@ fn removing_a_worktree_is_refused_while_work_would_be_lost_and_done_once_merged(
     let worktree = PathBuf::from(&record.cwd);
     // Completing without the flag is tested last; first, what is refused.
     write(&worktree.join("lib.rs"), "changed\n");
-    let message = env
-        .run("lf-session-complete", &[&record.id, "--remove-worktree"])
-        .fails(4);
-    assert!(
-        message.contains("would lose uncommitted changes to 1 file"),
-        "{message}"
-    );
+    env.attempt("lf-session-complete", &[&record.id, "--remove-worktree"])
+        .fails_with(4, "would_lose_work");
     assert_eq!(
         env.show(&record.id).state,
         SessionState::Active,
         "nothing changed"
     );
     git(&env, &worktree, &["commit", "-qam", "fix"]);
-    let message = env
-        .run("lf-session-complete", &[&record.id, "--remove-worktree"])
-        .fails(4);
-    assert!(
-        message.contains("would lose 1 commit not merged into main on the branch fix"),
-        "{message}"
-    );
+    env.attempt("lf-session-complete", &[&record.id, "--remove-worktree"])
+        .fails_with(4, "would_lose_work");
     assert!(worktree.exists());
     git(&env, &repo, &["merge", "-q", "--ff-only", "fix"]);
     let ran = env.run("lf-session-complete", &[&record.id, "--remove-worktree"]);
@@ -346,13 +336,8 @@ fn force_removes_unmerged_work_and_says_what_it_discarded() {
     git(&env, &worktree, &["commit", "-qm", "spike"]);
     let tip = git(&env, &worktree, &["rev-parse", "--short", "HEAD"]);
     write(&worktree.join("scratch"), "x\n");
-    let message = env
-        .run("lf-session-complete", &[&record.id, "--remove-worktree"])
-        .fails(4);
-    assert!(
-        message.contains("1 untracked file and 1 commit not merged into main"),
-        "{message}"
-    );
+    env.attempt("lf-session-complete", &[&record.id, "--remove-worktree"])
+        .fails_with(4, "would_lose_work");
     let ran = env.run(
         "lf-session-complete",
         &[&record.id, "--remove-worktree", "--force"],
