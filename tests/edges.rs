@@ -178,3 +178,54 @@ fn an_unwritable_home_is_a_clear_error() {
     let error = env.run_command(command).fails_with(1, "home_file");
     assert_eq!(error.causes, ["Not a directory (os error 20)"], "{error:?}");
 }
+
+/// The binaries refuse, through clap (which also shows it in --help),
+/// exactly what the library's rules of flags given together refuse
+/// (`lf::input::ArgumentRules`, which the plugin checks): a rule's home is
+/// the library, and this holds the binaries to it.
+#[test]
+fn flags_given_together_follow_the_librarys_rules() {
+    let env = Env::new();
+    let flag = |arg: lf::Arg| -> Vec<String> {
+        let name = format!("--{}", arg.flag());
+        match arg {
+            lf::Arg::Task => vec![name, "LOO-1".into()],
+            lf::Arg::Cwd => vec![name, ".".into()],
+            _ => vec![name],
+        }
+    };
+    let missing = "0123456789abcdef0123456789abcdef";
+    let refused_by_clap = |program: &str, base: &[&str], args: &[lf::Arg]| {
+        let mut argv: Vec<String> = base.iter().map(|arg| arg.to_string()).collect();
+        argv.extend(args.iter().flat_map(|&arg| flag(arg)));
+        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let ran = env.attempt(program, &argv);
+        ran.code != Some(0) && ran.error_json().error == "command_line"
+    };
+    for (program, base, rules) in [
+        ("lf-session-list", &[][..], lf::input::LISTING),
+        ("lf-session-complete", &[missing][..], lf::input::COMPLETING),
+    ] {
+        for &(first, second) in rules.conflicts {
+            assert!(
+                refused_by_clap(program, base, &[first, second]),
+                "{program} {first:?} {second:?}"
+            );
+            assert!(
+                !refused_by_clap(program, base, &[first]),
+                "{program} {first:?}"
+            );
+            assert!(
+                !refused_by_clap(program, base, &[second]),
+                "{program} {second:?}"
+            );
+        }
+        for &(arg, needs) in rules.requires {
+            assert!(refused_by_clap(program, base, &[arg]), "{program} {arg:?}");
+            assert!(
+                !refused_by_clap(program, base, &[arg, needs]),
+                "{program} {arg:?} {needs:?}"
+            );
+        }
+    }
+}

@@ -72,6 +72,12 @@ pub enum Arg {
     /// The branch a worktree starts from (`--base`).
     Base,
     RemoveWorktree,
+    /// `--force` (of `--remove-worktree`).
+    Force,
+    /// Sessions that belong to no Task (`--orphan`).
+    Orphan,
+    /// The caller's directory (`--here`).
+    Here,
     /// A remote host (`--host`, `lf-host add HOST`).
     Host,
     /// The lf Home on a remote host (`lf-host add --home`).
@@ -291,6 +297,13 @@ pub enum Error {
         "{flag} names something of this machine, so it cannot be combined with --host or --hosts; remote sessions can be filtered with --attention, --state, --kind, --orphan and --all"
     )]
     LocalOnlyFilter { flag: &'static str },
+    /// Two arguments that exclude each other (`lf::input::ArgumentRules`).
+    #[error("the argument '--{}' cannot be used with '--{}'", .with.flag(), .arg.flag())]
+    ArgumentsConflict { arg: Arg, with: Arg },
+    /// An argument that means something only beside another
+    /// (`lf::input::ArgumentRules`).
+    #[error("--{} only goes with --{}", .arg.flag(), .needs.flag())]
+    ArgumentNeeds { arg: Arg, needs: Arg },
     #[error("{variable}: {inner}")]
     InVariable {
         variable: &'static str,
@@ -790,7 +803,9 @@ impl Error {
             | NoUserHome
             | BadHost(_)
             | BadRemotePath { .. }
-            | LocalOnlyFilter { .. } => ErrorKind::Usage,
+            | LocalOnlyFilter { .. }
+            | ArgumentsConflict { .. }
+            | ArgumentNeeds { .. } => ErrorKind::Usage,
             SessionNotFound(_)
             | RunNotFound(_)
             | TaskNotFound(..)
@@ -926,6 +941,7 @@ impl Error {
             | NowhereFound { .. } => Arg::Id,
             BadHost(_) | HostNotFound(_) | HostExists(_) => Arg::Host,
             BadRemotePath { arg, .. } => *arg,
+            ArgumentsConflict { arg, .. } | ArgumentNeeds { arg, .. } => *arg,
             UnknownName { arg, .. } => return *arg,
             BadCursor(_) => Arg::After,
             NoCurrentDir | HandoffElsewhere { .. } | ParentWithoutWorktree { .. } => Arg::Cwd,
