@@ -447,3 +447,42 @@ fn a_full_disk_names_the_database_and_what_to_do() {
         )
     );
 }
+
+/// `hook.log` is for the person who wonders why a hook changed nothing:
+/// each line says when (the caller's clock, fixed here by `LF_TEST_NOW`),
+/// which provider, which Run, and why.
+#[test]
+fn the_hook_log_says_why_a_call_changed_nothing() {
+    let mut env = Env::new();
+    env.vars
+        .push(("LF_TEST_NOW".into(), "2026-12-02T07:00:00Z".into()));
+    let record = env.new_session(&[]);
+    let run = env.current_run(&record.id);
+    let stop = br#"{"hook_event_name":"Stop","session_id":"4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a"}"#;
+    env.hook("claude", None, stop).ok();
+    let old = "run-01jx4q8z000000000000000000";
+    env.db()
+        .execute(
+            "INSERT INTO runs (id, session_id, provider, created_at) VALUES (?1, ?2, 'claude', 0)",
+            [old, &record.id],
+        )
+        .unwrap();
+    env.hook("claude", Some(old), stop).ok();
+    let other = br#"{"hook_event_name":"SessionStart","session_id":"11111111-2222-4333-8444-555555555555"}"#;
+    env.hook("claude", Some(&run), other).ok();
+    env.hook("\u{1b}]2;pwned\u{7}\u{1b}[2J", None, b"{}").ok();
+    let chosen = env.chosen_native_id(&run);
+    assert_eq!(
+        std::fs::read_to_string(env.home().join("hook.log")).unwrap(),
+        format!(
+            "2026-12-02T07:00:00.000000Z claude run=- LF_RUN_ID is not set: this is run by an \
+             agent inside a session that lf launched\n\
+             2026-12-02T07:00:00.000000Z claude run=\"{old}\" Run {old} is no longer its \
+             Session's current Run; the hook changed nothing\n\
+             2026-12-02T07:00:00.000000Z claude run=\"{run}\" claude reported native id \
+             \"11111111-2222-4333-8444-555555555555\" but Run {run} has {chosen}; not adopted\n\
+             2026-12-02T07:00:00.000000Z \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\" run=- unknown \
+             provider \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\": choose claude, codex, command\n"
+        )
+    );
+}

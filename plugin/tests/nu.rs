@@ -310,11 +310,21 @@ fn sort_by_updated_at_sorts_by_time_because_it_is_a_datetime() {
         .iter()
         .map(|title| env.session(title, &work))
         .collect();
-    // Touch the oldest last, so update order differs from creation order.
-    std::thread::sleep(std::time::Duration::from_millis(5));
-    env.lf()
-        .rename(&ids[0], "first, renamed", lf::wire::TitleSource::Human)
+    // Touch the oldest last, a second after the newest was made, so update
+    // order differs from creation order: a time given, not waited for.
+    let lf = env.lf();
+    let later = lf.get(&ids[2]).unwrap().updated_at.micros() + 1_000_000;
+    let renamed = lf
+        .store()
+        .unwrap()
+        .rename_session(
+            &ids[0],
+            "first, renamed",
+            lf::wire::TitleSource::Human,
+            later,
+        )
         .unwrap();
+    assert!(renamed);
     let sorted: Vec<String> = env
         .nu("lf sessions | sort-by updated_at | get id | to json -r")
         .json();

@@ -252,6 +252,23 @@ fn a_flow_review_needs_attention_until_its_flow_advances() {
     assert_eq!(error.labels[0].source, "inv-404");
 }
 
+/// Whether a process other than this test holds `path` open.
+fn held_open(path: &std::path::Path) -> bool {
+    let me = std::process::id().to_string();
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|process| process.file_name() != me.as_str())
+        .any(|process| {
+            std::fs::read_dir(process.path().join("fd"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == path))
+        })
+}
+
 #[test]
 fn lf_flow_wait_returns_the_feedback_once_the_review_is_completed() {
     let env = Env::new();
@@ -287,7 +304,18 @@ fn lf_flow_wait_returns_the_feedback_once_the_review_is_completed() {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let waiting = waiting.spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // Under way once its plugin holds the Home's database open (this
+    // test's own Home: no other process opens it).
+    let database = env.home().join("loopflow.db");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !held_open(&database) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the wait never opened {}",
+            database.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let lf = env.lf();
     lf.store()
         .unwrap()
