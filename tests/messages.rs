@@ -486,3 +486,49 @@ fn the_hook_log_says_why_a_call_changed_nothing() {
         )
     );
 }
+
+#[test]
+fn a_completed_session_says_when_and_what_to_do_instead() {
+    let env = Env::new();
+    let session = env.new_session(&[]);
+    env.run("lf-session-complete", &[&session.id]).ok();
+    let at = env.show(&session.id).completed_at.expect("completed");
+    assert_eq!(
+        said(&env, "lf-session-complete", &[&session.id], 4),
+        format!(
+            "Session {} was completed at {at}; start a new one with lf-session-new, or see it \
+             with lf-session-list --all",
+            &session.id[..8]
+        )
+    );
+}
+
+/// Notes on stderr beside a result: what a person is told that did not fail.
+#[test]
+fn notes_say_what_was_done_or_kept() {
+    let env = Env::new();
+    assert_eq!(
+        env.run("lf-session-next", &[]).ok().stderr,
+        "lf-session-next: nothing needs you\n"
+    );
+    let session = env.new_session(&["--title", "Parser rewrite"]);
+    assert_eq!(
+        env.run(
+            "lf-session-rename",
+            &[&session.id, "Agent again", "--generated"],
+        )
+        .ok()
+        .stderr,
+        "lf-session-rename: kept the title a person chose; a generated title never replaces it\n"
+    );
+    let (env, session, task) = crate::session_bind::setup();
+    assert_eq!(
+        env.run("lf-session-bind", &[&session.id, &task.id])
+            .ok()
+            .stderr,
+        format!(
+            "Binding {} to LOO-291 (Rewrite the parser). Permanent.\n",
+            session.id
+        )
+    );
+}

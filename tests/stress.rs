@@ -45,7 +45,7 @@ fn sixteen_concurrent_completions_have_exactly_one_winner() {
         .record_client(&session.id, agent.id(), Some("%1"))
         .unwrap();
     let results = spawn_all(&env, 16, |_| {
-        let mut command = env.command("lf-session-complete");
+        let mut command = env.json_errors("lf-session-complete");
         command.arg(&session.id);
         command
     });
@@ -53,10 +53,7 @@ fn sixteen_concurrent_completions_have_exactly_one_winner() {
     assert_eq!(winners.len(), 1, "{results:#?}");
     let winner: SessionRecord = winners[0].json();
     for loser in results.iter().filter(|ran| ran.code != Some(0)) {
-        assert_eq!(
-            loser.fails(4),
-            crate::session_complete::completed_reason(&winner)
-        );
+        loser.fails_with(4, "already_complete");
     }
     assert_eq!(env.show(&session.id).completed_at, winner.completed_at);
 }
