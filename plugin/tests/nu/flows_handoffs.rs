@@ -233,12 +233,6 @@ fn a_flow_review_needs_attention_until_its_flow_advances() {
         &env,
         "lf flow review --no-launch --task LOO-1 --invocation 'inv 9' --flow feature --node 1 --step s",
     );
-    assert!(
-        error
-            .msg
-            .starts_with("\"inv 9\" is not a valid invocation id"),
-        "{error:?}"
-    );
     assert_eq!(error.code.as_deref(), Some("lf::usage"));
     assert_eq!(error.labels[0].source, "'inv 9'");
     let error = caught(
@@ -286,10 +280,6 @@ fn lf_flow_wait_returns_the_feedback_once_the_review_is_completed() {
     let id = review.id;
 
     let error = caught(&env, &format!("lf flow wait {id} --timeout 200ms"));
-    assert_eq!(
-        error.msg,
-        format!("Session {id} was not completed within the timeout; it is still open")
-    );
     assert_eq!(error.code.as_deref(), Some("lf::operational"));
     assert_eq!(error.labels[0].source, id);
 
@@ -382,7 +372,6 @@ fn finishing_a_handoff_twice_with_different_outcomes_is_a_labeled_error() {
         &format!("lf handoff finish {id} --failed 'the terminal is gone'"),
     );
     assert_eq!(error.code.as_deref(), Some("lf::conflict"), "{error:?}");
-    assert!(error.msg.contains("the first outcome stands"), "{error:?}");
     assert_eq!(error.labels.len(), 1, "{error:?}");
     assert_eq!(error.labels[0].source, "'the terminal is gone'");
     // The binary says the same, and the first outcome is what is stored.
@@ -392,7 +381,10 @@ fn finishing_a_handoff_twice_with_different_outcomes_is_a_labeled_error() {
         &["finish", &id, "--failed", "the terminal is gone"],
     );
     assert_eq!(binary.code, Some(4), "{}", binary.describe());
-    assert_eq!(binary.stderr.trim(), format!("lf-handoff: {}", error.msg));
+    assert_eq!(
+        binary.stderr.trim().strip_prefix("lf-handoff: "),
+        Some(error.msg.as_str())
+    );
     let shown: HandoffRecord = env.nu(&format!("lf handoff show {id} | to json -r")).json();
     assert_eq!(
         shown.outcome,
@@ -435,10 +427,6 @@ fn lf_handoff_open_points_at_what_is_wrong() {
         ),
     );
     assert_eq!(error.code.as_deref(), Some("lf::usage"), "{error:?}");
-    assert!(
-        error.msg.contains("is not the worktree of Task LOO-1"),
-        "{error:?}"
-    );
     assert_eq!(error.labels[0].source, format!("'{}'", work.repo.display()));
     // An unknown parent: under the parent.
     let error = caught(
@@ -454,14 +442,15 @@ fn lf_handoff_open_points_at_what_is_wrong() {
         "lf handoff open task:LOO-1 --provider codex --body-generation 1 --reason r --env {'1A': hunter2} --argv [tmux]",
     );
     assert_eq!(error.code.as_deref(), Some("lf::usage"), "{error:?}");
-    assert!(!error.msg.contains("hunter2"), "{error:?}");
+    assert!(!error.shows("hunter2"), "{error:?}");
     assert_eq!(error.labels[0].source, "{'1A': hunter2}");
     let error = caught(
         &env,
         "lf handoff open task:LOO-1 --provider codex --body-generation 1 --reason r --env {PORT: 8080} --argv [tmux]",
     );
-    assert!(error.msg.contains("needs a string value"), "{error:?}");
-    assert!(!error.msg.contains("8080"), "{error:?}");
+    assert_eq!(error.code.as_deref(), Some("lf::usage"), "{error:?}");
+    assert_eq!(error.labels[0].source, "8080");
+    assert!(!error.shows("8080"), "{error:?}");
     // An empty attach command: under --argv.
     let error = caught(
         &env,
