@@ -147,6 +147,12 @@ fn a_repository_config_names_programs_that_lf_git_never_runs() {
         .unwrap()
         .set_modified(old)
         .unwrap();
+    // What ran is asked first: a program that ran may also have made git fail.
+    let patch = env.run("lf-session-diff", &[&record.id, "--patch"]);
+    let diff = env.run("lf-session-diff", &[&record.id]);
+    assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
+    patch.ok();
+    diff.ok();
     let diff = session_diff(&env, &record.id);
     assert!(diff.uncommitted);
     assert_eq!(
@@ -156,7 +162,35 @@ fn a_repository_config_names_programs_that_lf_git_never_runs() {
             .collect::<Vec<_>>(),
         ["lib.rs"]
     );
-    env.run("lf-session-diff", &[&record.id, "--patch"]).ok();
+}
+
+/// The agent working in the repository itself can write its hooks: git
+/// runs one by itself when lf makes a worktree there (`post-checkout`,
+/// `reference-transaction`) and when lf removes it and deletes its branch
+/// (`reference-transaction`). lf's git runs none of them.
+#[test]
+fn a_repository_hook_never_runs_from_lf_git() {
+    use crate::worktree::{repository, session_diff, worktree_session};
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let repo = repository(&env);
+    let hooks = repo.join(".git/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    for hook in [
+        "post-checkout",
+        "reference-transaction",
+        "post-index-change",
+    ] {
+        let path = hooks.join(hook);
+        // It succeeds, so nothing but the marker tells that it ran.
+        std::fs::write(&path, format!("#!/bin/sh\ncd; touch PWNED_{hook}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let record = worktree_session(&env, &repo, "fix");
+    assert!(!session_diff(&env, &record.id).uncommitted);
+    let ran = env.run("lf-session-complete", &[&record.id, "--remove-worktree"]);
+    assert_eq!(ran.json::<SessionRecord>().state, SessionState::Closed);
+    assert!(!Path::new(&record.cwd).exists(), "the worktree is removed");
     assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
 }
 
@@ -176,6 +210,14 @@ fn a_read_only_home_is_refused_not_made_writable() {
     std::fs::set_permissions(env.home(), std::fs::Permissions::from_mode(0o755)).unwrap();
     env.new_session(&["--title", "after"]);
     assert_eq!(mode(&env.home()), 0o700);
+    // So is a file in it: one its owner made read-only (0444) loses what
+    // others may do and is never made writable (it was made 0600 by any
+    // process that could open it, root among them).
+    env.hook("nope", None, b"{}").ok();
+    let log = env.home().join("hook.log");
+    std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o444)).unwrap();
+    env.hook("nope", None, b"{}").ok();
+    assert_eq!(mode(&log) & 0o222, 0, "the hook log was made writable");
 }
 
 /// The provider argument of `lf-hook` went into `hook.log` as it was: a
@@ -194,12 +236,14 @@ fn the_hook_log_shows_no_escape_sequence_raw() {
     // tests/messages.rs pins the line, the name shown escaped.
 }
 
-/// Titles accepted bidirectional controls, which make a terminal show
-/// text in an order that reads as something else (Trojan Source).
+/// Titles and ready summaries accepted bidirectional controls, which make
+/// a terminal show text in an order that reads as something else (Trojan
+/// Source).
 #[test]
-fn titles_refuse_text_direction_controls() {
+fn titles_and_summaries_refuse_text_direction_controls() {
     let env = Env::new();
     let record = env.new_session(&["--title", "fine"]);
+    let run = env.current_run(&record.id);
     for control in ['\u{202e}', '\u{202a}', '\u{2066}', '\u{2069}'] {
         let title = format!("invoice{control}fdp.exe");
         let error = env
@@ -208,7 +252,19 @@ fn titles_refuse_text_direction_controls() {
         assert_eq!(error.arg.as_deref(), Some("title"), "{error:?}");
         env.attempt("lf-session-rename", &[&record.id, &title])
             .fails_with(2, "control_character");
+        // The agent's summary of its work, which the person reads.
+        let mut ready = env.json_errors("lf-session-ready");
+        ready
+            .env("LF_SESSION_ID", &record.id)
+            .env("LF_RUN_ID", &run)
+            .arg(format!("tests pass{control} (all 12)"));
+        let error = env.run_command(ready).fails_with(2, "control_character");
+        assert_eq!(error.arg.as_deref(), Some("summary"), "{error:?}");
     }
-    assert_eq!(env.show(&record.id).title, "fine");
+    let shown = env.show(&record.id);
+    assert_eq!((shown.title.as_str(), shown.ready_summary), ("fine", None));
     assert_eq!(env.list(&[]).len(), 1, "nothing was created");
+    // A title lf makes from a prompt leaves them out.
+    let generated = env.new_session(&["fix\u{202e}it now"]);
+    assert_eq!(generated.title, "fixit now");
 }

@@ -532,3 +532,47 @@ fn notes_say_what_was_done_or_kept() {
         )
     );
 }
+
+/// A host's own bytes also reach lf inside a decoder's complaint (serde
+/// names an unknown variant as it was sent) and in whatever its shell or
+/// ssh said last: both are shown escaped, by an open and in a listing.
+#[test]
+fn a_hosts_unreadable_record_and_last_words_are_shown_escaped() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    let record = format!(r#"{{"state": "{HOSTILE}"}}"#);
+    let print = format!("printf '%s\\n' '{record}'");
+    remote.fake_twin(&[("lf-session-open", &print), ("lf-session-list", &print)]);
+    let id = lf::ids::SessionId::new().to_string();
+    let open = || {
+        let ran = here.run("lf-session-open", &["--print", &id, "--host", "twin"]);
+        assert_inert(&ran.stderr);
+        ran.fails(1)
+    };
+    let listed = || {
+        let ran = here.run("lf-session-list", &["--host", "twin"]);
+        assert_inert(&ran.stderr);
+        let problems = problems_of(&ran);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_inert(&problems[0].message);
+        problems[0].message.clone()
+    };
+    let message = open();
+    assert!(
+        message.contains("sent a record this lf cannot read") && message.contains(HOSTILE_SHOWN),
+        "{message}"
+    );
+    let message = listed();
+    assert!(message.contains(HOSTILE_SHOWN), "{message}");
+
+    // Not lf's JSON error: the last line its stderr held, as it was.
+    let fail = "printf 'it broke \\033]2;x\\007\\033[2J \\342\\200\\256evil\\n' >&2; exit 1";
+    let dir = here.dir.path().join("fake-lf");
+    for name in ["lf-session-open", "lf-session-list"] {
+        std::fs::write(dir.join(name), format!("#!/bin/sh\n{fail}\n")).unwrap();
+    }
+    let message = open();
+    assert!(message.contains(HOSTILE_SHOWN), "{message}");
+    let message = listed();
+    assert!(message.contains(HOSTILE_SHOWN), "{message}");
+}

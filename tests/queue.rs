@@ -223,7 +223,7 @@ fn the_tmux_kit_binds_next_and_the_picker_and_counts_in_the_status_line() {
         });
     }
     // The status line the person sees counts them: the terminal's last line.
-    crate::util::wait_for("the counts in the status line", 20, || {
+    let status_line = || {
         let output = std::process::Command::new("tmux")
             .args(["-L", &outer, "capture-pane", "-p", "-t", "terminal"])
             .env("TMUX_TMPDIR", env.dir.path())
@@ -231,12 +231,34 @@ fn the_tmux_kit_binds_next_and_the_picker_and_counts_in_the_status_line() {
             .output()
             .unwrap();
         let screen = String::from_utf8_lossy(&output.stdout);
-        let status = screen
+        screen
             .trim_end()
             .lines()
             .last()
             .unwrap_or_default()
-            .to_owned();
-        status.ends_with("1 approve 1 reply").then_some(())
+            .to_owned()
+    };
+    crate::util::wait_for("the counts in the status line", 20, || {
+        status_line().ends_with("1 approve 1 reply").then_some(())
     });
+
+    // The person's own @lf-status-format goes to a shell (through tmux's
+    // #()) as one argument: a quote, spaces, `;` and `$` in it mean only
+    // themselves (issue 20: the kit put it between single quotes as it
+    // was, so a `'` ended the quoting and the rest ran). The kit, run
+    // again, appends a second count with this format.
+    let pwned = env.dir.path().join("PWNED_KIT");
+    let format = format!(
+        "{{approve}}/{{reply}}' ; touch '{}' ; echo ' $HOME",
+        pwned.display()
+    );
+    env.tmux(&["set-option", "-g", "@lf-status-format", &format]);
+    // Room for it (tmux cuts status-right at 40 columns).
+    env.tmux(&["set-option", "-g", "status-right-length", "300"]);
+    env.tmux(&["run-shell", "~/.local/share/loopflow/tmux/lf.tmux"]);
+    let expected = format!("1/1' ; touch '{}' ; echo ' $HOME", pwned.display());
+    crate::util::wait_for("the formatted counts in the status line", 30, || {
+        (status_line().ends_with(&expected) || pwned.exists()).then_some(())
+    });
+    assert!(!pwned.exists(), "the status format ran as a command");
 }

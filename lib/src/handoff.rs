@@ -862,6 +862,35 @@ mod tests {
         }
     }
 
+    /// Issue 20: the attach command runs the program found on the
+    /// attaching caller's PATH, even if the handoff's environment carried
+    /// a PATH of its own. `check_stored` refuses such a row before this,
+    /// so no command line reaches it; this is the wall behind that one.
+    #[test]
+    fn the_attach_command_runs_the_callers_program_whatever_path_it_carries() {
+        use std::os::unix::fs::PermissionsExt;
+        let fixture = Fixture::new();
+        let program = |who: &str| {
+            let dir = fixture.path(who);
+            std::fs::create_dir(&dir).unwrap();
+            let path = dir.join("tmux");
+            std::fs::write(&path, format!("#!/bin/sh\necho {who}\n")).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            dir
+        };
+        let (person, agent) = (program("person"), program("agent"));
+        let caller = Caller::new(None, |name| {
+            (name == "PATH").then(|| person.display().to_string())
+        });
+        let handoff = id(&fixture.open_task());
+        let mut attach = attach(&fixture.store, &caller, &handoff).unwrap();
+        attach
+            .environment
+            .insert("PATH".to_owned(), agent.display().to_string());
+        let output = attach.command().unwrap().output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&output.stdout), "person\n");
+    }
+
     #[test]
     fn handoff_survives_repeated_attach_restart_and_replay() {
         let fixture = Fixture::new();
