@@ -6,7 +6,7 @@ use crate::remote::{HOSTILE, HOSTILE_SHOWN, Remote, assert_inert, problems_of};
 use crate::short_ids::{FIRST, SECOND, twins};
 use crate::util::{Child, Env, ErrorJson, bin, fakes};
 use lf::wire::HostProblemKind;
-use lf::wire::SessionRecord;
+use lf::wire::{SessionRecord, SessionState};
 use std::process::Command;
 
 /// `lf-x: message`, without the program prefix (see `Ran::fails`).
@@ -575,4 +575,106 @@ fn a_hosts_unreadable_record_and_last_words_are_shown_escaped() {
     assert!(message.contains(HOSTILE_SHOWN), "{message}");
     let message = listed();
     assert!(message.contains(HOSTILE_SHOWN), "{message}");
+}
+
+/// An interactive bash ignores SIGTERM: the wait for it is said, with
+/// its pid and command, then the SIGKILL that ends it.
+#[test]
+fn completing_an_agent_that_ignores_sigterm_says_what_it_waits_for() {
+    let env = Env::new();
+    let record: SessionRecord = env
+        .run(
+            "lf-session-new",
+            &[
+                "--provider",
+                "command",
+                "--",
+                "bash",
+                "--norc",
+                "--noprofile",
+                "-i",
+            ],
+        )
+        .json();
+    let snapshot: lf::live::LiveSnapshot = env.run("lf-session-active", &[]).json();
+    let pid = snapshot.sessions[0]
+        .processes
+        .iter()
+        .find(|process| process.command[0] == "bash")
+        .unwrap_or_else(|| panic!("bash runs: {snapshot:?}"))
+        .pid;
+    let short = &record.id[..8];
+    let done = env.run("lf-session-complete", &[&record.id, "--grace", "1"]);
+    let closed: SessionRecord = done.json();
+    assert_eq!(closed.state, SessionState::Closed);
+    assert_eq!(
+        done.stderr,
+        format!(
+            "lf-session-complete: Session {short}: its agent (pid {pid}, \"bash --norc --noprofile -i\") \
+             still runs 0.5 s after SIGTERM (an interactive shell ignores it); waiting up to 1 s \
+             in all, then SIGKILL (--grace sets the wait)\n\
+             lf-session-complete: Session {short}: its agent (pid {pid}, \"bash --norc --noprofile -i\") \
+             still ran 1 s after SIGTERM: killed it (SIGKILL)\n"
+        )
+    );
+    // An agent that exits at SIGTERM is stopped without a word.
+    let quiet = env.new_session(&[]);
+    let mut agent = Child::sleep();
+    env.lf().record_client(&quiet.id, agent.id(), None).unwrap();
+    let done = env.run("lf-session-complete", &[&quiet.id]);
+    done.ok();
+    assert_eq!(done.stderr, "");
+    agent.0.wait().unwrap();
+}
+
+#[test]
+fn a_late_consumer_is_told_which_events_it_missed() {
+    let mut env = Env::new();
+    env.vars.push(("LF_EVENTS_KEEP".into(), "2".into()));
+    let record = env.new_session(&["--title", "t0"]);
+    for n in 1..=5 {
+        env.run("lf-session-rename", &[&record.id, &format!("t{n}")])
+            .ok();
+    }
+    let late = env.run("lf-session-watch", &["--since", "1", "--no-follow"]);
+    assert_eq!(
+        late.ok().stderr,
+        "lf-session-watch: events 2 to 4 were pruned before they could be read (the Home \
+         keeps the latest LF_EVENTS_KEEP events, 10000 unless set); going on with event 5\n"
+    );
+}
+
+#[test]
+fn removing_a_worktree_says_what_it_would_lose_and_what_it_discarded() {
+    use crate::worktree::{git, repository, worktree_session, write};
+    let env = Env::new();
+    let repo = repository(&env);
+    let record = worktree_session(&env, &repo, "spike");
+    let worktree = std::path::PathBuf::from(&record.cwd);
+    write(&worktree.join("new.rs"), "fn new() {}\n");
+    git(&env, &worktree, &["add", "new.rs"]);
+    git(&env, &worktree, &["commit", "-qm", "spike"]);
+    let tip = git(&env, &worktree, &["rev-parse", "--short", "HEAD"]);
+    let tip = tip.trim();
+    write(&worktree.join("scratch"), "x\n");
+    let id = record.id.as_str();
+    assert_eq!(
+        said(&env, "lf-session-complete", &[id, "--remove-worktree"], 4),
+        format!(
+            "removing the worktree \"{}\" of Session {id} would lose 1 untracked file and 1 \
+             commit not merged into main on the branch spike; commit and merge that first, or \
+             pass --force to discard it",
+            worktree.display()
+        )
+    );
+    let ran = env.run("lf-session-complete", &[id, "--remove-worktree", "--force"]);
+    assert_eq!(
+        ran.ok().stderr,
+        format!(
+            "lf-session-complete: removed the worktree {} and the branch spike; discarded 1 \
+             untracked file and 1 commit not merged into main on the branch spike (its last \
+             commit was {tip})\n",
+            worktree.display()
+        )
+    );
 }

@@ -60,56 +60,6 @@ fn a_client_that_ignores_sigterm_is_killed_after_the_grace() {
     );
 }
 
-/// An interactive bash ignores SIGTERM: the wait for it is said, with
-/// its pid and command, then the SIGKILL that ends it.
-#[test]
-fn completing_an_agent_that_ignores_sigterm_says_what_it_waits_for() {
-    let env = Env::new();
-    let record: SessionRecord = env
-        .run(
-            "lf-session-new",
-            &[
-                "--provider",
-                "command",
-                "--",
-                "bash",
-                "--norc",
-                "--noprofile",
-                "-i",
-            ],
-        )
-        .json();
-    let snapshot: lf::live::LiveSnapshot = env.run("lf-session-active", &[]).json();
-    let pid = snapshot.sessions[0]
-        .processes
-        .iter()
-        .find(|process| process.command[0] == "bash")
-        .unwrap_or_else(|| panic!("bash runs: {snapshot:?}"))
-        .pid;
-    let short = &record.id[..8];
-    let done = env.run("lf-session-complete", &[&record.id, "--grace", "1"]);
-    let closed: SessionRecord = done.json();
-    assert_eq!(closed.state, SessionState::Closed);
-    assert_eq!(
-        done.stderr,
-        format!(
-            "lf-session-complete: Session {short}: its agent (pid {pid}, \"bash --norc --noprofile -i\") \
-             still runs 0.5 s after SIGTERM (an interactive shell ignores it); waiting up to 1 s \
-             in all, then SIGKILL (--grace sets the wait)\n\
-             lf-session-complete: Session {short}: its agent (pid {pid}, \"bash --norc --noprofile -i\") \
-             still ran 1 s after SIGTERM: killed it (SIGKILL)\n"
-        )
-    );
-    // An agent that exits at SIGTERM is stopped without a word.
-    let quiet = env.new_session(&[]);
-    let mut agent = Child::sleep();
-    env.lf().record_client(&quiet.id, agent.id(), None).unwrap();
-    let done = env.run("lf-session-complete", &[&quiet.id]);
-    done.ok();
-    assert_eq!(done.stderr, "");
-    agent.0.wait().unwrap();
-}
-
 #[test]
 fn a_receipt_whose_pid_was_reused_is_never_signalled() {
     let env = Env::new();
