@@ -38,8 +38,8 @@ fn errors_say_what_happened_to_what_and_what_to_do() {
             "lf-session-open",
             vec!["0123"],
             2,
-            "\"0123\" is too short to name a Session: give at least 6 characters of its id \
-             (lf-session-list shows them)"
+            "\"0123\" is too short to name a Session: give at least 6 characters of its id; \
+             lf-session-list shows them"
                 .into(),
         ),
         (
@@ -98,7 +98,7 @@ fn errors_say_what_happened_to_what_and_what_to_do() {
             "lf-session-new",
             vec!["--no-launch", "--provider", "command"],
             2,
-            "the command provider needs the command to run after --, e.g. lf-session-new \
+            "the command provider needs the command to run; for example lf-session-new \
              --provider command -- htop"
                 .into(),
         ),
@@ -197,6 +197,29 @@ fn programs_get_the_message_and_its_causes_as_json() {
         "the working directory \"/nonexistent/lf\" cannot be used: No such file or directory (os error 2)"
     );
     assert_eq!(error.causes, ["No such file or directory (os error 2)"]);
+    assert_eq!(error.hint, None);
+}
+
+/// What to type next is the error's hint: the binaries print it after the
+/// message, spelled as binaries, and give it alone as `hint` in JSON (the
+/// plugin's spelling is its own: plugin/src/commands/mod.rs).
+#[test]
+fn a_hint_names_the_binary_to_type_after_the_message() {
+    let env = Env::new();
+    let args = ["--no-launch", "--task", "LOO-404"];
+    let hint = "see lf-work task list, or register it with lf-work task add";
+    assert_eq!(
+        env.run("lf-session-new", &args).fails(3),
+        format!("Task \"LOO-404\" is not registered; {hint}")
+    );
+    let error = env
+        .attempt("lf-session-new", &args)
+        .fails_with(3, "task_not_found");
+    assert_eq!(error.hint.as_deref(), Some(hint));
+    assert_eq!(
+        error.message,
+        format!("Task \"LOO-404\" is not registered; {hint}")
+    );
 }
 
 #[test]
@@ -305,6 +328,8 @@ fn a_hosts_error_text_is_shown_escaped_on_every_path() {
     assert_inert(&ran.stderr);
     let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
     assert_eq!((error.kind, error.code), (lf::ErrorKind::Operational, 1));
+    // It named no error of its own: the refusal is named as lf's.
+    assert_eq!(error.error, "remote_refused");
     assert_eq!(error.program, "lf-session-open");
     assert_inert(&error.message);
     assert!(error.message.contains(HOSTILE_SHOWN), "{error:?}");

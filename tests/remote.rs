@@ -512,8 +512,9 @@ fn a_remote_session_is_opened_there_through_ssh() {
         .json();
     assert_eq!(remote_of(&printed), Some("other"));
     let unknown = lf::ids::SessionId::new().to_string();
+    // The host's lf named its error, and the refusal carries the name.
     here.attempt("lf-session-open", &["--print", &unknown, "--host", "other"])
-        .fails_with(3, "remote_refused");
+        .fails_with(3, "session_not_found");
     let error = here
         .attempt("lf-session-open", &["--print", &unknown])
         .fails_with(3, "nowhere_found");

@@ -287,7 +287,10 @@ pub struct ErrorJson {
     pub arg: Option<String>,
     pub kind: lf::ErrorKind,
     pub code: i32,
+    /// The whole line a person reads, hint included.
     pub message: String,
+    /// What to type next, alone, as the binaries spell it.
+    pub hint: Option<String>,
     pub causes: Vec<String>,
 }
 

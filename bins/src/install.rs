@@ -129,7 +129,7 @@ impl Places {
                 .filter(|value| Path::new(value).is_absolute())
                 .map(PathBuf::from)
         };
-        let home = absolute("HOME").ok_or(lf::Error::NoUserHome)?;
+        let home = absolute("HOME").ok_or(lf::error::HomeError::NoUserHome)?;
         // The XDG base directory spec: a relative value is ignored.
         let data = absolute("XDG_DATA_HOME").unwrap_or_else(|| home.join(".local/share"));
         let bash = var("BASH_COMPLETION_USER_DIR")

@@ -67,14 +67,15 @@ fn usage_error(name: &str, error: clap::Error) -> i32 {
     }
     let rendered = error.render().to_string();
     let message = rendered.trim().trim_start_matches("error: ").to_owned();
-    report(name, &Error::CommandLine(message))
+    report(name, &lf::error::InputError::CommandLine(message).into())
 }
 
-/// Print an error for a person — its message, then each lower-level
-/// cause after `Caused by:` — or, with `LF_ERROR_FORMAT=json`, as one JSON
-/// object for a program (`error` the variant's stable name, `arg` the
-/// argument it is about or null, `message` on one line, `causes` as a
-/// list); return its exit code.
+/// Print an error for a person — its message and what to type next
+/// (`message; hint`, the hint's commands spelled as binaries), then each
+/// lower-level cause after `Caused by:` — or, with `LF_ERROR_FORMAT=json`,
+/// as one JSON object for a program (`error` the variant's stable name,
+/// `arg` the argument it is about or null, `message` on one line with its
+/// hint, `hint` alone or null, `causes` as a list); return its exit code.
 pub fn report(name: &str, error: &Error) -> i32 {
     let mut stderr = std::io::stderr().lock();
     if lf::Caller::from_process().var("LF_ERROR_FORMAT") == Some("json") {
@@ -85,6 +86,7 @@ pub fn report(name: &str, error: &Error) -> i32 {
             "kind": error.kind(),
             "code": error.exit_code(),
             "message": error.one_line(),
+            "hint": error.hint().map(|hint| hint.to_string()),
             "causes": error.causes(),
         });
         let _ = writeln!(stderr, "{body}");
@@ -97,4 +99,42 @@ pub fn report(name: &str, error: &Error) -> i32 {
 /// lf, for this process as the caller: its environment and directory.
 pub fn open_lf() -> lf::Result<lf::Lf> {
     lf::Lf::open(lf::Caller::from_process())
+}
+
+#[cfg(test)]
+mod tests {
+    use lf::error::hint::{Command, Word};
+
+    /// A hint's command, as the binaries spell it, is a binary with that
+    /// subcommand and those flags: a hint never names what does not exist.
+    #[test]
+    fn every_command_a_hint_names_is_a_binary_with_its_flags() {
+        let binaries = super::commands();
+        for command in Command::all() {
+            let (binary, subcommand) = command.program();
+            let mut found = binaries
+                .iter()
+                .find(|tool| tool.get_name() == binary)
+                .unwrap_or_else(|| panic!("{command}: no binary {binary}"));
+            for word in subcommand {
+                found = found
+                    .find_subcommand(word)
+                    .unwrap_or_else(|| panic!("{command}: no subcommand {word}"));
+            }
+            for word in command.words() {
+                let flag = match word {
+                    Word::Text(text) => text.strip_prefix("--").map(str::to_owned),
+                    Word::Argv(_) => None,
+                };
+                if let Some(flag) = flag {
+                    assert!(
+                        found
+                            .get_arguments()
+                            .any(|arg| arg.get_long() == Some(&flag)),
+                        "{command}: no flag --{flag}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@
 //! equal to the rule in `state`) from one covering index, so they decode no
 //! rows; counting opens the database read-only and never creates one.
 
-use crate::error::Result;
+use crate::Result;
 use crate::facade::Lf;
 use crate::ids::SessionId;
 use crate::session::{Destination, OpenOptions};

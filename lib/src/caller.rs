@@ -7,8 +7,9 @@
 //! reads `std::env` or the current directory; the plugin builds it from the
 //! engine with [`Caller::new`].
 
-use crate::error::{Error, Result};
+use crate::Result;
 use crate::home::Home;
+use crate::input::InputError;
 use crate::tmux::Tmux;
 use std::path::{Path, PathBuf};
 
@@ -82,7 +83,7 @@ impl Caller {
 
     /// The caller's current directory, if it has a usable one.
     pub fn cwd(&self) -> Result<&Path> {
-        self.cwd.as_deref().ok_or(Error::NoCurrentDir)
+        self.cwd.as_deref().ok_or(InputError::NoCurrentDir.into())
     }
 
     /// A path the caller typed, taken from its current directory.
@@ -171,7 +172,7 @@ mod tests {
         );
         assert!(matches!(
             Caller::new(None, |_| None).cwd(),
-            Err(Error::NoCurrentDir)
+            Err(crate::Error::Input(InputError::NoCurrentDir))
         ));
         let bad_pane = caller.with_var("TMUX_PANE", Some("%1; rm".into()));
         assert_eq!(bad_pane.tmux_pane(), None);

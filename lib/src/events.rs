@@ -23,8 +23,10 @@
 //! bounded however long writers run. A follower that resumes before what
 //! was pruned is told so ([`Watch::gap`]).
 
+use crate::Result;
 use crate::clock::{Timestamp, now_micros};
-use crate::error::{Error, Result};
+use crate::error::domain::{Domain, ErrorKind};
+use crate::error::untrusted::quote;
 use crate::facade::{Lf, OpenCommand};
 use crate::home::Home;
 use crate::session::project::Projection;
@@ -34,6 +36,7 @@ use crate::wire::{EventKind, SessionEvent, SessionState};
 use rustix::fs::inotify;
 use std::collections::VecDeque;
 use std::os::fd::OwnedFd;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How many events a Home keeps unless `LF_EVENTS_KEEP` says otherwise.
@@ -54,7 +57,7 @@ pub(crate) fn keep(value: Option<&str>) -> Result<u64> {
             .parse::<u64>()
             .ok()
             .filter(|keep| *keep > 0)
-            .ok_or_else(|| Error::BadEventsKeep(text.to_owned())),
+            .ok_or_else(|| EventsError::BadEventsKeep(text.to_owned()).into()),
     }
 }
 
@@ -338,7 +341,7 @@ impl Watch {
 }
 
 fn event(row: EventRow) -> Result<SessionEvent> {
-    let record = serde_json::from_str(&row.record).map_err(|source| Error::BadEvent {
+    let record = serde_json::from_str(&row.record).map_err(|source| EventsError::BadEvent {
         seq: row.seq,
         source,
     })?;
@@ -356,7 +359,7 @@ fn event(row: EventRow) -> Result<SessionEvent> {
 /// An inotify watch on the Home's folder, where the bell rings.
 fn watch_bell(home: &Home) -> Result<OwnedFd> {
     home.ensure()?;
-    let fail = |source: rustix::io::Errno| Error::CannotWatch {
+    let fail = |source: rustix::io::Errno| EventsError::CannotWatch {
         path: home.root().to_path_buf(),
         source: source.into(),
     };
@@ -383,16 +386,52 @@ fn wait_for_ring(fd: &OwnedFd, wait: Duration, home: &Home) -> Result<()> {
     match poll(&mut fds, Some(&timeout)) {
         Ok(_) | Err(rustix::io::Errno::INTR) => {}
         Err(source) => {
-            return Err(Error::CannotWatch {
+            return Err(EventsError::CannotWatch {
                 path: home.root().to_path_buf(),
                 source: source.into(),
-            });
+            }
+            .into());
         }
     }
     let mut buffer = [std::mem::MaybeUninit::<u8>::uninit(); 4096];
     let mut reader = inotify::Reader::new(fd, &mut buffer);
     while reader.next().is_ok() {}
     Ok(())
+}
+
+/// The change stream.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum EventsError {
+    #[error(
+        "LF_EVENTS_KEEP={} is not a number of events to keep: set it to a positive count such as 10000, or unset it",
+        quote(.0)
+    )]
+    BadEventsKeep(String),
+    #[error(
+        "event {seq} in the database cannot be read (it was left as it is); resume after it with --since {seq}"
+    )]
+    BadEvent { seq: u64, source: serde_json::Error },
+    #[error("cannot watch the lf Home {} for new events", .path.display())]
+    CannotWatch {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl Domain for EventsError {
+    fn kind(&self) -> ErrorKind {
+        use EventsError::*;
+        match self {
+            BadEventsKeep(..) => ErrorKind::Usage,
+            BadEvent { .. } | CannotWatch { .. } => ErrorKind::Operational,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
 }
 
 #[cfg(test)]
@@ -425,7 +464,7 @@ mod tests {
         assert_eq!(keep(Some("500")).unwrap(), 500);
         for bad in ["", "0", "-3", "many", "1e9"] {
             assert!(
-                matches!(keep(Some(bad)), Err(Error::BadEventsKeep(text)) if text == bad),
+                matches!(keep(Some(bad)), Err(crate::Error::Events(EventsError::BadEventsKeep(text))) if text == bad),
                 "{bad}"
             );
         }

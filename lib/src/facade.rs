@@ -5,8 +5,8 @@
 //! blocks. The store is opened on first use, so input is checked before a
 //! database is created or changed.
 
+use crate::Result;
 use crate::caller::Caller;
-use crate::error::Result;
 use crate::home::Home;
 use crate::store::Store;
 use std::path::{Path, PathBuf};

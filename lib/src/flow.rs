@@ -5,13 +5,15 @@
 //! the invocation's pending review needs attention; earlier positions show
 //! `earlier`, finished or replaced invocations `past`.
 
+use crate::Result;
 use crate::clock::{Timestamp, now_micros};
-use crate::error::{Arg, Error, Result};
+use crate::error::domain::{Arg, Domain, ErrorKind};
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId};
 use crate::input;
 use crate::provider::Provider;
 use crate::session::OpenOptions;
+use crate::session::error::SessionError;
 use crate::store::{NewReview, NewRun, NewSessionRow};
 use crate::wire::{SessionKind, SessionRecord, TitleSource};
 use serde::{Deserialize, Serialize};
@@ -108,7 +110,7 @@ impl Lf {
         if self.store()?.session_row(id.as_str())?.is_none() {
             let provider = request.provider.unwrap_or(Provider::Claude);
             if !provider.is_agent() {
-                return Err(Error::NeedsAgent("review"));
+                return Err(SessionError::NeedsAgent("review").into());
             }
             let model = request
                 .model
@@ -204,7 +206,7 @@ impl Lf {
         self.store()?
             .flow(invocation)?
             .map(flow_record)
-            .ok_or_else(|| Error::InvocationNotFound(invocation.to_owned()))
+            .ok_or_else(|| FlowError::InvocationNotFound(invocation.to_owned()).into())
     }
 
     /// Block until a review Session is completed (or disappears) and return
@@ -213,7 +215,7 @@ impl Lf {
         let never = || false;
         match self.wait_review_until(selector, timeout, &never)? {
             Some(feedback) => Ok(feedback),
-            None => Err(Error::WaitStopped),
+            None => Err(FlowError::WaitStopped.into()),
         }
     }
 
@@ -255,15 +257,64 @@ impl Lf {
                         completed_at: None,
                     }));
                 }
-                None => return Err(Error::SessionNotFound(id.to_string())),
+                None => return Err(SessionError::SessionNotFound(id.to_string()).into()),
             }
             if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                return Err(Error::WaitTimeout(id.to_string()));
+                return Err(FlowError::WaitTimeout(id.to_string()).into());
             }
             if stop() {
                 return Ok(None);
             }
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+}
+/// Flow invocations and waiting on their reviews.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum FlowError {
+    #[error("flow invocation {0:?} was not found")]
+    InvocationNotFound(String),
+    #[error(
+        "invocation {invocation} belongs to flow {flow:?} of Task {task}; it cannot hold a review of flow {requested:?}"
+    )]
+    InvocationOfOtherFlow {
+        invocation: String,
+        flow: String,
+        task: String,
+        requested: String,
+    },
+    #[error("invocation {0} is finished; start a new invocation for another review")]
+    InvocationFinished(String),
+    #[error("Session {0} was not completed within the timeout; it is still open")]
+    WaitTimeout(String),
+    #[error("the wait was stopped")]
+    WaitStopped,
+}
+
+impl Domain for FlowError {
+    fn kind(&self) -> ErrorKind {
+        use FlowError::*;
+        match self {
+            InvocationNotFound(..) => ErrorKind::NotFound,
+            InvocationOfOtherFlow { .. } | InvocationFinished(..) => ErrorKind::Conflict,
+            WaitTimeout(..) | WaitStopped => ErrorKind::Operational,
+        }
+    }
+
+    fn arg(&self) -> Option<Arg> {
+        use FlowError::*;
+        Some(match self {
+            InvocationNotFound(_) | InvocationOfOtherFlow { .. } | InvocationFinished(_) => {
+                Arg::Invocation
+            }
+            WaitTimeout(_) => Arg::Id,
+            _ => return None,
+        })
+    }
+
+    fn name(&self) -> &str {
+        self.into()
     }
 }

@@ -16,7 +16,8 @@
 //! ([`Git::worktree`]), never through whatever its `.git` file says now.
 //! The threat model is in docs/threat-model.md.
 
-use crate::error::{Error, Result};
+use crate::error::domain::{Domain, ErrorKind};
+use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -121,10 +122,11 @@ impl Running {
 }
 
 fn failed(what: &str, output: &Output) -> Error {
-    Error::Git {
+    GitError::Git {
         what: what.to_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
     }
+    .into()
 }
 
 impl Git {
@@ -147,7 +149,7 @@ impl Git {
     /// changed afterwards changes nothing.
     pub fn worktree(dir: impl Into<PathBuf>) -> Result<Self> {
         let dir: PathBuf = dir.into();
-        let foreign = |reason: String| Error::ForeignGitDir {
+        let foreign = |reason: String| GitError::ForeignGitDir {
             worktree: dir.clone(),
             reason,
         };
@@ -160,7 +162,7 @@ impl Git {
             return Ok(Git::at(dir));
         }
         if !meta.is_file() {
-            return Err(foreign(".git is neither a file nor a folder".to_owned()));
+            return Err(foreign(".git is neither a file nor a folder".to_owned()).into());
         }
         let read = |path: &Path| {
             std::fs::read_to_string(path)
@@ -180,7 +182,8 @@ impl Git {
             return Err(foreign(format!(
                 "its .git points inside the worktree itself, at {}",
                 git_dir.display()
-            )));
+            ))
+            .into());
         }
         let common_dir = match git_dir.parent() {
             Some(parent) if parent.file_name().is_some_and(|name| name == "worktrees") => {
@@ -201,7 +204,8 @@ impl Git {
                 git_dir.display(),
                 common.display(),
                 common_dir.display()
-            )));
+            ))
+            .into());
         }
         let back = PathBuf::from(read(&git_dir.join("gitdir"))?);
         let back = if back.is_absolute() {
@@ -214,7 +218,8 @@ impl Git {
                 "{} is the git directory of another worktree ({})",
                 git_dir.display(),
                 back.display()
-            )));
+            ))
+            .into());
         }
         Ok(Git {
             dir: top,
@@ -391,7 +396,7 @@ impl Git {
     /// Create `branch` from `base` (which it tracks as its upstream) and
     /// check it out in a new worktree at `path`.
     pub fn add_worktree(&self, path: &Path, branch: &str, base: &str) -> Result<()> {
-        let path = path.to_str().ok_or_else(|| Error::Git {
+        let path = path.to_str().ok_or_else(|| GitError::Git {
             what: "create the worktree".to_owned(),
             stderr: format!("{} is not valid UTF-8", path.display()),
         })?;
@@ -528,7 +533,7 @@ impl Git {
 
 fn not_run(error: std::io::Error) -> Error {
     if error.kind() == std::io::ErrorKind::NotFound {
-        Error::NoGit
+        GitError::NoGit.into()
     } else {
         Error::io("cannot run git", error)
     }
@@ -548,10 +553,11 @@ fn text(bytes: &[u8]) -> String {
 }
 
 fn malformed(what: &str) -> Error {
-    Error::Git {
+    GitError::Git {
         what: format!("read {what}"),
         stderr: "git printed something lf does not understand".to_owned(),
     }
+    .into()
 }
 
 /// Parse `git status --porcelain=v2 --branch -z`.
@@ -646,6 +652,32 @@ pub fn parse_numstat(bytes: &[u8]) -> Result<Vec<NumStat>> {
         });
     }
     Ok(files)
+}
+
+/// Running git.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum GitError {
+    #[error("cannot {what}; git said: {stderr}")]
+    Git { what: String, stderr: String },
+    #[error("git is not installed (not found on PATH); install git to use worktrees and diffs")]
+    NoGit,
+    #[error(
+        "the worktree {} is not the one git made for its repository ({reason}), so lf runs no git in it; look at its .git file (an agent may have rewritten it), or remove the folder yourself",
+        .worktree.display()
+    )]
+    ForeignGitDir { worktree: PathBuf, reason: String },
+}
+
+impl Domain for GitError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Operational
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
 }
 
 #[cfg(test)]

@@ -25,18 +25,21 @@
 
 use crate::caller::Caller;
 use crate::clock::{Seconds, Timestamp, now_micros};
-use crate::error::quote;
-use crate::error::{Arg, Error, Result};
+use crate::error::domain::{Arg, Domain, ErrorKind, What};
+use crate::error::hint::{Command, Hint};
+use crate::error::untrusted::quote;
 use crate::facade::Lf;
 use crate::home::Home;
 use crate::ids::HandoffId;
 use crate::input;
+use crate::input::InputError;
 use crate::provider::Provider;
 use crate::store::Store;
 use crate::store::handoffs::{HandoffRow, Opened};
 use crate::wire::{
     HandoffListRow, HandoffOpened, HandoffOutcome, HandoffParentKind, HandoffRecord, HandoffStatus,
 };
+use crate::{Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -62,7 +65,7 @@ impl ParentSelector {
                 selector: selector.to_owned(),
             })
         });
-        parsed.ok_or_else(|| Error::BadParent(text.to_owned()))
+        parsed.ok_or_else(|| HandoffError::BadParent(text.to_owned()).into())
     }
 }
 
@@ -234,16 +237,17 @@ pub fn refusal(name: &str) -> Option<&'static str> {
 /// `=`, which may be a value given by mistake).
 pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
     if entries.len() > ENVIRONMENT_MAX_ENTRIES {
-        return Err(Error::TooManyVariables {
+        return Err(HandoffError::TooManyVariables {
             max: ENVIRONMENT_MAX_ENTRIES,
             count: entries.len(),
-        });
+        }
+        .into());
     }
     let mut map = BTreeMap::new();
     for (index, entry) in entries.iter().enumerate() {
         let number = index + 1;
         let Some((name, value)) = entry.split_once('=') else {
-            return Err(Error::NotAVariable { number });
+            return Err(HandoffError::NotAVariable { number }.into());
         };
         if !is_environment_name(name) {
             let shown = if name.is_empty() {
@@ -251,26 +255,29 @@ pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
             } else {
                 quote(name)
             };
-            return Err(Error::BadVariableName {
+            return Err(HandoffError::BadVariableName {
                 number,
                 shown,
                 max: ENVIRONMENT_NAME_MAX_CHARS,
-            });
+            }
+            .into());
         }
         if let Some(why) = refusal(name) {
-            return Err(Error::ForbiddenVariable {
+            return Err(HandoffError::ForbiddenVariable {
                 name: name.to_owned(),
                 why,
-            });
+            }
+            .into());
         }
         if value.len() > ENVIRONMENT_VALUE_MAX_BYTES || value.contains('\0') {
-            return Err(Error::BadVariableValue {
+            return Err(HandoffError::BadVariableValue {
                 name: name.to_owned(),
                 max: ENVIRONMENT_VALUE_MAX_BYTES,
-            });
+            }
+            .into());
         }
         if map.insert(name.to_owned(), value.to_owned()).is_some() {
-            return Err(Error::VariableTwice(name.to_owned()));
+            return Err(HandoffError::VariableTwice(name.to_owned()).into());
         }
     }
     Ok(map)
@@ -278,12 +285,14 @@ pub fn environment(entries: &[String]) -> Result<BTreeMap<String, String>> {
 
 fn attach_argv(argv: &[String]) -> Result<Vec<String>> {
     match argv.first() {
-        None => Err(Error::BadCommand {
+        None => Err(InputError::BadCommand {
             problem: "a handoff needs the command that attaches a person, after --: such as -- tmux attach-session -t NAME",
-        }),
-        Some(program) if program.is_empty() => Err(Error::BadCommand {
+            example: None,
+        }.into()),
+        Some(program) if program.is_empty() => Err(InputError::BadCommand {
             problem: "the attach command's program name is empty",
-        }),
+            example: None,
+        }.into()),
         Some(_) => {
             input::argv(argv)?;
             Ok(argv.to_vec())
@@ -352,20 +361,22 @@ impl Parent {
             HandoffParentKind::Wave => "repository",
         };
         let Some(checkout) = &self.checkout else {
-            return Err(Error::ParentWithoutWorktree {
+            return Err(HandoffError::ParentWithoutWorktree {
                 parent: self.name.clone(),
                 cwd: cwd.to_owned(),
-            });
+            }
+            .into());
         };
         if cwd == checkout {
             Ok(())
         } else {
-            Err(Error::HandoffElsewhere {
+            Err(HandoffError::HandoffElsewhere {
                 cwd: cwd.to_owned(),
                 what,
                 parent: self.name.clone(),
                 checkout: checkout.clone(),
-            })
+            }
+            .into())
         }
     }
 }
@@ -433,25 +444,27 @@ pub(crate) fn open(store: &Store, caller: &Caller, request: &OpenRequest) -> Res
                     handoff: record(home, caller, row),
                 })
             } else {
-                Err(Error::ReplayDiffers {
+                Err(HandoffError::ReplayDiffers {
                     id: row.id.clone(),
                     generation: row.body_generation,
                     parent: parent.name,
                     differ: differ.join(", "),
-                })
+                }
+                .into())
             }
         }
-        Opened::ParentBusy(row) => Err(Error::ParentBusy {
+        Opened::ParentBusy(row) => Err(HandoffError::ParentBusy {
             parent: parent.name,
             status: status(&row).as_str(),
             id: row.id,
             generation: row.body_generation,
-        }),
+        }
+        .into()),
     }
 }
 
 fn not_found(id: &HandoffId) -> Error {
-    Error::HandoffNotFound(id.to_string())
+    HandoffError::HandoffNotFound(id.to_string()).into()
 }
 
 /// One handoff's record, with the program an attach by `caller` runs.
@@ -503,7 +516,7 @@ impl Attach {
         use std::os::unix::process::CommandExt;
         let typed = self.argv.first().map_or("", String::as_str);
         let Some(program) = &self.record.attach_program else {
-            return Err(Error::AttachProgramMissing {
+            return Err(HandoffError::AttachProgramMissing {
                 id: self.record.id.clone(),
                 program: typed.to_owned(),
                 looked: if typed.starts_with('/') {
@@ -513,7 +526,8 @@ impl Attach {
                 } else {
                     "on your PATH"
                 },
-            });
+            }
+            .into());
         };
         let mut command = std::process::Command::new(program);
         command
@@ -531,21 +545,23 @@ impl Attach {
         use std::os::unix::process::CommandExt;
         let id = &self.record.id;
         if !Path::new(&self.record.cwd).is_dir() {
-            return Error::HandoffCwdGone {
+            return HandoffError::HandoffCwdGone {
                 id: id.clone(),
                 cwd: self.record.cwd.clone(),
-            };
+            }
+            .into();
         }
         let mut command = match self.command() {
             Ok(command) => command,
             Err(error) => return error,
         };
         let error = command.exec();
-        Error::AttachCommand {
+        HandoffError::AttachCommand {
             id: id.clone(),
             program: command.get_program().to_string_lossy().into_owned(),
             source: error,
         }
+        .into()
     }
 }
 
@@ -560,11 +576,12 @@ fn check_stored(row: &HandoffRow) -> Result<()> {
     let Some(&(_, why)) = refused.first() else {
         return Ok(());
     };
-    Err(Error::ForbiddenStoredVariables {
+    Err(HandoffError::ForbiddenStoredVariables {
         id: row.id.clone(),
         names: refused.iter().map(|(name, _)| quote_name(name)).collect(),
         why,
-    })
+    }
+    .into())
 }
 
 /// A stored name for a message: as it is if it is a valid name, quoted if
@@ -583,14 +600,16 @@ fn quote_name(name: &str) -> String {
 /// anything is recorded or run.
 pub(crate) fn attach(store: &Store, caller: &Caller, id: &HandoffId) -> Result<Attach> {
     let ended = |row: &HandoffRow| {
-        row.outcome.as_ref().map(|outcome| Error::HandoffEnded {
-            id: id.to_string(),
-            status: outcome.status().as_str(),
-        })
+        row.outcome
+            .as_ref()
+            .map(|outcome| HandoffError::HandoffEnded {
+                id: id.to_string(),
+                status: outcome.status().as_str(),
+            })
     };
     let stored = store.handoff(id.as_str())?.ok_or_else(|| not_found(id))?;
     if let Some(error) = ended(&stored) {
-        return Err(error);
+        return Err(error.into());
     }
     // The environment never changes after open, so this check holds for
     // the row the attach returns.
@@ -599,7 +618,7 @@ pub(crate) fn attach(store: &Store, caller: &Caller, id: &HandoffId) -> Result<A
         .attach_handoff(id.as_str(), now_micros())?
         .ok_or_else(|| not_found(id))?;
     if let Some(error) = ended(&row) {
-        return Err(error);
+        return Err(error.into());
     }
     Ok(Attach {
         argv: row.attach_argv.clone(),
@@ -622,12 +641,13 @@ pub(crate) fn finish(
         .ok_or_else(|| not_found(id))?;
     match &row.outcome {
         Some(stored) if *stored == requested => Ok(record(store.home(), caller, row)),
-        Some(stored) => Err(Error::OutcomeStands {
+        Some(stored) => Err(HandoffError::OutcomeStands {
             id: id.to_string(),
             stored: describe(stored),
             requested: describe(&requested),
-        }),
-        None => Err(Error::OutcomeLost(id.to_string())),
+        }
+        .into()),
+        None => Err(HandoffError::OutcomeLost(id.to_string()).into()),
     }
 }
 
@@ -641,10 +661,11 @@ pub(crate) fn claim_wake(store: &Store, id: &HandoffId, generation: u32) -> Resu
     let (claimed, row) = store.claim_handoff_wake(id.as_str(), generation, now_micros())?;
     let row = row.ok_or_else(|| not_found(id))?;
     if row.outcome.is_none() {
-        return Err(Error::NoOutcomeYet {
+        return Err(HandoffError::NoOutcomeYet {
             id: id.to_string(),
             status: status(&row).as_str(),
-        });
+        }
+        .into());
     }
     Ok(claimed)
 }
@@ -767,6 +788,216 @@ impl Lf {
     pub fn claim_handoff_wake(&self, id: &str, generation: u32) -> Result<bool> {
         let id = HandoffId::parse(id)?;
         claim_wake(self.store()?, &id, generation)
+    }
+}
+
+/// Variable names for a message: "variable A" or "variables A, B".
+fn variables(names: &[String]) -> String {
+    let plural = if names.len() == 1 { "" } else { "s" };
+    format!("environment variable{plural} {}", names.join(", "))
+}
+
+/// Handoffs: opening one (its parent, directory and variables), attaching to it and its outcome.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum HandoffError {
+    #[error(
+        "{} is not a handoff parent: use task:TASK (a Task id or identifier) or wave:WAVE (a Wave id or name)",
+        quote(.0)
+    )]
+    BadParent(String),
+    #[error("a handoff takes at most {max} environment entries; this one has {count}")]
+    TooManyVariables { max: usize, count: usize },
+    #[error(
+        "environment entry {number} is not KEY=VALUE (its text is not shown: it may be a secret); pass each variable as --env NAME=VALUE"
+    )]
+    NotAVariable { number: usize },
+    #[error(
+        "environment entry {number} has {shown}, not a valid variable name: use letters, digits and _, not starting with a digit, at most {max} characters"
+    )]
+    BadVariableName {
+        number: usize,
+        shown: String,
+        max: usize,
+    },
+    #[error(
+        "the value of environment variable {name} is not usable (at most {max} bytes, no NUL); it is not shown: it may be a secret"
+    )]
+    BadVariableValue { name: String, max: usize },
+    #[error("environment variable {0} is given twice; give each variable once")]
+    VariableTwice(String),
+    /// An opener gave a variable that could change what the attach command
+    /// runs (docs/decisions/0025-handoffs-what-an-opener-may-set.md).
+    #[error(
+        "environment variable {name} cannot be given to a handoff: {why}. The person who attaches sees only the variables' names, so an opener may give only credentials, named in capitals ending in _TOKEN, _KEY, _KEY_ID, _SECRET or _PASSWORD (such as GH_TOKEN or OPENAI_API_KEY); put anything else in the attach command, where the person sees it"
+    )]
+    ForbiddenVariable { name: String, why: &'static str },
+    #[error(
+        "the handoff's working directory {cwd} is not the {what} of {parent} ({checkout}); open the handoff with --cwd {checkout}"
+    )]
+    HandoffElsewhere {
+        cwd: String,
+        what: What,
+        parent: String,
+        checkout: String,
+    },
+    #[error("handoff {0} was not found")]
+    HandoffNotFound(String),
+    #[error("{parent} has no worktree, so lf cannot check that {cwd} is its checkout")]
+    ParentWithoutWorktree { parent: String, cwd: String },
+    #[error(
+        "handoff {id} was already opened for body generation {generation} of {parent} with a different {differ}; a replayed open must repeat the same request"
+    )]
+    ReplayDiffers {
+        id: String,
+        generation: u32,
+        parent: String,
+        differ: String,
+    },
+    #[error(
+        "{parent} already has handoff {id} (body generation {generation}, {status}) without an outcome"
+    )]
+    ParentBusy {
+        parent: String,
+        id: String,
+        generation: u32,
+        status: &'static str,
+    },
+    #[error("handoff {id} already ended as {status}; there is nothing to attach to")]
+    HandoffEnded { id: String, status: &'static str },
+    #[error(
+        "handoff {id} already ended as {stored}; the first outcome stands, so {requested} was not recorded"
+    )]
+    OutcomeStands {
+        id: String,
+        stored: String,
+        requested: String,
+    },
+    #[error("handoff {id} has no outcome yet (it is {status})")]
+    NoOutcomeYet { id: String, status: &'static str },
+    /// A handoff stored before openers were checked carries variables an
+    /// opener may no longer give; `names` is not empty, `why` is about the
+    /// first.
+    #[error(
+        "handoff {id} carries {}, which an opener can no longer give ({}: {why}); nothing was run",
+        variables(.names),
+        .names.first().map_or("", String::as_str)
+    )]
+    ForbiddenStoredVariables {
+        id: String,
+        names: Vec<String>,
+        why: &'static str,
+    },
+    #[error("handoff {0} has no outcome after recording one; try again")]
+    OutcomeLost(String),
+    #[error("the working directory {cwd} of handoff {id} is gone")]
+    HandoffCwdGone { id: String, cwd: String },
+    #[error(
+        "cannot find the attach program {} of handoff {id} {looked}: no executable file is there",
+        quote(.program)
+    )]
+    AttachProgramMissing {
+        id: String,
+        program: String,
+        looked: &'static str,
+    },
+    #[error(
+        "cannot run the attach command {} of handoff {id}",
+        quote(.program)
+    )]
+    AttachCommand {
+        id: String,
+        program: String,
+        source: std::io::Error,
+    },
+}
+
+impl Domain for HandoffError {
+    fn kind(&self) -> ErrorKind {
+        use HandoffError::*;
+        match self {
+            BadParent(..)
+            | TooManyVariables { .. }
+            | NotAVariable { .. }
+            | BadVariableName { .. }
+            | BadVariableValue { .. }
+            | VariableTwice(..)
+            | ForbiddenVariable { .. }
+            | HandoffElsewhere { .. } => ErrorKind::Usage,
+            HandoffNotFound(..) => ErrorKind::NotFound,
+            ParentWithoutWorktree { .. }
+            | ReplayDiffers { .. }
+            | ParentBusy { .. }
+            | HandoffEnded { .. }
+            | OutcomeStands { .. }
+            | NoOutcomeYet { .. }
+            | ForbiddenStoredVariables { .. } => ErrorKind::Conflict,
+            OutcomeLost(..)
+            | HandoffCwdGone { .. }
+            | AttachProgramMissing { .. }
+            | AttachCommand { .. } => ErrorKind::Operational,
+        }
+    }
+
+    fn arg(&self) -> Option<Arg> {
+        use HandoffError::*;
+        Some(match self {
+            BadParent(_) | ReplayDiffers { .. } | ParentBusy { .. } => Arg::Parent,
+            TooManyVariables { .. }
+            | NotAVariable { .. }
+            | BadVariableName { .. }
+            | BadVariableValue { .. }
+            | VariableTwice(_)
+            | ForbiddenVariable { .. } => Arg::Env,
+            HandoffElsewhere { .. } | ParentWithoutWorktree { .. } => Arg::Cwd,
+            HandoffNotFound(_)
+            | HandoffEnded { .. }
+            | NoOutcomeYet { .. }
+            | ForbiddenStoredVariables { .. } => Arg::Id,
+            OutcomeStands { .. } => Arg::Outcome,
+            _ => return None,
+        })
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        use HandoffError::*;
+        let finish = |id: &String| Command::HandoffFinish {
+            id: id.clone(),
+            failed: true,
+        };
+        let show = |id: &String| Command::HandoffShow { id: id.clone() };
+        Some(match self {
+            HandoffNotFound(_) => Hint::text("see ").command(Command::HandoffList),
+            ParentWithoutWorktree { .. } => Hint::text("register the Task with ")
+                .command(Command::WorkTaskAdd { worktree: true }),
+            ReplayDiffers { id, .. } | HandoffEnded { id, .. } => {
+                Hint::text("see ").command(show(id))
+            }
+            ParentBusy { id, .. } => Hint::text("finish it first, such as: ").command(finish(id)),
+            NoOutcomeYet { id, .. } => Hint::text("its wake can be claimed once ")
+                .command(Command::HandoffFinish {
+                    id: id.clone(),
+                    failed: false,
+                })
+                .then(" records one"),
+            ForbiddenStoredVariables { id, .. } => Hint::text("finish it with ")
+                .command(finish(id))
+                .then(", and let the agent open a new one"),
+            HandoffCwdGone { id, .. } => Hint::text("finish the handoff with ").command(finish(id)),
+            AttachProgramMissing { id, .. } => {
+                Hint::text("install it, or finish the handoff with ").command(finish(id))
+            }
+            AttachCommand { id, .. } => {
+                Hint::text("check that the program exists, or finish the handoff with ")
+                    .command(finish(id))
+            }
+            _ => return None,
+        })
     }
 }
 

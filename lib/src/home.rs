@@ -4,7 +4,8 @@
 //! find it the same way: `$LF_HOME`, else
 //! `${XDG_STATE_HOME:-$HOME/.local/state}/loopflow`.
 
-use crate::error::{Error, Result};
+use crate::Result;
+use crate::error::domain::{Domain, ErrorKind, What};
 use crate::ids::RunId;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -33,7 +34,7 @@ impl Home {
         } else if let Some(home) = set("HOME") {
             Ok(home.join(".local/state/loopflow"))
         } else {
-            Err(Error::NoHome)
+            Err(HomeError::NoHome.into())
         }
     }
 
@@ -85,7 +86,7 @@ impl Home {
                     tighten(dir, &meta, PRIVATE_DIR)?;
                 }
                 Ok(_) => {
-                    return Err(Error::HomeNotAFolder(dir.clone()));
+                    return Err(HomeError::HomeNotAFolder(dir.clone()).into());
                 }
                 Err(error)
                     if matches!(
@@ -156,10 +157,11 @@ fn refuse_read_only(dir: &Path, meta: &std::fs::Metadata) -> Result<()> {
     if mode & 0o300 == 0o300 || meta.uid() != current_uid() {
         return Ok(());
     }
-    Err(Error::HomeReadOnly {
+    Err(HomeError::HomeReadOnly {
         path: dir.to_path_buf(),
         mode,
-    })
+    }
+    .into())
 }
 
 /// The mode of every folder lf creates in the Home.
@@ -241,17 +243,19 @@ fn tighten(path: &Path, meta: &std::fs::Metadata, mode: u32) -> Result<()> {
         return Ok(());
     }
     if found & 0o1000 != 0 {
-        return Err(Error::SharedFolder {
+        return Err(HomeError::SharedFolder {
             path: path.to_path_buf(),
             mode: found,
-        });
+        }
+        .into());
     }
     if meta.uid() != current_uid() {
-        return Err(Error::NotOurs {
+        return Err(HomeError::NotOurs {
             path: path.to_path_buf(),
             mode: found,
             private: mode,
-        });
+        }
+        .into());
     }
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(narrowed(found)))
         .with_context_path("cannot make this lf Home entry private", path)
@@ -263,11 +267,118 @@ trait PathContext<T> {
 
 impl<T> PathContext<T> for std::io::Result<T> {
     fn with_context_path(self, what: &'static str, path: &Path) -> Result<T> {
-        self.map_err(|source| Error::HomeFile {
-            what,
-            path: path.to_path_buf(),
-            source,
+        self.map_err(|source| {
+            HomeError::HomeFile {
+                what,
+                path: path.to_path_buf(),
+                source,
+            }
+            .into()
         })
+    }
+}
+
+/// The Home and what it holds: its folder, its database and its lock files.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum HomeError {
+    #[error("cannot find the lf Home: set LF_HOME (or HOME) to choose where lf keeps its data")]
+    NoHome,
+    #[error(
+        "HOME is not set to an absolute path, and the shell integration is installed into your home folder: set HOME"
+    )]
+    NoUserHome,
+    #[error("{what} {}; check that its parent exists and is writable, or set LF_HOME", .path.display())]
+    HomeFile {
+        what: What,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the lf Home folder {} is not a folder; move it aside or set LF_HOME", .0.display())]
+    HomeNotAFolder(PathBuf),
+    #[error(
+        "the lf Home folder {0} is read-only (mode {mode:04o}) and lf writes there; make it writable (chmod u+w {0}) or set LF_HOME to another folder",
+        .path.display()
+    )]
+    HomeReadOnly { path: PathBuf, mode: u32 },
+    #[error("{} is a shared folder (mode {mode:04o}), not an lf Home; set LF_HOME to a folder of your own", .path.display())]
+    SharedFolder { path: PathBuf, mode: u32 },
+    #[error(
+        "{} in the lf Home has mode {mode:04o} and belongs to another user, so lf cannot make it private; make it yours and private (chown, then chmod {private:o}) or set LF_HOME to a folder of your own",
+        .path.display()
+    )]
+    NotOurs {
+        path: PathBuf,
+        mode: u32,
+        private: u32,
+    },
+    #[error("cannot open the lock file {}; check that the lf Home is writable", .path.display())]
+    LockFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot take the lock {}", .path.display())]
+    Lock {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("database {}: {advice}", .path.display())]
+    Database {
+        path: PathBuf,
+        advice: &'static str,
+        source: rusqlite::Error,
+    },
+    #[error("cannot read the database {}; it was left as it is", .path.display())]
+    DatabaseUnreadable {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error("cannot upgrade the database {} to schema version {version}", .path.display())]
+    Migration {
+        path: PathBuf,
+        version: i64,
+        source: rusqlite::Error,
+    },
+    #[error(
+        "the database {} has schema version {found}, newer than this lf understands ({supported}); it was written by a newer lf: upgrade lf, or set LF_HOME to another folder",
+        .path.display()
+    )]
+    NewerSchema {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+    /// A SQLite failure not yet tied to a database file.
+    #[error("the lf database failed")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("the handoff {0} was not stored")]
+    NotStored(String),
+}
+
+impl Domain for HomeError {
+    fn kind(&self) -> ErrorKind {
+        use HomeError::*;
+        match self {
+            NoHome | NoUserHome => ErrorKind::Usage,
+            HomeFile { .. }
+            | HomeNotAFolder(..)
+            | HomeReadOnly { .. }
+            | SharedFolder { .. }
+            | NotOurs { .. }
+            | LockFile { .. }
+            | Lock { .. }
+            | Database { .. }
+            | DatabaseUnreadable { .. }
+            | Migration { .. }
+            | NewerSchema { .. }
+            | Sqlite(..)
+            | NotStored(..) => ErrorKind::Operational,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.into()
     }
 }
 
@@ -294,7 +405,10 @@ mod tests {
             Home::root_from(home).unwrap(),
             Path::new("/c/.local/state/loopflow")
         );
-        assert!(matches!(Home::root_from(env(&[])), Err(Error::NoHome)));
+        assert!(matches!(
+            Home::root_from(env(&[])),
+            Err(crate::Error::Home(HomeError::NoHome))
+        ));
     }
 
     #[test]

@@ -7,12 +7,14 @@
 //! inherited by its hooks). Every write is fenced on that Run being its
 //! Session's current one, so a superseded agent changes nothing.
 
+use crate::Result;
 use crate::clock::{now_micros, rfc3339};
-use crate::error::quote;
-use crate::error::{Error, Result};
+use crate::error::domain::{Domain, ErrorKind};
+use crate::error::untrusted::quote;
 use crate::home::Home;
 use crate::ids::RunId;
 use crate::provider::{HookEvent, Provider, SessionSource};
+use crate::session::error::SessionError;
 use crate::state::Turn;
 use std::io::Write;
 
@@ -28,19 +30,20 @@ fn receive(
     run: Option<&str>,
     payload: &[u8],
 ) -> Result<Option<String>> {
-    let run = run.ok_or(Error::NotLaunchedByLf { name: "LF_RUN_ID" })?;
+    let run = run.ok_or(SessionError::NotLaunchedByLf { name: "LF_RUN_ID" })?;
     let run = RunId::parse(run)?;
-    let hook = provider.parse_hook(payload).map_err(Error::BadHook)?;
+    let hook = provider.parse_hook(payload).map_err(HookError::BadHook)?;
     let store = lf.store()?;
     let row = store
         .hook_target(run.as_str())?
-        .ok_or_else(|| Error::RunNotFound(run.to_string()))?;
+        .ok_or_else(|| SessionError::RunNotFound(run.to_string()))?;
     if row.provider != provider.as_str() {
-        return Err(Error::HookOfOtherProvider {
+        return Err(HookError::HookOfOtherProvider {
             hook: provider.as_str(),
             run: run.to_string(),
             runs: row.provider,
-        });
+        }
+        .into());
     }
     if !row.current {
         return Ok(Some(format!(
@@ -192,5 +195,29 @@ impl crate::Lf {
             self.caller().var("LF_RUN_ID"),
             message,
         );
+    }
+}
+/// A provider's hook that lf cannot take.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum HookError {
+    #[error("{0}")]
+    BadHook(String),
+    #[error("a {hook} hook arrived for Run {run}, which runs {runs}")]
+    HookOfOtherProvider {
+        hook: &'static str,
+        run: String,
+        runs: String,
+    },
+}
+
+impl Domain for HookError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Usage
+    }
+
+    fn name(&self) -> &str {
+        self.into()
     }
 }

@@ -2,7 +2,9 @@
 //! variable or a hook payload is parsed here before it reaches the store, a
 //! path or a tmux target, so nothing downstream ever sees an unchecked id.
 
-use crate::error::{Arg, Error, Result, What};
+use crate::Result;
+use crate::error::domain::{Arg, What};
+use crate::input::InputError;
 use std::fmt;
 
 /// Crockford's base32 alphabet, lowercase: no i, l, o or u.
@@ -78,12 +80,13 @@ impl SessionId {
         if is_session_id(text) {
             Ok(SessionId(text.to_owned()))
         } else {
-            Err(Error::BadId {
+            Err(InputError::BadId {
                 arg: Arg::Id,
                 what: "Session id",
                 text: text.to_owned(),
                 expected: "32 lowercase hexadecimal characters",
-            })
+            }
+            .into())
         }
     }
     /// A Session id derived from stable text, such as a flow position.
@@ -123,12 +126,13 @@ macro_rules! ulid_id {
                 if is_prefixed_ulid(text, $prefix) {
                     Ok($name(text.to_owned()))
                 } else {
-                    Err(Error::BadId {
+                    Err(InputError::BadId {
                         arg: $arg,
                         what: concat!($what, " id"),
                         text: text.to_owned(),
                         expected: concat!($prefix, " and 26 base32 characters"),
-                    })
+                    }
+                    .into())
                 }
             }
             /// Whether the text has this id's prefix (and so is meant as one).
@@ -196,7 +200,7 @@ impl SessionSelector {
         if !text.is_empty() && text.len() < 32 && text.bytes().all(is_lower_hex) {
             return prefix(text, text.len(), "Session", SessionSelector::SessionPrefix);
         }
-        Err(Error::BadSelector(text.to_owned()))
+        Err(InputError::BadSelector(text.to_owned()).into())
     }
 
     /// Whether this names a Session by a prefix, still to be looked up.
@@ -216,11 +220,12 @@ fn prefix(
     selector: fn(String) -> SessionSelector,
 ) -> Result<SessionSelector> {
     if count < MIN_PREFIX {
-        return Err(Error::PrefixTooShort {
+        return Err(InputError::PrefixTooShort {
             text: text.to_owned(),
             what,
             min: MIN_PREFIX,
-        });
+        }
+        .into());
     }
     Ok(selector(text.to_owned()))
 }
@@ -324,10 +329,10 @@ mod tests {
             assert!(
                 matches!(
                     error,
-                    Error::PrefixTooShort {
+                    crate::Error::Input(InputError::PrefixTooShort {
                         min: MIN_PREFIX,
                         ..
-                    }
+                    })
                 ),
                 "{short}: {error}"
             );

@@ -5,7 +5,11 @@
 //! is stored or passed on. Ids have their strict formats in `ids`; messages
 //! show untrusted text through `error::quote`.
 
-use crate::error::{Arg, Error, Result, What};
+use crate::Result;
+use crate::error::domain::{Arg, Domain, ErrorKind, What};
+use crate::error::hint::{Command, Hint};
+use crate::error::untrusted::quote;
+use std::path::PathBuf;
 
 /// A character text from outside may not hold: a control character, or a
 /// bidirectional embedding, override or isolate (U+202A–U+202E,
@@ -67,20 +71,21 @@ impl Prose {
         } = self;
         let trimmed = text.trim();
         if trimmed.is_empty() {
-            return Err(Error::EmptyText { arg, what });
+            return Err(InputError::EmptyText { arg, what }.into());
         }
         let count = trimmed.chars().count();
         if count > max {
-            return Err(Error::TextTooLong {
+            return Err(InputError::TextTooLong {
                 arg,
                 what,
                 max,
                 count,
-            });
+            }
+            .into());
         }
         let allowed = |c: char| lines && (c == '\n' || c == '\t');
         if let Some(found) = trimmed.chars().find(|&c| is_unsafe(c) && !allowed(c)) {
-            return Err(Error::ControlCharacter { arg, what, found });
+            return Err(InputError::ControlCharacter { arg, what, found }.into());
         }
         Ok(trimmed.to_owned())
     }
@@ -100,16 +105,17 @@ pub fn prompt(prompt: String) -> Result<String> {
     const MAX: usize = 100_000;
     let (arg, what) = (Arg::Prompt, "prompt");
     if prompt.contains('\0') {
-        return Err(Error::NulByte { arg, what });
+        return Err(InputError::NulByte { arg, what }.into());
     }
     let count = prompt.chars().count();
     if count > MAX {
-        return Err(Error::TextTooLong {
+        return Err(InputError::TextTooLong {
             arg,
             what,
             max: MAX,
             count,
-        });
+        }
+        .into());
     }
     Ok(prompt)
 }
@@ -218,12 +224,13 @@ impl Token {
         if ok {
             Ok(text.to_owned())
         } else {
-            Err(Error::BadToken {
+            Err(InputError::BadToken {
                 arg: self.arg,
                 what: self.what,
                 text: text.to_owned(),
                 allowed: self.allowed,
-            })
+            }
+            .into())
         }
     }
 }
@@ -262,12 +269,13 @@ pub fn branch_name(token: Token, text: &str) -> Result<String> {
             .split('/')
             .any(|part| part.starts_with('.') || part.ends_with(".lock"));
     if git_refuses {
-        return Err(Error::BadToken {
+        return Err(InputError::BadToken {
             arg: token.arg,
             what: token.what,
             text: name,
             allowed: token.allowed,
-        });
+        }
+        .into());
     }
     Ok(name)
 }
@@ -277,9 +285,11 @@ pub fn branch_name(token: Token, text: &str) -> Result<String> {
 pub fn argv(argv: &[String]) -> Result<()> {
     const MAX: usize = 1_000;
     if argv.len() > MAX || argv.iter().any(|arg| arg.contains('\0')) {
-        return Err(Error::BadCommand {
+        return Err(InputError::BadCommand {
             problem: "the command's argv is too long (at most 1000 items) or contains a NUL byte",
-        });
+            example: None,
+        }
+        .into());
     }
     Ok(())
 }
@@ -306,14 +316,14 @@ impl ArgumentRules {
             .iter()
             .find(|(first, second)| given(*first) && given(*second))
         {
-            return Err(Error::ArgumentsConflict { arg, with });
+            return Err(InputError::ArgumentsConflict { arg, with }.into());
         }
         if let Some(&(arg, needs)) = self
             .requires
             .iter()
             .find(|(arg, needs)| given(*arg) && !given(*needs))
         {
-            return Err(Error::ArgumentNeeds { arg, needs });
+            return Err(InputError::ArgumentNeeds { arg, needs }.into());
         }
         Ok(())
     }
@@ -353,10 +363,13 @@ pub fn seconds(arg: Arg, value: f64) -> Result<std::time::Duration> {
     std::time::Duration::try_from_secs_f64(value)
         .ok()
         .and_then(|duration| duration_for(arg, duration).ok())
-        .ok_or(Error::BadSeconds {
-            arg,
-            max: max_seconds(arg),
-        })
+        .ok_or(
+            InputError::BadSeconds {
+                arg,
+                max: max_seconds(arg),
+            }
+            .into(),
+        )
 }
 
 /// A duration a person gave for `arg` (a Nushell `5sec`), refused past
@@ -365,7 +378,7 @@ pub fn duration_for(arg: Arg, duration: std::time::Duration) -> Result<std::time
     let max = max_seconds(arg);
     (duration.as_secs_f64() <= max as f64)
         .then_some(duration)
-        .ok_or(Error::BadSeconds { arg, max })
+        .ok_or(InputError::BadSeconds { arg, max }.into())
 }
 
 /// A generated title from a prompt: its first line, shortened, with
@@ -391,6 +404,155 @@ pub fn title_from_prompt(prompt: &str) -> Option<String> {
     })
 }
 
+/// Text or an argument that is not what an operation takes: ids, names, titles, directories, command lines, numbers of seconds (exit 2).
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum InputError {
+    #[error("{} is not a {what}: expected {expected}", quote(.text))]
+    BadId {
+        arg: Arg,
+        what: What,
+        text: String,
+        expected: &'static str,
+    },
+    #[error(
+        "{} is not a Session id (32 lowercase hexadecimal characters, or the first 6 or more of them) or a Run id (run- and 26 base32 characters, or the first 6 or more of them)",
+        quote(.0)
+    )]
+    BadSelector(String),
+    #[error(
+        "{} is too short to name a {what}: give at least {min} characters of its id{}",
+        quote(.text),
+        if *.what == "Run" { " after run-" } else { "" }
+    )]
+    PrefixTooShort {
+        text: String,
+        what: What,
+        min: usize,
+    },
+    /// A prefix that begins more than one id; `candidates` names them (a
+    /// bounded list, as `error::candidates` writes it).
+    #[error(
+        "{} names more than one {what}: {candidates}; give more characters of the id",
+        quote(.text)
+    )]
+    AmbiguousPrefix {
+        text: String,
+        what: What,
+        candidates: String,
+    },
+    #[error("{} is not a valid {what}: use {allowed}", quote(.text))]
+    BadToken {
+        arg: Arg,
+        what: What,
+        text: String,
+        allowed: &'static str,
+    },
+    #[error("a {what} cannot be empty")]
+    EmptyText { arg: Arg, what: What },
+    #[error("a {what} has at most {max} characters; this one has {count}")]
+    TextTooLong {
+        arg: Arg,
+        what: What,
+        max: usize,
+        count: usize,
+    },
+    #[error("a {what} cannot contain control or text-direction characters (found {found:?})")]
+    ControlCharacter { arg: Arg, what: What, found: char },
+    #[error("a {what} cannot contain a NUL byte")]
+    NulByte { arg: Arg, what: What },
+    #[error("unknown {what} {}: choose {}", quote(.text), choices.join(", "))]
+    UnknownName {
+        arg: Option<Arg>,
+        what: What,
+        text: String,
+        choices: &'static [&'static str],
+    },
+    #[error("{} is not a page cursor: pass the \"next\" value of a previous page", quote(.0))]
+    BadCursor(String),
+    #[error("the {what} {} cannot be used", quote(&.path.display().to_string()))]
+    UnusableDir {
+        arg: Arg,
+        what: What,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the {what} {} is not a directory", quote(&.path.display().to_string()))]
+    NotADirectory { arg: Arg, what: What, path: PathBuf },
+    #[error("the {what} {} is not valid UTF-8", .path.display())]
+    NotUtf8 { arg: Arg, what: What, path: PathBuf },
+    #[error(
+        "the current directory cannot be used (it was removed, or cannot be read): pass a directory with --cwd"
+    )]
+    NoCurrentDir,
+    #[error("{problem}")]
+    /// `example` is a command line that would do, for the hint.
+    BadCommand {
+        problem: &'static str,
+        example: Option<Command>,
+    },
+    #[error("--{} takes a number of seconds from 0 to {max}", .arg.flag())]
+    BadSeconds { arg: Arg, max: u64 },
+    /// Two arguments that exclude each other ([`ArgumentRules`]).
+    #[error("the argument '--{}' cannot be used with '--{}'", .with.flag(), .arg.flag())]
+    ArgumentsConflict { arg: Arg, with: Arg },
+    /// An argument that means something only beside another
+    /// ([`ArgumentRules`]).
+    #[error("--{} only goes with --{}", .arg.flag(), .needs.flag())]
+    ArgumentNeeds { arg: Arg, needs: Arg },
+    /// A command line the binaries' parser refused; clap wrote the message.
+    #[error("{0}")]
+    CommandLine(String),
+}
+
+impl Domain for InputError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Usage
+    }
+
+    fn arg(&self) -> Option<Arg> {
+        use InputError::*;
+        Some(match self {
+            BadId { arg, .. }
+            | BadToken { arg, .. }
+            | EmptyText { arg, .. }
+            | TextTooLong { arg, .. }
+            | ControlCharacter { arg, .. }
+            | NulByte { arg, .. }
+            | UnusableDir { arg, .. }
+            | NotADirectory { arg, .. }
+            | NotUtf8 { arg, .. }
+            | BadSeconds { arg, .. }
+            | ArgumentsConflict { arg, .. }
+            | ArgumentNeeds { arg, .. } => *arg,
+            BadSelector(_) | PrefixTooShort { .. } | AmbiguousPrefix { .. } => Arg::Id,
+            UnknownName { arg, .. } => return *arg,
+            BadCursor(_) => Arg::After,
+            NoCurrentDir => Arg::Cwd,
+            BadCommand { .. } => Arg::Argv,
+            _ => return None,
+        })
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            InputError::PrefixTooShort { what, .. } if *what != "Run" => {
+                Some(Hint::from(Command::SessionList { all: false }).then(" shows them"))
+            }
+            InputError::BadCommand {
+                example: Some(example),
+                ..
+            } => Some(Hint::text("for example ").command(example.clone())),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -402,10 +564,10 @@ mod tests {
         let error = LISTING.check(given(&[Arg::Orphan, Arg::Task])).unwrap_err();
         assert!(matches!(
             error,
-            Error::ArgumentsConflict {
+            crate::Error::Input(InputError::ArgumentsConflict {
                 arg: Arg::Task,
                 with: Arg::Orphan
-            }
+            })
         ));
         assert_eq!(error.arg(), Some(Arg::Task));
         assert_eq!(error.kind(), ErrorKind::Usage);
@@ -490,10 +652,10 @@ mod tests {
         assert_eq!(summary(" done\n\tnext ").unwrap(), "done\n\tnext");
         assert!(matches!(
             summary("  ").unwrap_err(),
-            Error::EmptyText {
+            crate::Error::Input(InputError::EmptyText {
                 arg: Arg::Summary,
                 ..
-            }
+            })
         ));
         assert!(summary("a\u{1b}b").is_err());
         assert!(summary(&"x".repeat(READY_SUMMARY.max + 1)).is_err());

@@ -5,8 +5,9 @@
 //! files close-on-exec, so an agent started while a lock is held does not
 //! inherit it.
 
-use crate::error::{Error, Result};
+use crate::Result;
 use crate::home::Home;
+use crate::home::HomeError;
 use crate::ids::{SessionId, short_digest};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::Path;
@@ -26,15 +27,18 @@ fn open(path: &Path) -> Result<File> {
             .create(true)
             .truncate(false),
     )
-    .map_err(|source| Error::LockFile {
-        path: path.to_path_buf(),
-        source,
+    .map_err(|source| {
+        HomeError::LockFile {
+            path: path.to_path_buf(),
+            source,
+        }
+        .into()
     })
 }
 
 fn exclusive(path: &Path) -> Result<Lock> {
     let file = open(path)?;
-    file.lock().map_err(|source| Error::Lock {
+    file.lock().map_err(|source| HomeError::Lock {
         path: path.to_path_buf(),
         source,
     })?;
@@ -70,10 +74,11 @@ pub fn try_launch(home: &Home, session: &SessionId) -> Result<Option<Lock>> {
     match file.try_lock() {
         Ok(()) => Ok(Some(Lock { _file: file })),
         Err(TryLockError::WouldBlock) => Ok(None),
-        Err(TryLockError::Error(source)) => Err(Error::Lock {
+        Err(TryLockError::Error(source)) => Err(HomeError::Lock {
             path: path.to_path_buf(),
             source,
-        }),
+        }
+        .into()),
     }
 }
 

@@ -41,13 +41,13 @@ macro_rules! named {
             }
 
             /// The variant a person or a program named.
-            pub fn parse(text: &str) -> $crate::error::Result<Self> {
-                text.parse().map_err(|_| $crate::error::Error::UnknownName {
+            pub fn parse(text: &str) -> $crate::Result<Self> {
+                text.parse().map_err(|_| $crate::input::InputError::UnknownName {
                     arg: $crate::names::named!(@arg $($arg)?),
                     what: $what,
                     text: text.to_owned(),
                     choices: Self::NAMES,
-                })
+                }.into())
             }
         }
 

@@ -2,6 +2,7 @@
 //! `attention`, `actions` and flow membership. Nothing here reads a file or
 //! the database, so every branch has a unit test below.
 
+use crate::session::error::SessionError;
 use std::borrow::Cow;
 
 use crate::wire::{
@@ -211,10 +212,11 @@ pub const NOT_READY: &str = "The session agent has not marked this ready";
 /// instead. Its record's actions give this as their unavailable reason,
 /// and every binary refuses with it (exit 4).
 pub fn completed(session: &str, completed_at: i64) -> crate::Error {
-    crate::Error::AlreadyComplete {
+    SessionError::AlreadyComplete {
         session: crate::ids::short_id(session).to_owned(),
         at: crate::clock::Timestamp(completed_at).to_string(),
     }
+    .into()
 }
 
 /// The refusal of anything but a read of a completed Session.
@@ -237,7 +239,7 @@ pub fn actions(
 ) -> Vec<SessionAction> {
     let active_client = kind == SessionKind::Conversation && state == SessionState::Active;
     let done: Option<Cow<'static, str>> =
-        completed_at.map(|at| Cow::Owned(completed(session, at).to_string()));
+        completed_at.map(|at| Cow::Owned(completed(session, at).one_line()));
     let action = |kind, label: &'static str, help: &'static str, reason: Option<&'static str>| {
         SessionAction {
             kind,
@@ -293,13 +295,13 @@ pub fn require_action(
         .into_iter()
         .find(|item| item.kind == action)
     {
-        None => Err(crate::Error::Unavailable(
-            "This action does not apply to this Session".into(),
-        )),
+        None => Err(
+            SessionError::Unavailable("This action does not apply to this Session".into()).into(),
+        ),
         Some(SessionAction {
             unavailable_reason: Some(reason),
             ..
-        }) => Err(crate::Error::Unavailable(reason)),
+        }) => Err(SessionError::Unavailable(reason).into()),
         Some(_) => Ok(()),
     }
 }
@@ -760,7 +762,7 @@ mod tests {
         let at = 1_767_323_045_000_000;
         let said = "Session 01234567 was completed at 2026-01-02T03:04:05.000000Z; start a new \
                     one with lf-session-new, or see it with lf-session-list --all";
-        assert_eq!(completed(ID, at).to_string(), said);
+        assert_eq!(completed(ID, at).one_line(), said);
         for kind in [SessionKind::Conversation, SessionKind::Flow] {
             let offered = actions(ID, kind, SessionState::Closed, Some(at));
             let kinds: Vec<ActionKind> = offered.iter().map(|action| action.kind).collect();
@@ -769,7 +771,7 @@ mod tests {
                 assert_eq!(action.unavailable_reason.as_deref(), Some(said), "{kind:?}");
                 let refused = require_action(ID, kind, SessionState::Closed, Some(at), action.kind)
                     .unwrap_err();
-                assert_eq!(refused.to_string(), said);
+                assert_eq!(refused.one_line(), said);
                 assert_eq!(refused.kind(), crate::ErrorKind::Conflict);
             }
         }

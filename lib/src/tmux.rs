@@ -11,8 +11,12 @@
 //! only through [`literal`]. The others lf passes (`-e`, the command's
 //! argv, `-t` targets) are taken as they are; a test holds both.
 
-use crate::error::{Arg, Error, Result};
+use crate::error::domain::Arg;
+use crate::error::domain::{Domain, ErrorKind};
+use crate::error::hint::Hint;
 use crate::ids::{PaneId, SessionId};
+use crate::input::InputError;
+use crate::{Error, Result};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -87,10 +91,11 @@ impl Tmux {
             return Ok(output);
         }
         let stderr = String::from_utf8_lossy(&output.stderr).trim().to_owned();
-        Err(Error::Tmux {
+        Err(TmuxError::Tmux {
             what: what.to_owned(),
             stderr,
-        })
+        }
+        .into())
     }
 
     /// Whether a tmux session of exactly this name exists. A server that is
@@ -112,7 +117,7 @@ impl Tmux {
         env: &[(&str, String)],
         argv: &[String],
     ) -> Result<()> {
-        let cwd = cwd.to_str().ok_or_else(|| Error::NotUtf8 {
+        let cwd = cwd.to_str().ok_or_else(|| InputError::NotUtf8 {
             arg: Arg::Cwd,
             what: "working directory",
             path: cwd.to_path_buf(),
@@ -156,12 +161,13 @@ impl Tmux {
             }
             // tmux refuses a second session of a name, atomically.
             if stderr.starts_with("duplicate session") {
-                return Err(Error::TmuxSessionExists(name.to_owned()));
+                return Err(TmuxError::TmuxSessionExists(name.to_owned()).into());
             }
-            return Err(Error::Tmux {
+            return Err(TmuxError::Tmux {
                 what: format!("cannot start the tmux session {name}"),
                 stderr,
-            });
+            }
+            .into());
         }
         Ok(())
     }
@@ -201,10 +207,11 @@ impl Tmux {
         if output.status.success() {
             return Ok(());
         }
-        Err(Error::Tmux {
+        Err(TmuxError::Tmux {
             what: "cannot open a tmux window".to_owned(),
             stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-        })
+        }
+        .into())
     }
 
     pub fn kill_session(&self, name: &str) -> Result<()> {
@@ -251,16 +258,21 @@ impl Tmux {
             if output.status.success() {
                 return Ok(());
             }
-            return Err(Error::Tmux {
+            return Err(TmuxError::Tmux {
                 what: format!("cannot switch to {name}"),
                 stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-            });
+            }
+            .into());
         }
         if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-            return Err(Error::NotATerminal {
+            return Err(TmuxError::NotATerminal {
                 name: name.to_owned(),
-                attach: format!("{} attach-session -t ={name}", self.base_argv().join(" ")),
-            });
+                attach: Hint::text(format!(
+                    "run {} attach-session -t ={name}",
+                    self.base_argv().join(" ")
+                )),
+            }
+            .into());
         }
         let status = self
             .command(&["attach-session", "-t", &target])
@@ -270,16 +282,61 @@ impl Tmux {
         if status.success() {
             Ok(())
         } else {
-            Err(Error::AttachFailed(name.to_owned()))
+            Err(TmuxError::AttachFailed(name.to_owned()).into())
         }
     }
 }
 
 fn not_run(error: std::io::Error) -> Error {
     if error.kind() == std::io::ErrorKind::NotFound {
-        Error::NoTmux
+        TmuxError::NoTmux.into()
     } else {
-        Error::TmuxFailed(error)
+        TmuxError::TmuxFailed(error).into()
+    }
+}
+
+/// tmux: not installed, failed, or a terminal it cannot attach.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum TmuxError {
+    #[error(
+        "tmux is not installed (or not on PATH): lf runs agents in tmux sessions; install tmux"
+    )]
+    NoTmux,
+    #[error("cannot run tmux")]
+    TmuxFailed(#[source] std::io::Error),
+    #[error("{what}: tmux said: {stderr}")]
+    Tmux { what: String, stderr: String },
+    #[error("the tmux session {0} exists already: another process launched it")]
+    TmuxSessionExists(String),
+    #[error("tmux could not attach to {0}")]
+    AttachFailed(String),
+    /// `attach` says how to attach from a terminal.
+    #[error("cannot attach to the tmux session {name}: this is not a terminal")]
+    NotATerminal { name: String, attach: Hint },
+}
+
+impl Domain for TmuxError {
+    fn kind(&self) -> ErrorKind {
+        use TmuxError::*;
+        match self {
+            NoTmux | TmuxFailed(..) | Tmux { .. } | TmuxSessionExists(..) | AttachFailed(..) => {
+                ErrorKind::Operational
+            }
+            NotATerminal { .. } => ErrorKind::Usage,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            TmuxError::NotATerminal { attach, .. } => Some(attach.clone()),
+            _ => None,
+        }
     }
 }
 

@@ -2,11 +2,16 @@
 //! worktree is associated with that Task; paths are canonicalised here,
 //! once, when a Task is registered, so listing compares plain strings.
 
+use crate::Result;
 use crate::clock::{Timestamp, now_micros};
-use crate::error::{Arg, Error, Result, What};
+use crate::error::domain::What;
+use crate::error::domain::{Arg, Domain, ErrorKind};
+use crate::error::hint::{Command, Hint};
+use crate::error::untrusted::quote;
 use crate::facade::Lf;
 use crate::ids::{TaskId, WaveId};
 use crate::input;
+use crate::input::InputError;
 use crate::store::{Store, TaskRow, WaveRow};
 use crate::wire::{TaskRecord, WaveRecord};
 use std::collections::HashMap;
@@ -15,26 +20,28 @@ use std::path::Path;
 /// A directory as stored: absolute with symlinks resolved. The error names
 /// the path and what is wrong with it.
 pub(crate) fn canonical_dir(path: &Path, arg: Arg, what: What) -> Result<String> {
-    let canonical = std::fs::canonicalize(path).map_err(|source| Error::UnusableDir {
+    let canonical = std::fs::canonicalize(path).map_err(|source| InputError::UnusableDir {
         arg,
         what,
         path: path.to_path_buf(),
         source,
     })?;
     if !canonical.is_dir() {
-        return Err(Error::NotADirectory {
+        return Err(InputError::NotADirectory {
             arg,
             what,
             path: path.to_path_buf(),
-        });
+        }
+        .into());
     }
     match canonical.into_os_string().into_string() {
         Ok(text) => Ok(text),
-        Err(path) => Err(Error::NotUtf8 {
+        Err(path) => Err(InputError::NotUtf8 {
             arg,
             what,
             path: path.into(),
-        }),
+        }
+        .into()),
     }
 }
 
@@ -73,7 +80,7 @@ impl Lf {
     pub fn add_task(&self, task: NewTask<'_>) -> Result<TaskRecord> {
         let identifier = input::TASK_IDENTIFIER.check(task.identifier)?;
         if TaskId::looks_like(&identifier) || WaveId::looks_like(&identifier) {
-            return Err(Error::IdentifierLooksLikeId(identifier));
+            return Err(WorkError::IdentifierLooksLikeId(identifier).into());
         }
         let title = input::title(task.title)?;
         let worktree = task
@@ -130,13 +137,13 @@ fn wave_record(row: WaveRow) -> WaveRecord {
 pub(crate) fn find_task(store: &Store, selector: &str) -> Result<TaskRow> {
     store
         .find_task(selector)?
-        .ok_or_else(|| Error::TaskNotFound(selector.to_owned(), true))
+        .ok_or_else(|| WorkError::TaskNotFound(selector.to_owned(), true).into())
 }
 
 pub(crate) fn find_wave(store: &Store, selector: &str) -> Result<WaveRow> {
     store
         .find_wave(selector)?
-        .ok_or_else(|| Error::WaveNotFound(selector.to_owned()))
+        .ok_or_else(|| WorkError::WaveNotFound(selector.to_owned()).into())
 }
 
 fn wave_names(store: &Store) -> Result<HashMap<String, String>> {
@@ -165,4 +172,61 @@ fn task_record(row: TaskRow, waves: &HashMap<String, String>) -> Result<TaskReco
         worktree: row.worktree,
         wave_id: row.wave_id,
     })
+}
+/// Tasks and Waves.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum WorkError {
+    #[error("the Task identifier {} looks like an lf id; choose another, such as LOO-291", quote(.0))]
+    IdentifierLooksLikeId(String),
+    #[error("Task {} is not registered", quote(.0))]
+    TaskNotFound(String, bool),
+    #[error("Wave {} is not registered", quote(.0))]
+    WaveNotFound(String),
+    #[error("a Wave named {0:?} is already registered")]
+    WaveExists(String),
+    #[error("a Task with identifier {0:?} is already registered")]
+    TaskExists(String),
+}
+
+impl Domain for WorkError {
+    fn kind(&self) -> ErrorKind {
+        use WorkError::*;
+        match self {
+            IdentifierLooksLikeId(..) => ErrorKind::Usage,
+            TaskNotFound(..) | WaveNotFound(..) => ErrorKind::NotFound,
+            WaveExists(..) | TaskExists(..) => ErrorKind::Conflict,
+        }
+    }
+
+    fn arg(&self) -> Option<Arg> {
+        use WorkError::*;
+        Some(match self {
+            IdentifierLooksLikeId(_) | TaskExists(_) => Arg::Identifier,
+            TaskNotFound(..) => Arg::Task,
+            WaveNotFound(_) => Arg::Wave,
+            WaveExists(_) => Arg::Name,
+        })
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        let (list, add) = match self {
+            WorkError::TaskNotFound(_, addable) => (
+                Command::WorkTaskList,
+                addable.then_some(Command::WorkTaskAdd { worktree: false }),
+            ),
+            WorkError::WaveNotFound(_) => (Command::WorkWaveList, Some(Command::WorkWaveAdd)),
+            _ => return None,
+        };
+        let hint = Hint::text("see ").command(list);
+        Some(match add {
+            Some(add) => hint.then(", or register it with ").command(add),
+            None => hint,
+        })
+    }
 }

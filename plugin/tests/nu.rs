@@ -508,12 +508,13 @@ fn a_short_id_names_a_session_and_an_ambiguous_one_is_labelled() {
     binary_says_the_same(&env, "lf-session-complete", &["be336"], &error);
 }
 
-/// What `try { } catch` sees of an error: its message, code, and the
-/// source text under each label.
+/// What `try { } catch` sees of an error: its message, code, help (what
+/// to type next), and the source text under each label.
 #[derive(Debug, Deserialize)]
 struct Caught {
     msg: String,
     code: Option<String>,
+    help: Option<String>,
     labels: Vec<Label>,
 }
 
@@ -544,7 +545,7 @@ struct Label {
 
 fn caught(env: &Env, call: &str) -> Caught {
     let script = format!(
-        "try {{ {call} }} catch {{|e| {{msg: $e.details.msg, code: $e.details.code, labels: ($e.details.labels | each {{|l| {{text: $l.text, source: (view span $l.span.start $l.span.end)}} }})}} | to json -r }}"
+        "try {{ {call} }} catch {{|e| {{msg: $e.details.msg, code: $e.details.code, help: $e.details.help?, labels: ($e.details.labels | each {{|l| {{text: $l.text, source: (view span $l.span.start $l.span.end)}} }})}} | to json -r }}"
     );
     env.nu(&script).json()
 }

@@ -79,10 +79,12 @@ pub(crate) fn seconds(
     arg: lf::Arg,
 ) -> impl Fn(&str) -> Result<std::time::Duration, lf::Error> + Clone {
     move |text| {
-        let value = text.parse::<f64>().map_err(|_| lf::Error::BadSeconds {
-            arg,
-            max: lf::input::max_seconds(arg),
-        })?;
+        let value = text
+            .parse::<f64>()
+            .map_err(|_| lf::error::InputError::BadSeconds {
+                arg,
+                max: lf::input::max_seconds(arg),
+            })?;
         lf::input::seconds(arg, value)
     }
 }

@@ -69,7 +69,7 @@ impl Tool for Cli {
             .list_merged(&filter, &remotes)?
             .collect::<lf::Result<Vec<_>>>()?;
         if records.is_empty() {
-            return Err(lf::Error::NothingToPick);
+            return Err(lf::error::PickError::NothingToPick.into());
         }
         let mut choices = Choices::new(records);
         // The terminal is restored when this statement ends, before the
@@ -139,7 +139,7 @@ impl Terminal {
             .read(true)
             .write(true)
             .open("/dev/tty")
-            .map_err(|_| lf::Error::NoTerminal)?;
+            .map_err(|_| lf::error::PickError::NoTerminal)?;
         let stdin = std::io::stdin();
         let stdin = rustix::termios::isatty(&stdin).then_some(stdin);
         let (resized, resize_writer) = wake_pair()?;
@@ -151,11 +151,11 @@ impl Terminal {
             (signal_hook::consts::SIGINT, stop_writer),
         ] {
             let id = signal_hook::low_level::pipe::register(signal, writer)
-                .map_err(|error| lf::Error::Terminal("watch", error))?;
+                .map_err(|error| lf::error::PickError::Terminal("watch", error))?;
             signals.push(id);
         }
         terminal::enable_raw_mode()
-            .map_err(|error| lf::Error::Terminal("put in raw mode", error))?;
+            .map_err(|error| lf::error::PickError::Terminal("put in raw mode", error))?;
         ACTIVE.store(true, Ordering::SeqCst);
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
@@ -177,7 +177,7 @@ impl Terminal {
             terminal::EnterAlternateScreen,
             terminal::DisableLineWrap
         )
-        .map_err(|error| lf::Error::Terminal("write to", error))?;
+        .map_err(|error| lf::error::PickError::Terminal("write to", error))?;
         terminal.write(&setup)?;
         Ok(terminal)
     }
@@ -186,7 +186,7 @@ impl Terminal {
         self.tty
             .write_all(bytes)
             .and_then(|()| self.tty.flush())
-            .map_err(|error| lf::Error::Terminal("write to", error))
+            .map_err(|error| lf::error::PickError::Terminal("write to", error).into())
     }
 
     /// Wait for the next thing to act on, until `deadline` at the latest.
@@ -210,7 +210,7 @@ impl Terminal {
                 return Ok(Step::Preview);
             }
             // Keys crossterm read earlier come first, then what is ready.
-            let read = |error| lf::Error::Terminal("read", error);
+            let read = |error| lf::error::PickError::Terminal("read", error);
             if event::poll(Duration::ZERO).map_err(read)? {
                 match event::read().map_err(read)? {
                     Event::Key(key) if key.kind != KeyEventKind::Release => {
@@ -251,13 +251,15 @@ impl Terminal {
             match rustix::event::poll(&mut fds, timeout.as_ref()) {
                 Ok(_) => break,
                 Err(rustix::io::Errno::INTR) => continue,
-                Err(error) => return Err(lf::Error::Terminal("wait for", error.into())),
+                Err(error) => {
+                    return Err(lf::error::PickError::Terminal("wait for", error.into()).into());
+                }
             }
         }
         let hung_up = PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL;
         if fds[0].revents().intersects(hung_up) {
             let closed = std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "it was closed");
-            return Err(lf::Error::Terminal("read", closed));
+            return Err(lf::error::PickError::Terminal("read", closed).into());
         }
         Ok(fds.map(|fd| !fd.revents().is_empty()))
     }
@@ -333,7 +335,7 @@ fn size() -> Layout {
 /// A socket pair that wakes `poll`: the reader (non-blocking, drained
 /// after each wake) and the writer.
 fn wake_pair() -> lf::Result<(UnixStream, UnixStream)> {
-    let watch = |error| lf::Error::Terminal("watch", error);
+    let watch = |error| lf::error::PickError::Terminal("watch", error);
     let (reader, writer) = UnixStream::pair().map_err(watch)?;
     reader.set_nonblocking(true).map_err(watch)?;
     writer.set_nonblocking(true).map_err(watch)?;
@@ -343,7 +345,7 @@ fn wake_pair() -> lf::Result<(UnixStream, UnixStream)> {
 fn clone(writer: &UnixStream) -> lf::Result<UnixStream> {
     writer
         .try_clone()
-        .map_err(|error| lf::Error::Terminal("watch", error))
+        .map_err(|error| lf::error::PickError::Terminal("watch", error).into())
 }
 
 fn drain(mut reader: &UnixStream) {
@@ -447,7 +449,7 @@ impl View {
     /// Everything on screen, as bytes to write at once.
     fn frame(&self, choices: &Choices, layout: &Layout, preview: &Preview) -> lf::Result<Vec<u8>> {
         self.queue_frame(choices, layout, preview)
-            .map_err(|error| lf::Error::Terminal("write to", error))
+            .map_err(|error| lf::error::PickError::Terminal("write to", error).into())
     }
 
     fn queue_frame(

@@ -23,7 +23,7 @@
 //! whose pid now names a process that started at another time is stale
 //! (the pid was reused) and is reported as a gap.
 
-use crate::error::Result;
+use crate::Result;
 use crate::liveness::table::ProcessTable;
 use crate::store::Evidence;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};

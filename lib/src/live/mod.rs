@@ -16,11 +16,12 @@ mod wire;
 pub use wire::{Discovery, LiveProcess, LiveSession, LiveSnapshot, ProcessState};
 
 use crate::clock::{Timestamp, now_micros};
-use crate::error::{Error, Result};
 use crate::home::Home;
 use crate::liveness::table::{ProcessTable, StartClock};
 use crate::store::ReadOnly;
 use crate::wire::WorkRef;
+use crate::work::WorkError;
+use crate::{Error, Result};
 
 /// Observe a Home: its Sessions with live processes (only those bound to
 /// `task`, a Task id or identifier, when given). A database or `/proc`
@@ -47,7 +48,8 @@ pub fn observe(home: &Home, task: Option<&str>) -> Result<LiveSnapshot> {
             },
             None => None,
         };
-        snapshot.task = Some(found.ok_or_else(|| Error::TaskNotFound(selector.to_owned(), false))?);
+        snapshot.task =
+            Some(found.ok_or_else(|| WorkError::TaskNotFound(selector.to_owned(), false))?);
     }
     let Some(database) = database else {
         return Ok(snapshot);

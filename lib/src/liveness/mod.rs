@@ -5,9 +5,10 @@
 //! reboot, so a receipt counts as alive only while all three still match
 //! `/proc`. `table` reads every process at once for the live snapshot.
 
+use crate::error::domain::{Domain, ErrorKind};
 pub mod table;
 
-use crate::error::{Error, Result};
+use crate::Result;
 use std::time::{Duration, Instant};
 
 /// The exact identity of one process on one boot.
@@ -31,9 +32,12 @@ pub fn own_terminal() -> Option<String> {
 pub fn boot_id() -> Result<String> {
     std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
         .map(|text| text.trim().to_owned())
-        .map_err(|source| Error::Proc {
-            what: "/proc/sys/kernel/random/boot_id",
-            source,
+        .map_err(|source| {
+            LivenessError::Proc {
+                what: "/proc/sys/kernel/random/boot_id",
+                source,
+            }
+            .into()
         })
 }
 
@@ -114,7 +118,7 @@ pub fn read_stat(pid: u32) -> Option<ProcStat> {
 impl ProcessIdentity {
     /// The identity of a running process on this boot.
     pub fn of(pid: u32) -> Result<Self> {
-        let stat = read_stat(pid).ok_or(Error::ProcessNotFound(pid))?;
+        let stat = read_stat(pid).ok_or(LivenessError::ProcessNotFound(pid))?;
         Ok(ProcessIdentity {
             boot_id: boot_id()?,
             pid,
@@ -206,6 +210,36 @@ impl ProcessIdentity {
         if let Some(pid) = pid {
             let _ = rustix::process::kill_process(pid, signal);
         }
+    }
+}
+
+/// Reading Linux's /proc.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum LivenessError {
+    #[error("cannot read {what}; lf needs Linux's /proc")]
+    Proc {
+        what: &'static str,
+        source: std::io::Error,
+    },
+    #[error("/proc/stat has no btime line")]
+    NoBootTime,
+    #[error("process {0} is not running (no /proc/{0}/stat)")]
+    ProcessNotFound(u32),
+}
+
+impl Domain for LivenessError {
+    fn kind(&self) -> ErrorKind {
+        use LivenessError::*;
+        match self {
+            Proc { .. } | NoBootTime => ErrorKind::Operational,
+            ProcessNotFound(..) => ErrorKind::NotFound,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.into()
     }
 }
 

@@ -3,7 +3,8 @@
 //! processes that end up attributed cost more (their `cmdline`), so the
 //! snapshot's price is the price of listing process ids.
 
-use crate::error::{Error, Result};
+use crate::Result;
+use crate::liveness::LivenessError;
 use crate::liveness::parse_stat;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -38,7 +39,7 @@ impl ProcessTable {
     /// Read `/proc` once. A process that exits during the walk is simply
     /// missing; only an unreadable `/proc` itself is an error.
     pub fn read() -> Result<Self> {
-        let entries = std::fs::read_dir("/proc").map_err(|source| Error::Proc {
+        let entries = std::fs::read_dir("/proc").map_err(|source| LivenessError::Proc {
             what: "the list of processes in /proc",
             source,
         })?;
@@ -149,11 +150,11 @@ pub(crate) struct StartClock {
 
 impl StartClock {
     pub fn read() -> Result<Self> {
-        let text = std::fs::read_to_string("/proc/stat").map_err(|source| Error::Proc {
+        let text = std::fs::read_to_string("/proc/stat").map_err(|source| LivenessError::Proc {
             what: "/proc/stat",
             source,
         })?;
-        let boot_seconds = parse_btime(&text).ok_or(Error::NoBootTime)?;
+        let boot_seconds = parse_btime(&text).ok_or(LivenessError::NoBootTime)?;
         let ticks = rustix::param::clock_ticks_per_second();
         Ok(StartClock {
             boot_seconds,

@@ -10,7 +10,8 @@
 //! [`transcript_interrupt`].
 
 use super::{HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
-use crate::error::{Error, Result};
+use crate::Result;
+use crate::provider::ProviderError;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -81,7 +82,7 @@ pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
         Mode::New {
             chosen_native_id, ..
         } => {
-            let id = chosen_native_id.ok_or(Error::NoChosenId)?;
+            let id = chosen_native_id.ok_or(ProviderError::NoChosenId)?;
             argv.extend(["--session-id".to_owned(), id.to_owned()]);
         }
         Mode::Resume { native_id } => argv.extend(["--resume".to_owned(), native_id.to_owned()]),
@@ -215,7 +216,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
         Some(id) => {
             return Err(format!(
                 "session_id {} is not a UUID",
-                crate::error::quote(id)
+                crate::error::untrusted::quote(id)
             ));
         }
         None => None,
@@ -248,9 +249,10 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
             Some(kind) if NEWS.contains(&kind) => {
                 HookEvent::Ignored(format!("Notification {kind}"))
             }
-            Some(kind) => {
-                HookEvent::Unknown(format!("Notification type {}", crate::error::quote(kind)))
-            }
+            Some(kind) => HookEvent::Unknown(format!(
+                "Notification type {}",
+                crate::error::untrusted::quote(kind)
+            )),
             None => HookEvent::Unknown("Notification without a type".to_owned()),
         },
         // `/clear` ends this native conversation and starts another in the
@@ -259,7 +261,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
             HookEvent::Ignored("SessionEnd clear".to_owned())
         }
         "SessionEnd" => HookEvent::SessionEnded,
-        other => HookEvent::Ignored(crate::error::quote(other)),
+        other => HookEvent::Ignored(crate::error::untrusted::quote(other)),
     };
     Ok(super::Hook {
         event,

@@ -147,7 +147,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
         Some(id) => {
             return Err(format!(
                 "session_id {} is not a Codex thread id",
-                crate::error::quote(id)
+                crate::error::untrusted::quote(id)
             ));
         }
         None => None,
@@ -174,7 +174,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
         },
         "PermissionRequest" => HookEvent::PermissionPrompt,
         "PostToolUse" => HookEvent::ToolFinished,
-        other => HookEvent::Ignored(crate::error::quote(other)),
+        other => HookEvent::Ignored(crate::error::untrusted::quote(other)),
     };
     Ok(Hook {
         event,
@@ -196,7 +196,7 @@ fn parse_notify(object: &serde_json::Map<String, Value>) -> Result<Hook, String>
                 native_id: Some(super::native_token(thread)?),
             }
         }
-        Some(other) => HookEvent::Ignored(crate::error::quote(other)),
+        Some(other) => HookEvent::Ignored(crate::error::untrusted::quote(other)),
         None => return Err("payload has no type".to_owned()),
     };
     let native_id = match &event {

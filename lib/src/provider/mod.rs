@@ -3,11 +3,13 @@
 //! injected into one launch (never by editing the user's own agent config),
 //! and what the provider's hook payloads mean.
 
+use crate::error::domain::{Arg, Domain, ErrorKind};
+use crate::error::untrusted::quote;
 mod claude;
 mod codex;
 
+use crate::Result;
 use crate::caller::Caller;
-use crate::error::{Arg, Error, Result};
 use std::path::{Path, PathBuf};
 
 crate::names::named! {
@@ -142,11 +144,12 @@ impl Provider {
                 "install it or give the command's full path after --",
             ),
         };
-        Err(Error::NotOnPath {
+        Err(ProviderError::NotOnPath {
             arg,
             program: program.to_owned(),
             install,
-        })
+        }
+        .into())
     }
 
     /// The argv that launches (or resumes) this provider for one Run.
@@ -156,7 +159,7 @@ impl Provider {
             Provider::Codex => Ok(codex::argv(launch)),
             Provider::Command => {
                 if launch.command.is_empty() {
-                    return Err(Error::NoArgv);
+                    return Err(ProviderError::NoArgv.into());
                 }
                 Ok(launch.command.to_vec())
             }
@@ -282,7 +285,7 @@ pub(crate) fn native_token(text: &str) -> std::result::Result<String, String> {
     } else {
         Err(format!(
             "native id {} is malformed",
-            crate::error::quote(text)
+            crate::error::untrusted::quote(text)
         ))
     }
 }
@@ -293,6 +296,43 @@ pub(crate) fn shell_quote(text: &str) -> String {
     shlex::try_quote(text)
         .map(|quoted| quoted.into_owned())
         .unwrap_or_default()
+}
+
+/// The agent CLIs: a program that is not installed, a Run without what its provider needs.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum ProviderError {
+    /// The program of a launch is not installed; `install` says how (the
+    /// provider's package), `arg` which argument chose it.
+    #[error("{} is not on PATH: {install}", quote(.program))]
+    NotOnPath {
+        arg: Arg,
+        program: String,
+        install: &'static str,
+    },
+    #[error("this command session has no argv to run")]
+    NoArgv,
+    #[error("a Claude Run has no chosen session id")]
+    NoChosenId,
+}
+
+impl Domain for ProviderError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Operational
+    }
+
+    fn arg(&self) -> Option<Arg> {
+        use ProviderError::*;
+        Some(match self {
+            NotOnPath { arg, .. } => *arg,
+            _ => return None,
+        })
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
 }
 
 #[cfg(test)]

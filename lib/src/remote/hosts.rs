@@ -4,10 +4,12 @@
 //! entry is an error naming the file, not a host skipped in silence), and
 //! written through a temporary file and a rename under a lock, owner-only.
 
-use crate::error::{Arg, Error, Result, What};
+use crate::error::domain::{Arg, What};
 use crate::facade::Lf;
 use crate::home::Home;
+use crate::remote::RemoteError;
 use crate::wire::HostEntry;
+use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -47,7 +49,7 @@ pub fn host_name(text: &str) -> Result<String> {
     if ok {
         Ok(text.to_owned())
     } else {
-        Err(Error::BadHost(text.to_owned()))
+        Err(RemoteError::BadHost(text.to_owned()).into())
     }
 }
 
@@ -69,11 +71,12 @@ pub fn remote_path(arg: Arg, what: What, text: &str) -> Result<String> {
             }
         })
     } else {
-        Err(Error::BadRemotePath {
+        Err(RemoteError::BadRemotePath {
             arg,
             what,
             text: text.to_owned(),
-        })
+        }
+        .into())
     }
 }
 
@@ -100,13 +103,14 @@ pub fn load(home: &Home) -> Result<Vec<HostEntry>> {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(error) => {
-            return Err(Error::BadHostList {
+            return Err(RemoteError::BadHostList {
                 path,
                 problem: error.to_string(),
-            });
+            }
+            .into());
         }
     };
-    let bad = |problem: String| Error::BadHostList {
+    let bad = |problem: String| RemoteError::BadHostList {
         path: path.clone(),
         problem,
     };
@@ -117,7 +121,8 @@ pub fn load(home: &Home) -> Result<Vec<HostEntry>> {
         .map(|(index, entry)| {
             check(entry).map_err(|error| bad(format!("entry {}: {error}", index + 1)))
         })
-        .collect()
+        .collect::<std::result::Result<_, _>>()
+        .map_err(Error::from)
 }
 
 fn save(home: &Home, hosts: Vec<HostEntry>) -> Result<()> {
@@ -157,7 +162,7 @@ impl Lf {
         let _lock = crate::locks::named(self.home(), "hosts")?;
         let mut hosts = load(self.home())?;
         if hosts.iter().any(|known| known.host == entry.host) {
-            return Err(Error::HostExists(entry.host));
+            return Err(RemoteError::HostExists(entry.host).into());
         }
         hosts.push(entry.clone());
         save(self.home(), hosts)?;
@@ -173,7 +178,7 @@ impl Lf {
         let at = hosts
             .iter()
             .position(|known| known.host == host)
-            .ok_or_else(|| Error::HostNotFound(host.clone()))?;
+            .ok_or_else(|| RemoteError::HostNotFound(host.clone()))?;
         let entry = hosts.remove(at);
         save(self.home(), hosts)?;
         self.ssh(&entry).close_master();
@@ -251,7 +256,9 @@ mod tests {
             "$(x)",
             "a'b",
         ] {
-            assert!(matches!(host_name(bad), Err(Error::BadHost(text)) if text == bad));
+            assert!(
+                matches!(host_name(bad), Err(crate::Error::Remote(RemoteError::BadHost(text))) if text == bad)
+            );
         }
     }
 

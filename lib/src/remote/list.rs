@@ -13,9 +13,13 @@
 
 use super::hosts::Remotes;
 use super::ssh::{self, Exceeded, Finished, Limit, NotFinished, Ssh};
-use crate::error::{Error, ErrorKind, Result, host_text};
+use crate::Result;
+use crate::error::domain::ErrorKind;
+use crate::error::hint::Command;
+use crate::error::untrusted::host_text;
 use crate::facade::Lf;
 use crate::ids::SessionId;
+use crate::remote::RemoteError;
 use crate::session::{ListFilter, Listing};
 use crate::wire::{ActionKind, HostEntry, HostProblem, HostProblemKind, SessionRecord, Workspace};
 use std::collections::VecDeque;
@@ -144,12 +148,13 @@ impl Iterator for Merged {
 /// that name something of this machine cannot be asked of another.
 fn remote_args(filter: &ListFilter) -> Result<Vec<String>> {
     if filter.task.is_some() {
-        return Err(Error::LocalOnlyFilter { flag: "--task" });
+        return Err(RemoteError::LocalOnlyFilter { flag: "--task" }.into());
     }
     if filter.cwd.is_some() {
-        return Err(Error::LocalOnlyFilter {
+        return Err(RemoteError::LocalOnlyFilter {
             flag: "--cwd (or --here)",
-        });
+        }
+        .into());
     }
     let mut args = vec!["--jsonl".to_owned()];
     if filter.attention {
@@ -386,7 +391,8 @@ pub(crate) fn failed(
     stderr: &str,
 ) -> HostProblem {
     let host = &entry.host;
-    let (problem, message) = match (status.code(), ssh::remote_error(stderr)) {
+    let said = ssh::remote_error(stderr).map(|said| (said.kind, said.message));
+    let (problem, message) = match (status.code(), said) {
         (Some(ssh::SSH_FAILED), _) => (
             HostProblemKind::Unreachable,
             format!(
@@ -397,12 +403,17 @@ pub(crate) fn failed(
         (Some(code), _) if ssh::not_installed(code) => (
             HostProblemKind::NotInstalled,
             format!(
-                "{program} is not installed on host {host}{} (its shell said {}); install lf there, or name the folder of its binaries with lf-host add {host} --bin DIR",
+                "{program} is not installed on host {host}{} (its shell said {}); install lf there, or name the folder of its binaries with {}",
                 match &entry.bin {
                     Some(bin) => format!(" in {bin}"),
                     None => " on the PATH its ssh commands get".to_owned(),
                 },
-                ssh::last_words(stderr)
+                ssh::last_words(stderr),
+                // A record's words are the binaries' (the wire).
+                Command::HostAdd {
+                    host: Some(host.clone()),
+                    bin: true,
+                }
             ),
         ),
         (_, Some((ErrorKind::Usage, message))) => (

@@ -6,10 +6,17 @@
 
 use super::list::{adopt, failed, not_finished};
 use super::ssh::{self, Limit, Ssh};
-use crate::error::{Error, ErrorKind, Result, host_text};
+use crate::error::domain::ErrorKind;
+use crate::error::hint::{Command, Hint};
+use crate::error::untrusted::host_text;
 use crate::facade::Lf;
 use crate::ids::SessionSelector;
+use crate::input::InputError;
+use crate::remote::RemoteError;
+use crate::session::error::SessionError;
+use crate::tmux::TmuxError;
 use crate::wire::{HostEntry, HostProblem, SessionRecord};
+use crate::{Error, Result};
 use std::time::Duration;
 
 /// A host's answer to one open is one record (`--print`, `--detach`), so
@@ -49,7 +56,7 @@ impl RemoteSession {
             .iter()
             .find(|entry| entry.host == host)
             .cloned()
-            .ok_or_else(|| Error::HostNotFound(host.to_owned()))?;
+            .ok_or_else(|| RemoteError::HostNotFound(host.to_owned()))?;
         Ok(RemoteSession {
             entry,
             record: record.clone(),
@@ -63,30 +70,36 @@ const LAUNCH_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Why a host did not give a record.
 enum Refusal {
-    /// Its lf said it has no such Session.
-    NotThere(String),
-    /// It could not be asked, or its lf failed.
-    Problem(HostProblem, Option<ErrorKind>),
+    /// Its lf said it has no such Session (in these words, with this
+    /// error name).
+    NotThere(String, Option<String>),
+    /// It could not be asked, or its lf failed (with this kind and name).
+    Problem(HostProblem, Option<(ErrorKind, Option<String>)>),
 }
 
 impl Refusal {
     fn into_error(self, host: &str) -> Error {
         match self {
-            Refusal::NotThere(message) => Error::RemoteRefused {
+            Refusal::NotThere(message, name) => RemoteError::RemoteRefused {
                 host: host.to_owned(),
                 kind: ErrorKind::NotFound,
                 message: format!("on host {host}: {message}"),
-            },
+                name,
+            }
+            .into(),
             // A problem's message names the host already.
-            Refusal::Problem(problem, Some(kind)) => Error::RemoteRefused {
+            Refusal::Problem(problem, Some((kind, name))) => RemoteError::RemoteRefused {
                 host: host.to_owned(),
                 kind,
                 message: problem.message,
-            },
-            Refusal::Problem(problem, None) => Error::HostUnavailable {
+                name,
+            }
+            .into(),
+            Refusal::Problem(problem, None) => RemoteError::HostUnavailable {
                 host: problem.host,
                 message: problem.message,
-            },
+            }
+            .into(),
         }
     }
 }
@@ -110,7 +123,7 @@ impl Lf {
                 .hosts
                 .into_iter()
                 .next()
-                .ok_or_else(|| Error::HostNotFound(host.to_owned()))?;
+                .ok_or_else(|| RemoteError::HostNotFound(host.to_owned()))?;
             let ssh = self.ssh(&entry);
             let record = self
                 .ask_record(&ssh, &["--print", &text], named.timeout)
@@ -124,7 +137,11 @@ impl Lf {
             .and_then(|pinned| self.resolve(&pinned).map(|_| pinned))
         {
             Ok(pinned) => return Ok(Located::Here(pinned)),
-            Err(error @ (Error::SessionNotFound(_) | Error::RunNotFound(_))) => {
+            Err(
+                error @ Error::Session(
+                    SessionError::SessionNotFound(_) | SessionError::RunNotFound(_),
+                ),
+            ) => {
                 let remotes = self.remotes(true, &[], timeout)?;
                 if remotes.is_empty() {
                     return Err(error);
@@ -146,9 +163,11 @@ impl Lf {
                     entry: ssh.entry().clone(),
                     record,
                 }),
-                Err(Refusal::NotThere(_)) => {}
-                Err(Refusal::Problem(problem, Some(ErrorKind::Usage))) if refused.is_none() => {
-                    let refusal = Refusal::Problem(problem, Some(ErrorKind::Usage));
+                Err(Refusal::NotThere(..)) => {}
+                Err(Refusal::Problem(problem, Some((ErrorKind::Usage, name))))
+                    if refused.is_none() =>
+                {
+                    let refusal = Refusal::Problem(problem, Some((ErrorKind::Usage, name)));
                     refused = Some(refusal.into_error(ssh.host()));
                 }
                 Err(Refusal::Problem(problem, _)) => problems.push(problem.message),
@@ -169,17 +188,18 @@ impl Lf {
                     format!(
                         "{} {} on host {}",
                         crate::ids::short_id(&session.record.id),
-                        crate::error::quote(&session.record.title),
+                        crate::error::untrusted::quote(&session.record.title),
                         session.entry.host
                     )
                 })
                 .collect::<Vec<_>>()
                 .join(", ");
-            return Err(Error::AmbiguousPrefix {
+            return Err(InputError::AmbiguousPrefix {
                 text,
                 what: "Session",
                 candidates,
-            });
+            }
+            .into());
         }
         if let Some(session) = found.into_iter().next() {
             return Ok(Located::Remote(Box::new(session)));
@@ -187,13 +207,14 @@ impl Lf {
         if let Some(error) = refused {
             return Err(error);
         }
-        Err(Error::NowhereFound {
+        Err(RemoteError::NowhereFound {
             id: text,
             problems: problems
                 .iter()
                 .map(|message| format!("; {message}"))
                 .collect(),
-        })
+        }
+        .into())
     }
 
     /// The argv that takes a terminal to a remote Session, with these
@@ -224,13 +245,16 @@ impl Lf {
         }
         if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             let id = &session.record.id;
-            return Err(Error::NotATerminal {
+            return Err(TmuxError::NotATerminal {
                 name: format!("of Session {id} on host {}", session.entry.host),
-                attach: format!(
-                    "lf-session-open {id} --host {} in a terminal",
-                    session.entry.host
-                ),
-            });
+                attach: Hint::text("run ")
+                    .command(Command::SessionOpen {
+                        id: id.clone(),
+                        host: Some(session.entry.host.clone()),
+                    })
+                    .then(" in a terminal"),
+            }
+            .into());
         }
         Err(crate::session::Destination::exec(argv))
     }
@@ -286,10 +310,12 @@ impl Lf {
                 })?;
                 if !finished.status.success() {
                     return Err(match ssh::remote_error(&finished.stderr) {
-                        Some((ErrorKind::NotFound, message)) => Refusal::NotThere(message),
-                        kind => Refusal::Problem(
+                        Some(said) if said.kind == ErrorKind::NotFound => {
+                            Refusal::NotThere(said.message, said.name)
+                        }
+                        said => Refusal::Problem(
                             failed(ssh.entry(), program, &finished.status, &finished.stderr),
-                            kind.map(|(kind, _)| kind),
+                            said.map(|said| (said.kind, said.name)),
                         ),
                     });
                 }

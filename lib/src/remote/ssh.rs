@@ -17,7 +17,7 @@
 //! A host whose entry says `control_master: false` gets none of these
 //! options, so the person's own `~/.ssh/config` decides.
 
-use crate::error::Result;
+use crate::Result;
 use crate::facade::Lf;
 use crate::wire::HostEntry;
 use std::io::{BufRead, BufReader, Read};
@@ -365,19 +365,44 @@ fn tail(mut stream: impl Read) -> String {
     String::from_utf8_lossy(&kept).into_owned()
 }
 
-/// What a remote lf said when it failed (`LF_ERROR_FORMAT=json`): its
-/// kind and message, when its stderr ends with such an object. The
-/// message is escaped for a terminal (`error::host_text`) here, where it
-/// enters lf, so no message that embeds it can show it raw.
-pub(crate) fn remote_error(stderr: &str) -> Option<(crate::error::ErrorKind, String)> {
+/// What a remote lf said when it failed (`LF_ERROR_FORMAT=json`).
+pub(crate) struct Reported {
+    pub kind: crate::error::domain::ErrorKind,
+    /// Escaped for a terminal (`error::host_text`).
+    pub message: String,
+    /// Its error's stable name (`session_not_found`), when it gave one
+    /// that is a snake_case word.
+    pub name: Option<String>,
+}
+
+/// What a remote lf said when it failed, when its stderr ends with such an
+/// object. The message is escaped for a terminal here, where it enters lf,
+/// so no message that embeds it can show it raw; a name that is not a
+/// plain snake_case word (as every lf error's is) is dropped, never shown.
+pub(crate) fn remote_error(stderr: &str) -> Option<Reported> {
     #[derive(serde::Deserialize)]
-    struct Reported {
-        kind: crate::error::ErrorKind,
+    struct Said {
+        kind: crate::error::domain::ErrorKind,
         message: String,
+        #[serde(default)]
+        error: Option<String>,
     }
     let line = stderr.lines().rev().find(|line| !line.trim().is_empty())?;
-    let reported: Reported = serde_json::from_str(line).ok()?;
-    Some((reported.kind, crate::error::host_text(&reported.message)))
+    let said: Said = serde_json::from_str(line).ok()?;
+    Some(Reported {
+        kind: said.kind,
+        message: crate::error::untrusted::host_text(&said.message),
+        name: said.error.filter(|name| is_error_name(name)),
+    })
+}
+
+/// Whether `text` can be an lf error's name: a snake_case word of at most
+/// 64 characters (`session_not_found`).
+fn is_error_name(text: &str) -> bool {
+    let mut chars = text.chars();
+    text.len() <= 64
+        && chars.next().is_some_and(|first| first.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// The last thing ssh (or the remote shell) said, bounded and escaped for
@@ -389,7 +414,7 @@ pub(crate) fn last_words(stderr: &str) -> String {
         .map(str::trim)
         .find(|line| !line.is_empty())
         .unwrap_or("no message");
-    crate::error::host_text(line)
+    crate::error::untrusted::host_text(line)
 }
 
 /// ssh's own failure: it exits with 255 when it could not connect or log
@@ -525,9 +550,35 @@ mod tests {
     fn a_remote_error_is_escaped_where_it_enters() {
         let stderr =
             "motd\n{\"kind\": \"not_found\", \"message\": \"no \\u001b]2;x\\u0007\\u202e\"}\n";
-        let (kind, message) = remote_error(stderr).unwrap();
-        assert_eq!(kind, crate::error::ErrorKind::NotFound);
-        assert_eq!(message, "no \\u{1b}]2;x\\u{7}\\u{202e}");
+        let reported = remote_error(stderr).unwrap();
+        assert_eq!(reported.kind, crate::error::domain::ErrorKind::NotFound);
+        assert_eq!(reported.message, "no \\u{1b}]2;x\\u{7}\\u{202e}");
+        assert_eq!(reported.name, None);
         assert_eq!(last_words("a\n \u{1b}[2J \n\n"), "\\u{1b}[2J");
+    }
+
+    #[test]
+    fn a_remote_error_keeps_its_name_only_when_it_is_a_snake_case_word() {
+        let said = |name: &str| {
+            let line = serde_json::json!({"kind": "conflict", "message": "m", "error": name});
+            remote_error(&line.to_string()).unwrap().name
+        };
+        assert_eq!(
+            said("already_complete").as_deref(),
+            Some("already_complete")
+        );
+        let long = "x".repeat(65);
+        for bad in [
+            "",
+            "Already",
+            "a-b",
+            "a b",
+            "\u{1b}[2J",
+            "_x",
+            "1x",
+            long.as_str(),
+        ] {
+            assert_eq!(said(bad), None, "{bad:?}");
+        }
     }
 }

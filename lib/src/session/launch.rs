@@ -7,14 +7,16 @@
 
 use super::serve::{Action, Event, Launch, Phase, Wakers, Woken};
 use crate::clock::now_micros;
-use crate::error::{Error, Result};
+use crate::error::domain::{Domain, ErrorKind};
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::liveness::{Presence, ProcessIdentity};
 use crate::provider::{self, Mode, Provider};
+use crate::session::error::SessionError;
 use crate::state::{self, RunOutcome};
 use crate::store::{ClientReceipt, Launched, NewRun, RunRow, SessionRow};
 use crate::tmux::{self, Tmux};
+use crate::{Error, Result};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
@@ -233,7 +235,7 @@ impl Lf {
         refuse_completed(&row)?;
         let lock = if options.try_lock {
             crate::locks::try_launch(self.home(), &id)?
-                .ok_or_else(|| Error::BeingOpened(id.to_string()))?
+                .ok_or_else(|| LaunchError::BeingOpened(id.to_string()))?
         } else {
             crate::locks::launch(self.home(), &id)?
         };
@@ -251,7 +253,7 @@ impl Lf {
             } else if running && !options.here {
                 return Ok(Destination::Tmux(name));
             } else {
-                return Err(Error::Unavailable(state::ACTIVE_ELSEWHERE.into()));
+                return Err(SessionError::Unavailable(state::ACTIVE_ELSEWHERE.into()).into());
             }
         }
         let run = self.launchable_run(&row)?;
@@ -316,7 +318,7 @@ impl Lf {
     pub(crate) fn run(&self, id: &str) -> Result<RunRow> {
         self.store()?
             .run_row(id)?
-            .ok_or_else(|| Error::RunNotFound(id.to_string()))
+            .ok_or_else(|| SessionError::RunNotFound(id.to_string()).into())
     }
 
     /// Live clients of a Session, checked against `/proc`.
@@ -380,7 +382,7 @@ impl Lf {
         let run = start.run.as_str();
         let row = self.run(run)?;
         if let Some(diagnostic) = &row.diagnostic {
-            return Err(Error::LaunchFailed(diagnostic.clone()));
+            return Err(LaunchError::LaunchFailed(diagnostic.clone()).into());
         }
         if row.published
             && (!start.confirms || row.confirmed || row.waits_for_person)
@@ -391,19 +393,21 @@ impl Lf {
         if !running(&start.tmux)? {
             let row = self.run(run)?;
             return Err(match row.diagnostic {
-                Some(diagnostic) => Error::LaunchFailed(diagnostic),
-                None => Error::LauncherExited {
+                Some(diagnostic) => LaunchError::LaunchFailed(diagnostic).into(),
+                None => LaunchError::LauncherExited {
                     run: run.to_owned(),
                     log: self.home().runs().join(run).join("serve.log"),
-                },
+                }
+                .into(),
             });
         }
         if Instant::now() >= start.deadline {
-            return Err(Error::StartTimeout {
+            return Err(LaunchError::StartTimeout {
                 run: run.to_owned(),
                 seconds: START_TIMEOUT.as_secs(),
                 tmux: start.tmux.clone(),
-            });
+            }
+            .into());
         }
         Ok(false)
     }
@@ -448,14 +452,15 @@ impl Lf {
         } else if !run.published && run.created_at >= self.run(&row.current_run_id)?.created_at {
             Some(row.current_run_id.clone())
         } else {
-            return Err(Error::NotCurrentRun {
+            return Err(LaunchError::NotCurrentRun {
                 run: run.id,
                 session: id.to_string(),
                 current: row.current_run_id,
-            });
+            }
+            .into());
         };
         if !self.live_clients(&row.id)?.is_empty() {
-            return Err(Error::Unavailable(state::ACTIVE_ELSEWHERE.into()));
+            return Err(SessionError::Unavailable(state::ACTIVE_ELSEWHERE.into()).into());
         }
         let run = self.run(run_id.as_str())?;
         let provider = Provider::parse(&run.provider)?;
@@ -466,7 +471,7 @@ impl Lf {
                 prompt: run.prompt.as_deref(),
             },
             (None, true) => {
-                return Err(Error::NoNativeHistory(run.id));
+                return Err(LaunchError::NoNativeHistory(run.id).into());
             }
         };
         let run_dir = self.home().run_dir(&run_id);
@@ -709,7 +714,7 @@ impl Lf {
             let log = self.home().run_dir(&run_id).join("serve.log");
             let _ = crate::home::write_private(&log, format!("{diagnostic}\n").as_bytes());
         }
-        Error::LaunchFailed(diagnostic)
+        LaunchError::LaunchFailed(diagnostic).into()
     }
 }
 
@@ -725,6 +730,56 @@ fn outcome_of(status: &std::process::ExitStatus) -> RunOutcome {
         (Some(_), _) => RunOutcome::Interrupted,
         (None, Some(code)) if code > 128 && code <= 128 + 64 => RunOutcome::Interrupted,
         _ => RunOutcome::Exited,
+    }
+}
+
+/// Launching a Run: another opener, a Run that is no longer current, and an agent that did not start.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum LaunchError {
+    #[error("Session {0} is being opened by another process; try again in a moment")]
+    BeingOpened(String),
+    #[error(
+        "Run {run} is no longer current for Session {session}; its current Run is {current}: open the Session instead"
+    )]
+    NotCurrentRun {
+        run: String,
+        session: String,
+        current: String,
+    },
+    #[error(
+        "Run {0} was already launched and has no native history; open the Session to start a new attempt"
+    )]
+    NoNativeHistory(String),
+    /// A launch failed; the diagnostic is what lf-serve or the agent said.
+    #[error("{0}")]
+    LaunchFailed(String),
+    #[error("the launcher of Run {run} exited before the agent was resumable; see {}", .log.display())]
+    LauncherExited { run: String, log: PathBuf },
+    #[error("Run {run} did not start within {seconds}s; look at the tmux session {tmux}")]
+    StartTimeout {
+        run: String,
+        seconds: u64,
+        tmux: String,
+    },
+    #[error("{0} Session(s) could not be restored; the line of each says why")]
+    RestoreFailed(usize),
+}
+
+impl Domain for LaunchError {
+    fn kind(&self) -> ErrorKind {
+        use LaunchError::*;
+        match self {
+            BeingOpened(..) | NotCurrentRun { .. } | NoNativeHistory(..) => ErrorKind::Conflict,
+            LaunchFailed(..) | LauncherExited { .. } | StartTimeout { .. } | RestoreFailed(..) => {
+                ErrorKind::Operational
+            }
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.into()
     }
 }
 

@@ -4,6 +4,7 @@
 //! picker's order and filter (`pick`). The rules those records follow —
 //! state, attention, actions — are `crate::state`.
 
+pub mod error;
 pub mod launch;
 pub mod ops;
 pub mod pick;
@@ -14,5 +15,6 @@ mod serve;
 pub mod worktree;
 
 pub use crate::state::{Facts, FlowFacts, RunOutcome, Turn};
+pub use error::SessionError;
 pub use launch::{Destination, OpenOptions};
 pub use ops::*;

@@ -3,13 +3,18 @@
 //! they return; no rule is decided outside this library.
 
 use super::project::Projection;
+use crate::Result;
 use crate::clock::now_micros;
-use crate::error::{Arg, Error, Result};
+use crate::error::domain::Arg;
+use crate::error::hint::Command;
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::input;
+use crate::input::InputError;
 use crate::liveness::ProcessIdentity;
 use crate::provider::Provider;
+use crate::session::error::SessionError;
+use crate::session::worktree::WorktreeError;
 use crate::state;
 use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, Store};
 use crate::wire::{
@@ -72,36 +77,38 @@ impl Lf {
             SessionSelector::SessionPrefix(prefix) => {
                 let found = self.store()?.sessions_by_prefix(&prefix, limit)?;
                 match found.as_slice() {
-                    [] => Err(Error::SessionNotFound(prefix)),
+                    [] => Err(SessionError::SessionNotFound(prefix).into()),
                     [(id, _)] => Ok(SessionSelector::Session(SessionId::parse(id)?)),
-                    _ => Err(Error::AmbiguousPrefix {
+                    _ => Err(InputError::AmbiguousPrefix {
                         candidates: candidates(&found, SHOWN, |(id, title)| {
-                            (id.as_str(), crate::error::quote(title))
+                            (id.as_str(), crate::error::untrusted::quote(title))
                         }),
                         text: prefix,
                         what: "Session",
-                    }),
+                    }
+                    .into()),
                 }
             }
             SessionSelector::RunPrefix(prefix) => {
                 let found = self.store()?.runs_by_prefix(&prefix, limit)?;
                 match found.as_slice() {
-                    [] => Err(Error::RunNotFound(prefix)),
+                    [] => Err(SessionError::RunNotFound(prefix).into()),
                     [(run, _, _)] => Ok(SessionSelector::Run(RunId::parse(run)?)),
-                    _ => Err(Error::AmbiguousPrefix {
+                    _ => Err(InputError::AmbiguousPrefix {
                         candidates: candidates(&found, SHOWN, |(run, session, title)| {
                             (
                                 run.as_str(),
                                 format!(
                                     "of Session {} {}",
                                     crate::ids::short_id(session),
-                                    crate::error::quote(title)
+                                    crate::error::untrusted::quote(title)
                                 ),
                             )
                         }),
                         text: prefix,
                         what: "Run",
-                    }),
+                    }
+                    .into()),
                 }
             }
             exact => Ok(exact),
@@ -117,21 +124,22 @@ impl Lf {
             SessionSelector::Run(run) => self
                 .store()?
                 .session_of_run(run.as_str())?
-                .ok_or_else(|| Error::RunNotFound(run.to_string()))?,
+                .ok_or_else(|| SessionError::RunNotFound(run.to_string()))?,
             prefix => return self.resolve(&self.pin(prefix.clone())?),
         };
         let row = self
             .store()?
             .session_row(&id)?
-            .ok_or_else(|| Error::SessionNotFound(id))?;
+            .ok_or(SessionError::SessionNotFound(id))?;
         if let SessionSelector::Run(run) = selector
             && row.current_run_id != run.as_str()
         {
-            return Err(Error::HistoricalRun {
+            return Err(SessionError::HistoricalRun {
                 run: run.to_string(),
                 session: row.id,
                 current: row.current_run_id,
-            });
+            }
+            .into());
         }
         Ok(row)
     }
@@ -200,7 +208,12 @@ impl Lf {
 
     /// A directory the caller named (relative to its own directory), as
     /// stored: absolute, with symlinks resolved.
-    pub(crate) fn dir(&self, path: &Path, arg: Arg, what: crate::error::What) -> Result<String> {
+    pub(crate) fn dir(
+        &self,
+        path: &Path,
+        arg: Arg,
+        what: crate::error::domain::What,
+    ) -> Result<String> {
         crate::work::canonical_dir(&self.caller.path(path)?, arg, what)
     }
 
@@ -222,17 +235,23 @@ impl Lf {
         let prompt = request.prompt.map(input::prompt).transpose()?;
         match request.provider {
             Provider::Command if request.argv.is_empty() => {
-                return Err(Error::BadCommand {
-                    problem: "the command provider needs the command to run after --, e.g. lf-session-new --provider command -- htop",
-                });
+                return Err(InputError::BadCommand {
+                    problem: "the command provider needs the command to run",
+                    example: Some(Command::SessionNew {
+                        command: Some(&["htop"]),
+                    }),
+                }
+                .into());
             }
             Provider::Command if prompt.is_some() => {
-                return Err(Error::BadCommand {
+                return Err(InputError::BadCommand {
                     problem: "the command provider takes no prompt: put the whole command after --",
-                });
+                    example: None,
+                }
+                .into());
             }
             Provider::Claude | Provider::Codex if !request.argv.is_empty() => {
-                return Err(Error::ArgvNotForAgent(request.provider.as_str()));
+                return Err(SessionError::ArgvNotForAgent(request.provider.as_str()).into());
             }
             _ => {}
         }
@@ -248,7 +267,7 @@ impl Lf {
             .map(crate::input::title)
             .transpose()?;
         if request.worktree.is_some() && request.task.is_some() {
-            return Err(Error::WorktreeWithTask);
+            return Err(WorktreeError::WorktreeWithTask.into());
         }
         let task = match &request.task {
             Some(selector) => Some(crate::work::find_task(self.store()?, selector)?),
@@ -325,19 +344,18 @@ impl Lf {
     /// `$LF_RUN_ID`) ready for review.
     pub fn ready(&self, summary: &str) -> Result<SessionRecord> {
         let summary = crate::input::summary(summary)?;
-        let variable = |name| self.caller.var(name).ok_or(Error::NotLaunchedByLf { name });
-        let (session, run) = (variable("LF_SESSION_ID")?, variable("LF_RUN_ID")?);
-        let in_variable = |variable| {
-            move |error| Error::InVariable {
-                variable,
-                inner: Box::new(error),
-            }
+        let variable = |name| {
+            self.caller
+                .var(name)
+                .ok_or(SessionError::NotLaunchedByLf { name })
         };
-        let session = SessionId::parse(session).map_err(in_variable("LF_SESSION_ID"))?;
-        let run = RunId::parse(run).map_err(in_variable("LF_RUN_ID"))?;
+        let (session, run) = (variable("LF_SESSION_ID")?, variable("LF_RUN_ID")?);
+        let session =
+            SessionId::parse(session).map_err(|error| error.in_variable("LF_SESSION_ID"))?;
+        let run = RunId::parse(run).map_err(|error| error.in_variable("LF_RUN_ID"))?;
         let row = self.resolve(&SessionSelector::Session(session.clone()))?;
         if row.primary_scope.is_some() {
-            return Err(Error::PrimaryNotReviewed);
+            return Err(SessionError::PrimaryNotReviewed.into());
         }
         if row.kind == SessionKind::Flow {
             let waiting = match &row.flow_id {
@@ -345,16 +363,17 @@ impl Lf {
                 None => false,
             };
             if !waiting {
-                return Err(Error::StaleReview);
+                return Err(SessionError::StaleReview.into());
             }
         }
         match self.store()?.session_of_run(run.as_str())? {
             Some(owner) if owner == row.id => {}
             _ => {
-                return Err(Error::RunOfOtherSession {
+                return Err(SessionError::RunOfOtherSession {
                     run: run.to_string(),
                     session: session.to_string(),
-                });
+                }
+                .into());
             }
         }
         self.store()?
@@ -411,11 +430,13 @@ impl Lf {
         let review = match (record.kind, invocation) {
             (SessionKind::Flow, Some(invocation)) => {
                 if !self.waits_on(&invocation, &record.id)? {
-                    return Err(Error::NoLongerWaiting(record.id));
+                    return Err(SessionError::NoLongerWaiting(record.id).into());
                 }
                 Some(invocation)
             }
-            (SessionKind::Flow, None) => return Err(Error::NoLongerWaiting(record.id)),
+            (SessionKind::Flow, None) => {
+                return Err(SessionError::NoLongerWaiting(record.id).into());
+            }
             _ => None,
         };
         let clients = self.store()?.open_clients(Some(&record.id))?;
@@ -471,10 +492,11 @@ impl Lf {
         if let Some(existing) = &row.task_id
             && *existing != task.id
         {
-            return Err(Error::AlreadyBound {
+            return Err(SessionError::AlreadyBound {
                 session: row.id,
                 task: existing.clone(),
-            });
+            }
+            .into());
         }
         Ok(SessionBindingPreview {
             session_id: row.id,
@@ -515,7 +537,7 @@ impl std::fmt::Display for AgentStopping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use crate::liveness::{Stopping, TELL_AFTER};
         let session = crate::ids::short_id(&self.session);
-        let command = crate::error::quote(&self.command);
+        let command = crate::error::untrusted::quote(&self.command);
         let seconds = |duration: Duration| format!("{} s", duration.as_secs_f64());
         match self.stage {
             Stopping::StillRunning { grace } => write!(
@@ -780,7 +802,7 @@ pub(crate) fn parse_cursor(cursor: &str) -> Result<(i64, String)> {
         let id = SessionId::parse(id).ok()?;
         Some((created, id.to_string()))
     });
-    parsed.ok_or_else(|| Error::BadCursor(cursor.to_owned()))
+    parsed.ok_or_else(|| InputError::BadCursor(cursor.to_owned()).into())
 }
 
 #[cfg(test)]
@@ -793,7 +815,9 @@ mod tests {
         let cursor = format_cursor(42, id.as_str());
         assert_eq!(parse_cursor(&cursor).unwrap(), (42, id.to_string()));
         for bad in ["", "42", "x.y", "42.notanid", "42.' OR 1=1 --"] {
-            assert!(matches!(parse_cursor(bad), Err(Error::BadCursor(text)) if text == bad));
+            assert!(
+                matches!(parse_cursor(bad), Err(crate::Error::Input(InputError::BadCursor(text))) if text == bad)
+            );
         }
     }
 

@@ -9,6 +9,8 @@
 //! so nothing in it may move the cursor or change the terminal.
 
 use crate::clock::{Seconds, Timestamp};
+use crate::error::domain::{Domain, ErrorKind};
+use crate::error::hint::{Command, Hint};
 use crate::ids::PaneId;
 use crate::wire::{Attention, SessionRecord};
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
@@ -244,6 +246,45 @@ pub fn preview(captured: &str, width: usize, height: usize) -> Vec<String> {
     }
     let skip = lines.len().saturating_sub(height);
     lines.into_iter().skip(skip).map(|(line, _)| line).collect()
+}
+
+/// The picker's terminal.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum PickError {
+    #[error("there is no session to pick")]
+    NothingToPick,
+    #[error("the picker needs a terminal")]
+    NoTerminal,
+    #[error("cannot {0} the terminal")]
+    Terminal(&'static str, #[source] std::io::Error),
+}
+
+impl Domain for PickError {
+    fn kind(&self) -> ErrorKind {
+        use PickError::*;
+        match self {
+            NothingToPick => ErrorKind::NotFound,
+            NoTerminal => ErrorKind::Usage,
+            Terminal(..) => ErrorKind::Operational,
+        }
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            PickError::NoTerminal => Some(
+                Hint::text("use ")
+                    .command(Command::SessionList { all: false })
+                    .then(" to choose in a script"),
+            ),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,11 +5,13 @@
 //! same successor.
 
 use super::launch::OpenOptions;
+use crate::Result;
 use crate::clock::now_micros;
-use crate::error::{Arg, Error, Result};
+use crate::error::domain::Arg;
 use crate::facade::Lf;
 use crate::ids::{RunId, SessionId};
 use crate::provider::Provider;
+use crate::session::error::SessionError;
 use crate::store::{NewRun, NewSessionRow};
 use crate::tmux;
 use crate::wire::{SessionKind, SessionRecord, TitleSource};
@@ -64,7 +66,7 @@ pub fn repository_root(dir: &Path) -> Result<String> {
         .find(|candidate| candidate.join(".git").exists())
         .map(Path::to_path_buf);
     root.map(|root| root.display().to_string())
-        .ok_or(Error::NotInRepository(start))
+        .ok_or(SessionError::NotInRepository(start).into())
 }
 
 impl Lf {
@@ -106,7 +108,7 @@ impl Lf {
         let scope_key = row
             .primary_scope
             .clone()
-            .ok_or_else(|| Error::NotPrimary(row.id.clone()))?;
+            .ok_or_else(|| SessionError::NotPrimary(row.id.clone()))?;
         let _scope_lock = crate::locks::named(self.home(), &format!("primary:{scope_key}"))?;
         if let Some(successor) = self.store()?.replaced_by(&row.id)? {
             return self.get(&successor);
@@ -138,7 +140,7 @@ impl Lf {
 
     fn admit_primary(&self, scope: &Scope, provider: Provider) -> Result<String> {
         if !provider.is_agent() {
-            return Err(Error::NeedsAgent("primary Session"));
+            return Err(SessionError::NeedsAgent("primary Session").into());
         }
         let (wave_id, cwd) = match scope {
             Scope::Wave { id, repo, .. } => (Some(id.clone()), repo.clone()),

@@ -8,8 +8,8 @@
 //! receipts — each once, so a page of 100 does not pay for the other ten
 //! thousand.
 
+use crate::Result;
 use crate::clock::Timestamp;
-use crate::error::Result;
 use crate::facade::OpenCommand;
 use crate::liveness::Presence;
 use crate::state::{self, Facts, StepFacts};

@@ -9,13 +9,15 @@
 
 use super::launch::Starting;
 use super::project::LiveClients;
-use crate::error::{Error, Result};
 use crate::facade::Lf;
 use crate::ids::{SessionId, SessionSelector};
+use crate::session::launch::LaunchError;
 use crate::state::{LostReason, RunOutcome};
 use crate::store::{ListQuery, SessionRow};
 use crate::tmux;
+use crate::tmux::TmuxError;
 use crate::wire::{RestoreLine, RestoreResult, RestoreSkip};
+use crate::{Error, Result};
 
 /// A launch restore started and waits for.
 struct Pending {
@@ -91,7 +93,7 @@ impl Lf {
         }
         match failed {
             0 => Ok(()),
-            count => Err(Error::RestoreFailed(count)),
+            count => Err(LaunchError::RestoreFailed(count).into()),
         }
     }
 
@@ -145,7 +147,9 @@ impl Lf {
         let run = self.launchable_run(&row)?;
         let resumed = run.id == row.current_run_id && run.native_id.is_some();
         match self.start_in_tmux(&row, &run, tmux, &name) {
-            Err(Error::TmuxSessionExists(_)) => return Ok(Err(running(&row, &name))),
+            Err(Error::Tmux(TmuxError::TmuxSessionExists(_))) => {
+                return Ok(Err(running(&row, &name)));
+            }
             started => started?,
         }
         let mut line = line(&row, Some(reason), RestoreResult::Relaunched);

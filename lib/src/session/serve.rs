@@ -16,8 +16,10 @@
 //! gives the actions to take, and [`Launch::deadline`] says when it next
 //! needs to be told that time passed.
 
-use crate::error::{Error, Result};
+use crate::events::EventsError;
+use crate::liveness::LivenessError;
 use crate::session::launch::START_GRACE;
+use crate::{Error, Result};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::fs::inotify;
 use rustix::process::Signal;
@@ -266,9 +268,12 @@ struct Followed {
 
 /// A watch that could not be set up, named for a person.
 fn cannot_watch(path: &Path) -> impl Fn(rustix::io::Errno) -> Error + '_ {
-    move |source| Error::CannotWatch {
-        path: path.to_path_buf(),
-        source: source.into(),
+    move |source| {
+        EventsError::CannotWatch {
+            path: path.to_path_buf(),
+            source: source.into(),
+        }
+        .into()
     }
 }
 
@@ -305,7 +310,7 @@ impl Wakers {
         let pid = i32::try_from(pid)
             .ok()
             .and_then(rustix::process::Pid::from_raw)
-            .ok_or(Error::ProcessNotFound(pid))?;
+            .ok_or(LivenessError::ProcessNotFound(pid))?;
         let agent = rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty())
             .map_err(|source| {
                 Error::io(

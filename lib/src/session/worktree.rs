@@ -13,13 +13,17 @@
 //! under `$LF_WORKTREES/<repo>/<name>` (see docs/decisions/0024-worktrees-and-restore.md).
 
 use crate::clock::now_micros;
-use crate::error::{Arg, Error, Result};
+use crate::error::domain::{Arg, Domain, ErrorKind};
+use crate::error::hint::{Command, Hint};
+use crate::error::untrusted::quote;
 use crate::facade::Lf;
 use crate::git::{Git, NumStat, Status};
 use crate::ids::{SessionId, TaskId};
 use crate::input;
 use crate::store::{ListQuery, SessionRow, TaskRow};
 use crate::wire::{FileChange, SessionDiff, SessionRecord};
+use crate::work::WorkError;
+use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -102,32 +106,33 @@ impl Lf {
             .transpose()?;
         let toplevel = Git::at(cwd)
             .toplevel()?
-            .ok_or_else(|| Error::NotAGitRepository(cwd.to_owned()))?;
+            .ok_or_else(|| WorktreeError::NotAGitRepository(cwd.to_owned()))?;
         let repo = Git::at(&toplevel);
         let base = match base {
             Some(base) => base,
             None => repo
                 .current_branch()?
-                .ok_or_else(|| Error::DetachedBase(toplevel.display().to_string()))?,
+                .ok_or_else(|| WorktreeError::DetachedBase(toplevel.display().to_string()))?,
         };
         match repo.full_ref_name(&base)? {
             Some(full) if full.starts_with("refs/heads/") || full.starts_with("refs/remotes/") => {}
-            _ => return Err(Error::BaseNotABranch(base)),
+            _ => return Err(WorktreeError::BaseNotABranch(base).into()),
         }
         if repo.has_ref(&format!("refs/heads/{branch}"))? {
-            return Err(Error::BranchExists {
+            return Err(WorktreeError::BranchExists {
                 branch,
                 repo: toplevel.display().to_string(),
-            });
+            }
+            .into());
         }
         let path = self
             .worktree_place(&toplevel)?
             .join(branch.replace('/', "-"));
         if std::fs::symlink_metadata(&path).is_ok() {
-            return Err(Error::WorktreeDirExists(path.display().to_string()));
+            return Err(WorktreeError::WorktreeDirExists(path.display().to_string()).into());
         }
         if self.store()?.find_task(&branch)?.is_some() {
-            return Err(Error::TaskExists(branch));
+            return Err(WorkError::TaskExists(branch).into());
         }
         Ok(PlannedWorktree {
             repo,
@@ -343,7 +348,7 @@ impl Lf {
         let (task, worktree) = task
             .and_then(|task| Some((task.worktree.clone()?, task)))
             .map(|(worktree, task)| (task, worktree))
-            .ok_or_else(|| Error::NoWorktree {
+            .ok_or_else(|| WorktreeError::NoWorktree {
                 session: row.id.clone(),
             })?;
         crate::work::canonical_dir(Path::new(&worktree), Arg::RemoveWorktree, "worktree")?;
@@ -435,11 +440,12 @@ impl Lf {
         if lost.is_empty() {
             return Ok(());
         }
-        Err(Error::WouldLoseWork {
+        Err(WorktreeError::WouldLoseWork {
             session: session.to_owned(),
             worktree: worktree.to_owned(),
             lost: lost.join(" and "),
-        })
+        }
+        .into())
     }
 
     /// Another open Session working in the same worktree keeps it.
@@ -455,10 +461,11 @@ impl Lf {
                 Ok(true)
             })?;
         match other {
-            Some(other) => Err(Error::WorktreeInUse {
+            Some(other) => Err(WorktreeError::WorktreeInUse {
                 other,
                 worktree: worktree.to_owned(),
-            }),
+            }
+            .into()),
             None => Ok(()),
         }
     }
@@ -533,4 +540,98 @@ fn commits(ahead: u64, base: Option<&str>) -> String {
         if ahead == 1 { "" } else { "s" },
         base.unwrap_or("its base")
     )
+}
+/// A Session's worktree: making one, and removing it.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum WorktreeError {
+    #[error(
+        "{} is not inside a git repository: --worktree needs one; pass --cwd with a directory of a repository",
+        quote(.0)
+    )]
+    NotAGitRepository(String),
+    #[error(
+        "the repository {} is on no branch (its HEAD is detached): name the branch to start from with --base BRANCH",
+        quote(.0)
+    )]
+    DetachedBase(String),
+    #[error(
+        "{} is not a branch of this repository: --base takes a local branch (main) or a remote-tracking one (origin/main)",
+        quote(.0)
+    )]
+    BaseNotABranch(String),
+    #[error(
+        "--worktree registers a Task of its own; leave out --task (or use the Task's worktree with --task alone)"
+    )]
+    WorktreeWithTask,
+    #[error(
+        "the branch {} already exists in {}",
+        quote(.branch), quote(.repo)
+    )]
+    BranchExists { branch: String, repo: String },
+    #[error(
+        "{} already exists; choose another --worktree NAME, or set LF_WORKTREES to put worktrees elsewhere",
+        quote(.0)
+    )]
+    WorktreeDirExists(String),
+    #[error(
+        "Session {session} has no worktree to remove (it is bound to no Task with a worktree); complete it without --remove-worktree"
+    )]
+    NoWorktree { session: String },
+    #[error(
+        "removing the worktree {} of Session {session} would lose {lost}; commit and merge that first, or pass --force to discard it",
+        quote(.worktree)
+    )]
+    WouldLoseWork {
+        session: String,
+        worktree: String,
+        lost: String,
+    },
+    #[error(
+        "Session {other} is open in the worktree {} too; complete it first, or remove the worktree with the last Session that uses it",
+        quote(.worktree)
+    )]
+    WorktreeInUse { other: String, worktree: String },
+}
+
+impl Domain for WorktreeError {
+    fn kind(&self) -> ErrorKind {
+        use WorktreeError::*;
+        match self {
+            NotAGitRepository(..) | DetachedBase(..) | BaseNotABranch(..) | WorktreeWithTask => {
+                ErrorKind::Usage
+            }
+            BranchExists { .. }
+            | WorktreeDirExists(..)
+            | NoWorktree { .. }
+            | WouldLoseWork { .. }
+            | WorktreeInUse { .. } => ErrorKind::Conflict,
+        }
+    }
+
+    fn arg(&self) -> Option<Arg> {
+        use WorktreeError::*;
+        Some(match self {
+            NotAGitRepository(_) => Arg::Cwd,
+            DetachedBase(_) | BaseNotABranch(_) => Arg::Base,
+            WorktreeWithTask | BranchExists { .. } | WorktreeDirExists(_) => Arg::Worktree,
+            NoWorktree { .. } | WouldLoseWork { .. } | WorktreeInUse { .. } => Arg::RemoveWorktree,
+        })
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            WorktreeError::BranchExists { .. } => Some(
+                Hint::text("choose another --worktree NAME, or register its worktree as a Task (")
+                    .command(Command::WorkTaskAdd { worktree: true })
+                    .then(") and pass --task"),
+            ),
+            _ => None,
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! listing checks liveness with one small query and a few `/proc` reads.
 
 use super::Store;
-use crate::error::Result;
+use crate::Result;
 use crate::liveness::ProcessIdentity;
 use rusqlite::params;
 

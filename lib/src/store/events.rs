@@ -12,7 +12,7 @@
 
 use super::readonly::{ATTENTION_SINCE_SQL, ATTENTION_SQL};
 use super::{Store, optional};
-use crate::error::Result;
+use crate::Result;
 use crate::wire::{Attention, EventKind, SessionState};
 use rusqlite::hooks::Action;
 use rusqlite::params;

@@ -4,7 +4,8 @@
 //! means for a person is decided in the `handoff` module.
 
 use super::{Store, optional};
-use crate::error::{Error, Result};
+use crate::Result;
+use crate::home::HomeError;
 use crate::wire::{HandoffOutcome, HandoffParentKind};
 use rusqlite::{Row, Transaction, params};
 use std::collections::BTreeMap;
@@ -149,7 +150,7 @@ impl Store {
                 handoff.created_at,
             ],
         )?;
-        let row = get(&tx, &handoff.id)?.ok_or_else(|| Error::NotStored(handoff.id.clone()))?;
+        let row = get(&tx, &handoff.id)?.ok_or_else(|| HomeError::NotStored(handoff.id.clone()))?;
         tx.commit()?;
         Ok(Opened::Created(row))
     }

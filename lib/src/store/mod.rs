@@ -31,8 +31,9 @@ pub(crate) use sessions::ListQuery;
 pub use sessions::{Launched, NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
 pub use work::{FlowRow, TaskLabel, TaskRow, WaveRow};
 
-use crate::error::{Error, Result};
 use crate::home::Home;
+use crate::home::HomeError;
+use crate::{Error, Result};
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 use std::path::Path;
 use std::time::Duration;
@@ -177,7 +178,7 @@ impl Store {
         while version < target {
             let tx = self.write()?;
             tx.execute_batch(schema::MIGRATIONS[version as usize])
-                .map_err(|source| Error::Migration {
+                .map_err(|source| HomeError::Migration {
                     path: path.clone(),
                     version: version + 1,
                     source,
@@ -240,11 +241,12 @@ impl Store {
 }
 
 fn newer_schema(path: &Path, found: i64, supported: i64) -> Error {
-    Error::NewerSchema {
+    HomeError::NewerSchema {
         path: path.to_path_buf(),
         found,
         supported,
     }
+    .into()
 }
 
 /// An error opening or reading the database, naming the file and what to do.
@@ -270,11 +272,12 @@ pub(crate) fn database_error(path: &Path, error: rusqlite::Error) -> Error {
         }
         _ => "see the cause below",
     };
-    Error::Database {
+    HomeError::Database {
         path: path.to_path_buf(),
         advice,
         source: error,
     }
+    .into()
 }
 
 /// Map "no row" to `None`.

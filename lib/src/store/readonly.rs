@@ -10,9 +10,11 @@
 //! attributed by containment.
 
 use super::{Store, schema};
-use crate::error::{Error, Result};
 use crate::home::Home;
+use crate::home::HomeError;
 use crate::liveness::ProcessIdentity;
+use crate::session::error::SessionError;
+use crate::{Error, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,7 +34,7 @@ impl Store {
             ],
         )?;
         if changed == 0 {
-            return Err(Error::RunNotFound(run.to_string()));
+            return Err(SessionError::RunNotFound(run.to_string()).into());
         }
         tx.commit()?;
         Ok(())
@@ -110,11 +112,12 @@ impl ReadOnly {
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(fail)?;
         if version > schema::version() {
-            return Err(Error::NewerSchema {
+            return Err(HomeError::NewerSchema {
                 path: path.clone(),
                 found: version,
                 supported: schema::version(),
-            });
+            }
+            .into());
         }
         if version == 0 {
             return Ok(None);
@@ -338,8 +341,9 @@ impl Store {
 }
 
 fn read_error(path: &std::path::Path, source: rusqlite::Error) -> Error {
-    Error::DatabaseUnreadable {
+    HomeError::DatabaseUnreadable {
         path: path.to_path_buf(),
         source,
     }
+    .into()
 }

@@ -2,10 +2,12 @@
 //! what the rows mean lives in `crate::state`; this file only moves data.
 
 use super::{Store, optional};
-use crate::error::{Error, Result};
+use crate::flow::FlowError;
 use crate::ids::{RunId, SessionId};
+use crate::session::error::SessionError;
 use crate::state::{FlowFacts, RunOutcome, Turn};
 use crate::wire::{SessionKind, TitleSource};
+use crate::{Error, Result};
 use rusqlite::{Row, params};
 
 /// A Session row with its current Run's outcome: everything a record needs.
@@ -334,15 +336,16 @@ impl Store {
         match flow {
             Some((name, task, finished)) => {
                 if name != review.flow || task.as_deref() != review.session.task_id.as_deref() {
-                    return Err(Error::InvocationOfOtherFlow {
+                    return Err(FlowError::InvocationOfOtherFlow {
                         invocation: review.invocation.to_owned(),
                         flow: name,
                         task: task.unwrap_or_else(|| "-".to_owned()),
                         requested: review.flow.to_owned(),
-                    });
+                    }
+                    .into());
                 }
                 if finished {
-                    return Err(Error::InvocationFinished(review.invocation.to_owned()));
+                    return Err(FlowError::InvocationFinished(review.invocation.to_owned()).into());
                 }
             }
             None => {
@@ -410,7 +413,7 @@ impl Store {
             |row| row.get(0),
         )?;
         if !exists {
-            return Err(Error::InvocationNotFound(invocation.to_owned()));
+            return Err(FlowError::InvocationNotFound(invocation.to_owned()).into());
         }
         tx.execute(sql, params)?;
         tx.commit()?;
@@ -427,7 +430,7 @@ impl Store {
             |row| row.get(0),
         )?;
         if !waiting {
-            return Err(Error::NoLongerWaiting(id.to_owned()));
+            return Err(SessionError::NoLongerWaiting(id.to_owned()).into());
         }
         close_session(&tx, id, now)?;
         tx.execute(
@@ -529,18 +532,21 @@ impl Store {
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .map_err(|error| match error {
-                rusqlite::Error::QueryReturnedNoRows => Error::SessionNotFound(id.to_string()),
+                rusqlite::Error::QueryReturnedNoRows => {
+                    Error::from(SessionError::SessionNotFound(id.to_string()))
+                }
                 error => error.into(),
             })?;
         if let Some(at) = completed {
             return Err(crate::state::completed(id, at));
         }
         if current != run {
-            return Err(Error::SupersededRun {
+            return Err(SessionError::SupersededRun {
                 run: run.to_owned(),
                 session: id.to_owned(),
                 current,
-            });
+            }
+            .into());
         }
         tx.execute(
             "UPDATE sessions SET ready_summary = ?2, ready_superseded = 0, updated_at = ?3, \
@@ -575,16 +581,19 @@ impl Store {
                 row.get(0)
             })
             .map_err(|error| match error {
-                rusqlite::Error::QueryReturnedNoRows => Error::SessionNotFound(id.to_string()),
+                rusqlite::Error::QueryReturnedNoRows => {
+                    Error::from(SessionError::SessionNotFound(id.to_string()))
+                }
                 error => error.into(),
             })?;
         match bound {
             Some(existing) if existing == task_id => return Ok(()),
             Some(existing) => {
-                return Err(Error::AlreadyBound {
+                return Err(SessionError::AlreadyBound {
                     session: id.to_owned(),
                     task: existing,
-                });
+                }
+                .into());
             }
             None => {}
         }
@@ -789,7 +798,7 @@ impl Store {
             params![session.as_str(), run.id.as_str(), now, expected_current],
         )?;
         if changed == 0 {
-            return Err(Error::ChangedMeanwhile(session.to_string()));
+            return Err(SessionError::ChangedMeanwhile(session.to_string()).into());
         }
         tx.commit()?;
         Ok(())
@@ -831,7 +840,7 @@ impl Store {
             [run],
         )?;
         if changed == 0 {
-            return Err(Error::RunNotFound(run.to_string()));
+            return Err(SessionError::RunNotFound(run.to_string()).into());
         }
         tx.commit()?;
         Ok(())
@@ -851,7 +860,9 @@ impl Store {
                 params![launch.client.session_id, run, launch.now, previous],
             )?;
             if changed == 0 {
-                return Err(Error::ChangedMeanwhile(launch.client.session_id.clone()));
+                return Err(
+                    SessionError::ChangedMeanwhile(launch.client.session_id.clone()).into(),
+                );
             }
         }
         let changed = tx.execute(
@@ -868,7 +879,7 @@ impl Store {
             ],
         )?;
         if changed == 0 {
-            return Err(Error::RunNotFound(run.to_string()));
+            return Err(SessionError::RunNotFound(run.to_string()).into());
         }
         super::clients::insert_client(&tx, launch.client, launch.now)?;
         tx.commit()?;
@@ -902,7 +913,7 @@ impl Store {
             params![run, launcher, now],
         )?;
         if changed == 0 {
-            return Err(Error::RunNotFound(run.to_string()));
+            return Err(SessionError::RunNotFound(run.to_string()).into());
         }
         tx.commit()?;
         Ok(())
@@ -1045,7 +1056,7 @@ fn close_session(tx: &rusqlite::Transaction<'_>, id: &str, now: i64) -> Result<(
         .flatten();
         return Err(match at {
             Some(at) => crate::state::completed(id, at),
-            None => Error::SessionNotFound(id.to_owned()),
+            None => SessionError::SessionNotFound(id.to_owned()).into(),
         });
     }
     tx.execute(
@@ -1098,7 +1109,7 @@ fn end_run_in(
         params![run, outcome.map(RunOutcome::as_str), exit_code, now],
     )?;
     if changed == 0 {
-        return Err(Error::RunNotFound(run.to_string()));
+        return Err(SessionError::RunNotFound(run.to_string()).into());
     }
     tx.execute(
         "UPDATE sessions SET permission_pending = 0, updated_at = ?2 WHERE current_run_id = ?1",

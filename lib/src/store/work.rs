@@ -2,7 +2,8 @@
 //! tables are small next to `sessions`, so a listing loads them whole.
 
 use super::{Store, optional};
-use crate::error::{Error, Result};
+use crate::work::WorkError;
+use crate::{Error, Result};
 use rusqlite::{Row, params};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +94,7 @@ impl Store {
         )
         .map_err(|error| {
             if is_unique_violation(&error) {
-                Error::WaveExists(wave.name.clone())
+                Error::from(WorkError::WaveExists(wave.name.clone()))
             } else {
                 error.into()
             }
@@ -136,7 +137,7 @@ impl Store {
         )
         .map_err(|error| {
             if is_unique_violation(&error) {
-                Error::TaskExists(task.identifier.clone())
+                Error::from(WorkError::TaskExists(task.identifier.clone()))
             } else {
                 error.into()
             }

@@ -121,7 +121,12 @@ generation claims the wake with `lf handoff claim-wake`."
             (Arg::Reason, outcome_span),
         ];
         let finished = open(engine, head)?.finish_handoff(&id.item, outcome);
-        let stands = matches!(finished, Err(lf::Error::OutcomeStands { .. }));
+        let stands = matches!(
+            finished,
+            Err(lf::Error::Handoff(
+                lf::error::HandoffError::OutcomeStands { .. }
+            ))
+        );
         shown(engine, call, &args, finished).map_err(|error| {
             if stands {
                 error.with_help(format!(

@@ -59,6 +59,7 @@ pub use work_task_list::WorkTaskList;
 pub use work_wave_add::WorkWaveAdd;
 pub use work_wave_list::WorkWaveList;
 
+use lf::error::hint::{Command, Word};
 use lf::{Arg, Caller, ErrorKind, Lf, ListFilter};
 use nu_plugin::{EngineInterface, EvaluatedCall};
 use nu_protocol::engine::ArgType;
@@ -66,7 +67,8 @@ use nu_protocol::{DynamicSuggestion, LabeledError, ShellError, Span, Spanned, Va
 use std::path::{Path, PathBuf};
 
 /// An lf error as Nushell shows it: the library's message (with its
-/// causes), a code naming its kind, and a label under `span`.
+/// causes), a code naming its kind, a label under `span`, and what to type
+/// next as help, with each command spelled as Nushell users type it.
 pub(crate) fn error_at(error: lf::Error, span: Span) -> LabeledError {
     let (code, label) = match error.kind() {
         ErrorKind::Usage => ("lf::usage", "not valid here"),
@@ -74,9 +76,43 @@ pub(crate) fn error_at(error: lf::Error, span: Span) -> LabeledError {
         ErrorKind::Conflict => ("lf::conflict", "not possible now"),
         ErrorKind::Operational => ("lf::operational", "failed here"),
     };
-    LabeledError::new(error.one_line())
+    let shown = LabeledError::new(error.one_line_without_hint())
         .with_label(label, span)
-        .with_code(code)
+        .with_code(code);
+    match error.hint() {
+        Some(hint) => shown.with_help(hint.render(spelled)),
+        None => shown,
+    }
+}
+
+/// The plugin's command for what an lf command does (`lf work task
+/// list`), or the external binary (`^lf-host list`) where it has none.
+pub(crate) fn spelled(command: &Command) -> String {
+    let ours = match command {
+        Command::SessionList { .. } => Some("lf sessions"),
+        Command::SessionNew { .. } => Some("lf session new"),
+        Command::SessionOpen { .. } => Some("lf session open"),
+        Command::WorkTaskList => Some("lf work task list"),
+        Command::WorkTaskAdd { .. } => Some("lf work task add"),
+        Command::WorkWaveList => Some("lf work wave list"),
+        Command::WorkWaveAdd => Some("lf work wave add"),
+        Command::HandoffList => Some("lf handoffs"),
+        Command::HandoffShow { .. } => Some("lf handoff show"),
+        Command::HandoffFinish { .. } => Some("lf handoff finish"),
+        Command::HostList | Command::HostAdd { .. } | Command::HostRemove { .. } => None,
+        Command::Primary => None,
+    };
+    let Some(ours) = ours else {
+        return format!("^{command}");
+    };
+    let mut line = ours.to_owned();
+    for word in command.words() {
+        match word {
+            Word::Text(text) => line.push_str(&format!(" {text}")),
+            Word::Argv(argv) => line.push_str(&format!(" --argv [{}]", argv.join(" "))),
+        }
+    }
+    line
 }
 
 /// An lf error labelled under the argument it is about (`error.arg()`):
@@ -540,6 +576,54 @@ pub(crate) fn piped_ids(
 mod tests {
     use super::*;
     use crate::demo;
+    use nu_plugin::Plugin;
+
+    /// A hint's command, as the plugin spells it, is one of its commands
+    /// with those flags, or an external `^lf-…` binary.
+    #[test]
+    fn every_command_a_hint_names_is_ours_with_its_flags_or_an_external_binary() {
+        let signatures: Vec<_> = crate::LfPlugin
+            .commands()
+            .iter()
+            .map(|command| command.signature())
+            .collect();
+        for command in Command::all() {
+            let line = spelled(&command);
+            if let Some(external) = line.strip_prefix('^') {
+                assert_eq!(external, command.to_string());
+                continue;
+            }
+            let ours = signatures
+                .iter()
+                .filter(|signature| {
+                    line == signature.name || line.starts_with(&format!("{} ", signature.name))
+                })
+                .max_by_key(|signature| signature.name.len())
+                .unwrap_or_else(|| panic!("{line}: no such plugin command"));
+            for flag in line.split(' ').filter_map(|word| word.strip_prefix("--")) {
+                assert!(
+                    ours.get_long_flag(flag).is_some(),
+                    "{line}: no flag --{flag}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_errors_hint_is_its_help_in_the_plugins_words() {
+        let error = lf::Error::from(lf::error::WorkError::TaskNotFound("LOO-404".into(), true));
+        let shown = error_at(error, Span::test_data());
+        assert_eq!(shown.msg, "Task \"LOO-404\" is not registered");
+        assert_eq!(
+            shown.help.as_deref(),
+            Some("see lf work task list, or register it with lf work task add")
+        );
+        let hosts = lf::Error::from(lf::error::RemoteError::HostNotFound("box".into()));
+        assert_eq!(
+            error_at(hosts, Span::test_data()).help.as_deref(),
+            Some("see ^lf-host list, or add it with ^lf-host add")
+        );
+    }
 
     #[test]
     fn session_ids_complete_with_their_state_and_title() {

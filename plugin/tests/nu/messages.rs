@@ -4,7 +4,7 @@
 //! in tests/messages.rs, and the plugin shows the same (its tests hold the
 //! two surfaces equal).
 
-use super::{Env, seed};
+use super::{Env, caught, seed};
 
 #[test]
 fn an_uncaught_error_is_rendered_with_its_label_under_the_argument() {
@@ -26,5 +26,24 @@ fn an_uncaught_error_is_rendered_with_its_label_under_the_argument() {
    `----
 
 "#
+    );
+}
+
+#[test]
+fn an_unknown_task_is_a_labeled_error_under_the_flag_value() {
+    let env = Env::new();
+    env.session("Something", &env.mkdir("repo"));
+    let error = caught(&env, "lf active --task NOPE-1");
+    assert_eq!(error.msg, "Task \"NOPE-1\" is not registered");
+    // What to type next is the help, as Nushell spells the command.
+    assert_eq!(error.help.as_deref(), Some("see lf work task list"));
+    assert_eq!(error.code.as_deref(), Some("lf::not_found"));
+    assert_eq!(error.labels.len(), 1, "{error:?}");
+    assert_eq!(error.labels[0].source, "NOPE-1");
+    // The binary says the same, and names the binary to type.
+    let binary = env.binary_in(&env.work(), "lf-session-active", &["--task", "NOPE-1"]);
+    assert_eq!(
+        binary.stderr.trim(),
+        format!("lf-session-active: {}; see lf-work task list", error.msg)
     );
 }

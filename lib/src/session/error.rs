@@ -1,0 +1,123 @@
+//! What the rules of Sessions and their Runs refuse: a Session or Run
+//! that is not there, an action its state does not allow, a Run that is
+//! not the current one. The store, the state rules and the operations
+//! raise these; they live here, below all of them.
+
+use crate::error::domain::{Arg, Domain, ErrorKind, What};
+use crate::error::hint::{Command, Hint};
+use crate::error::untrusted::quote;
+
+/// Sessions and their Runs: one that is not there, and what their rules refuse.
+#[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
+#[non_exhaustive]
+pub enum SessionError {
+    #[error("Session {0} was not found")]
+    SessionNotFound(String),
+    #[error("Run {0} was not found")]
+    RunNotFound(String),
+    /// Every action on a completed Session is refused with this, and its
+    /// record's actions say it: `state::completed` makes it.
+    #[error("Session {session} was completed at {at}")]
+    AlreadyComplete { session: String, at: String },
+    /// An action the rules say is unavailable now, with their reason.
+    #[error("{0}")]
+    Unavailable(std::borrow::Cow<'static, str>),
+    #[error("Session {0} is no longer waiting")]
+    NoLongerWaiting(String),
+    #[error("review session is stale")]
+    StaleReview,
+    #[error("a primary Session has no caller waiting on readiness")]
+    PrimaryNotReviewed,
+    #[error("Run {run} does not belong to Session {session}")]
+    RunOfOtherSession { run: String, session: String },
+    #[error("Run {run} is a historical attempt of Session {session}; its current Run is {current}")]
+    HistoricalRun {
+        run: String,
+        session: String,
+        current: String,
+    },
+    #[error(
+        "Run {run} is superseded and cannot mark Session {session} ready; its current Run is {current}"
+    )]
+    SupersededRun {
+        run: String,
+        session: String,
+        current: String,
+    },
+    #[error("Session {0} changed while a new attempt was prepared; open it again")]
+    ChangedMeanwhile(String),
+    #[error("Session {session} is already bound to Task {task}; a binding is permanent")]
+    AlreadyBound { session: String, task: String },
+    #[error("Session {0} is not a primary Session")]
+    NotPrimary(String),
+    #[error("{} is not inside a git repository", quote(.0))]
+    NotInRepository(String),
+    #[error("a {0} needs an agent: choose --provider claude or codex")]
+    NeedsAgent(What),
+    #[error(
+        "arguments after -- are only for --provider command; {0} takes one PROMPT (after -- when it starts with -)"
+    )]
+    ArgvNotForAgent(&'static str),
+    #[error("{name} is not set: this is run by an agent inside a session that lf launched")]
+    NotLaunchedByLf { name: &'static str },
+}
+
+impl Domain for SessionError {
+    fn kind(&self) -> ErrorKind {
+        use SessionError::*;
+        match self {
+            SessionNotFound(..) | RunNotFound(..) => ErrorKind::NotFound,
+            AlreadyComplete { .. }
+            | Unavailable(..)
+            | NoLongerWaiting(..)
+            | StaleReview
+            | PrimaryNotReviewed
+            | RunOfOtherSession { .. }
+            | HistoricalRun { .. }
+            | SupersededRun { .. }
+            | ChangedMeanwhile(..)
+            | AlreadyBound { .. }
+            | NotPrimary(..) => ErrorKind::Conflict,
+            NotInRepository(..) | NeedsAgent(..) | ArgvNotForAgent(..) | NotLaunchedByLf { .. } => {
+                ErrorKind::Usage
+            }
+        }
+    }
+
+    fn arg(&self) -> Option<Arg> {
+        use SessionError::*;
+        Some(match self {
+            SessionNotFound(_)
+            | RunNotFound(_)
+            | AlreadyComplete { .. }
+            | HistoricalRun { .. }
+            | AlreadyBound { .. }
+            | NotPrimary(_) => Arg::Id,
+            NeedsAgent(_) => Arg::Provider,
+            ArgvNotForAgent(_) => Arg::Argv,
+            _ => return None,
+        })
+    }
+
+    fn name(&self) -> &str {
+        self.into()
+    }
+
+    fn hint(&self) -> Option<Hint> {
+        match self {
+            SessionError::AlreadyComplete { .. } => Some(
+                Hint::text("start a new one with ")
+                    .command(Command::SessionNew { command: None })
+                    .then(", or see it with ")
+                    .command(Command::SessionList { all: true }),
+            ),
+            SessionError::NotInRepository(_) => Some(
+                Hint::text("run ")
+                    .command(Command::Primary)
+                    .then(" in a repository, or pass --wave"),
+            ),
+            _ => None,
+        }
+    }
+}
