@@ -395,8 +395,8 @@ fn a_prefix_shorter_than_six_characters_is_refused_saying_the_minimum() {
     for program in ["lf-session-open", "lf-session-complete"] {
         assert_eq!(
             env.run(program, &["be336"]).fails(2),
-            "\"be336\" is too short to name a Session: give at least 6 characters of its id \
-             (lf-session-list shows them)"
+            "\"be336\" is too short to name a Session: give at least 6 characters of its id; \
+             lf-session-list shows them"
         );
     }
     assert_eq!(

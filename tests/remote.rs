@@ -844,6 +844,6 @@ fn a_prefix_is_pinned_by_the_host_that_has_the_session() {
         vec!["--print", "be336cc7", "--host", "other"],
     ] {
         here.attempt("lf-session-open", &args)
-            .fails_with(2, "remote_refused");
+            .fails_with(2, "ambiguous_prefix");
     }
 }
