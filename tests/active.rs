@@ -21,8 +21,8 @@
 
 use crate::schema::*;
 use crate::util::*;
-use lf::live::{Discovery, LiveSnapshot, ProcessState};
 use lf::liveness::ProcessIdentity;
+use lf::snapshot::{Discovery, LiveSnapshot, ProcessState};
 use lf::wire::{SessionRecord, WorkRef};
 use serde_json::Value;
 use std::collections::BTreeMap;

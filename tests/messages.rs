@@ -621,7 +621,7 @@ fn completing_an_agent_that_ignores_sigterm_says_what_it_waits_for() {
             ],
         )
         .json();
-    let snapshot: lf::live::LiveSnapshot = env.run("lf-session-active", &[]).json();
+    let snapshot: lf::snapshot::LiveSnapshot = env.run("lf-session-active", &[]).json();
     let pid = snapshot.sessions[0]
         .processes
         .iter()

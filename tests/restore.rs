@@ -5,7 +5,7 @@
 //! The real CLIs' exact resume is in tests/real/restore.rs.
 
 use crate::util::*;
-use lf::state::LostReason;
+use lf::wire::LostReason;
 use lf::wire::{RestoreLine, RestoreResult, RestoreSkip, SessionRecord, SessionState};
 use std::collections::BTreeMap;
 

@@ -81,7 +81,7 @@ fn full_record() -> SessionRecord {
         ],
         terminal_ids: vec!["%12".to_owned()],
         alive: true,
-        lost: Some(lf::state::LostReason::Terminal),
+        lost: Some(lf::wire::LostReason::Terminal),
         created_at: lf::clock::Timestamp::parse("2026-11-28T22:18:31.123456Z").unwrap(),
         updated_at: lf::clock::Timestamp::parse("2026-11-28T22:19:00.000000Z").unwrap(),
         completed_at: Some(lf::clock::Timestamp::parse("2026-11-28T23:00:00.000000Z").unwrap()),
@@ -524,7 +524,7 @@ fn the_schema_enums_are_exactly_the_serialised_values() {
     );
     check(
         "/$defs/LostReason/enum",
-        lf::state::LostReason::ALL.iter().map(to_value).collect(),
+        lf::wire::LostReason::ALL.iter().map(to_value).collect(),
     );
     // The wire's own names for them agree with serde's.
     for state in SessionState::ALL {

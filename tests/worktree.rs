@@ -132,7 +132,7 @@ fn a_worktree_session_runs_on_its_own_branch_and_its_diff_is_gits() {
     let listed = env.list(&["--task", "feature/parser"]);
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].id, record.id);
-    let active: lf::live::LiveSnapshot = env
+    let active: lf::snapshot::LiveSnapshot = env
         .run("lf-session-active", &["--task", "feature/parser"])
         .json();
     assert_eq!(active.task.as_ref(), Some(task));

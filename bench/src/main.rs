@@ -12,6 +12,7 @@
 //! pids and the time it runs.
 
 use anyhow::{Context, Result, bail};
+use clap::Parser;
 use lf::ids::{RunId, SessionId};
 use lf::liveness::ProcessIdentity;
 use lf::session::{RunOutcome, Turn};
@@ -22,58 +23,32 @@ use rusqlite::params;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const USAGE: &str = "usage: lf-bench-seed --home DIR --sessions N [--live-pid PID ...] \
-                     [--stale N] [--waves N] [--tasks N] [--seed N]";
-
+/// Seed a new Home with a realistic registry, for benchmarks.
+#[derive(clap::Parser)]
+#[command(name = "lf-bench-seed")]
 struct Args {
+    /// The Home to create; its parent gets the repositories and worktrees.
+    #[arg(long)]
     home: PathBuf,
-    sessions: usize,
+    /// How many Sessions.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    sessions: u32,
+    /// A running process to record as a live client of a recent Session
+    /// (repeatable).
+    #[arg(long = "live-pid", value_name = "PID")]
     live: Vec<u32>,
+    /// How many stale client receipts.
+    #[arg(long, default_value_t = 400)]
     stale: usize,
-    waves: usize,
-    tasks: usize,
+    /// How many Waves.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    waves: u32,
+    /// How many Tasks.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..))]
+    tasks: u32,
+    /// The seed of everything but ids, pids and times.
+    #[arg(long, default_value_t = 42)]
     seed: u64,
-}
-
-fn parse_args() -> Result<Args> {
-    let mut args = Args {
-        home: PathBuf::new(),
-        sessions: 0,
-        live: Vec::new(),
-        stale: 400,
-        waves: 30,
-        tasks: 300,
-        seed: 42,
-    };
-    let mut iter = std::env::args().skip(1);
-    while let Some(flag) = iter.next() {
-        if flag == "--help" || flag == "-h" {
-            println!("{USAGE}");
-            std::process::exit(0);
-        }
-        let value = iter
-            .next()
-            .with_context(|| format!("{flag} needs a value\n{USAGE}"))?;
-        let number = || -> Result<usize> {
-            value
-                .parse()
-                .with_context(|| format!("{flag}: {value:?} is not a number"))
-        };
-        match flag.as_str() {
-            "--home" => args.home = PathBuf::from(&value),
-            "--sessions" => args.sessions = number()?,
-            "--live-pid" => args.live.push(number()? as u32),
-            "--stale" => args.stale = number()?,
-            "--waves" => args.waves = number()?.max(1),
-            "--tasks" => args.tasks = number()?.max(1),
-            "--seed" => args.seed = number()? as u64,
-            other => bail!("unknown argument {other:?}\n{USAGE}"),
-        }
-    }
-    if args.home.as_os_str().is_empty() || args.sessions == 0 {
-        bail!("--home and --sessions are required\n{USAGE}");
-    }
-    Ok(args)
 }
 
 /// SplitMix64: small, fast and reproducible.
@@ -231,7 +206,7 @@ fn mkdir(path: &Path) -> Result<String> {
 }
 
 fn run() -> Result<()> {
-    let args = parse_args()?;
+    let args = Args::parse();
     let started = Instant::now();
     let mut rng = Rng(args.seed);
     std::fs::create_dir_all(&args.home)?;
@@ -246,22 +221,115 @@ fn run() -> Result<()> {
         .parent()
         .context("the Home needs a parent directory")?
         .join("bench-work");
+    let work = seed_work(&lf, &mut rng, &args, &base)?;
+    let work_done = started.elapsed();
 
-    // Waves over a handful of repositories, Tasks with worktrees (some
-    // nested in another Task's worktree), scratch folders for the rest.
+    // Plan every Session first, so that completion, primaries and flows
+    // can be decided over the whole history.
+    let n = args.sessions as usize;
+    let now = lf::clock::now_micros();
+    let (mut plans, flows) = plan_sessions(&mut rng, n, &work, now);
+    let flow_state = plan_flows(&mut rng, &flows, &mut plans);
+    choose_primaries(&work.waves, &mut plans);
+    let live_sessions = choose_live(&mut rng, &args.live, &plans);
+    choose_completed(&mut rng, &mut plans, &flow_state, &live_sessions, now);
+
+    // The hooks' writes find a Session by its current Run, which has no
+    // index: over ten thousand Sessions each call would scan the table.
+    // A temporary index keeps seeding fast; it is dropped at the end, so
+    // the benchmarked schema is exactly lf's.
+    let mut conn = rusqlite::Connection::open(home.database())?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    conn.execute_batch(&format!(
+        "CREATE INDEX IF NOT EXISTS {SEED_INDEX} ON sessions (current_run_id);"
+    ))?;
+
+    // Write: Sessions and their attempts through the API.
+    let t_sessions = Instant::now();
+    write_sessions(store, &plans, &work.tasks)?;
+    let sessions_took = t_sessions.elapsed();
+
+    // What has no API yet: plain SQL, one transaction.
+    let t_sql = Instant::now();
+    write_flows(
+        &mut conn,
+        &mut rng,
+        &flows,
+        &flow_state,
+        &plans,
+        &work.tasks,
+    )?;
+    let sql_took = t_sql.elapsed();
+
+    // Turns, outcomes and permission prompts, as hooks and lf-serve record them.
+    let t_rest = Instant::now();
+    let ready = write_facts(store, &plans)?;
+    write_receipts(store, &mut rng, &args, &plans, &live_sessions)?;
+    // Completion closes the Session's receipts too.
+    let mut completed = 0;
+    for plan in &plans {
+        if let Some(at) = plan.completed {
+            store.complete_session(plan.id.as_str(), at)?;
+            completed += 1;
+        }
+    }
+    let rest_took = t_rest.elapsed();
+    conn.execute_batch(&format!(
+        "DROP INDEX {SEED_INDEX}; PRAGMA wal_checkpoint(TRUNCATE);"
+    ))?;
+    let count = |sql: &str| -> Result<i64> { Ok(conn.query_row(sql, [], |row| row.get(0))?) };
+    let summary = serde_json::json!({
+        "home": home_dir,
+        "sessions": n,
+        "open": n - completed,
+        "completed": completed,
+        "flow_reviews": plans.iter().filter(|p| p.kind == SessionKind::Flow).count(),
+        "flows": count("SELECT count(*) FROM flows")?,
+        "runs": count("SELECT count(*) FROM runs")?,
+        "waves": work.waves.len(),
+        "tasks": work.tasks.len(),
+        "ready": ready,
+        "permission_pending_open": count("SELECT count(*) FROM sessions WHERE permission_pending = 1 AND completed_at IS NULL")?,
+        "live_receipts": args.live.len(),
+        "open_receipts": count("SELECT count(*) FROM clients WHERE ended_at IS NULL")?,
+        "ended_receipts": count("SELECT count(*) FROM clients WHERE ended_at IS NOT NULL")?,
+        "seconds": {
+            "work": work_done.as_secs_f64(),
+            "sessions_and_attempts_api": sessions_took.as_secs_f64(),
+            "sql": sql_took.as_secs_f64(),
+            "turns_outcomes_ready_receipts_completion_api": rest_took.as_secs_f64(),
+            "total": started.elapsed().as_secs_f64(),
+        },
+    });
+    println!("{summary}");
+    Ok(())
+}
+
+/// What Sessions work in: repositories, Waves over them, Tasks with
+/// worktrees, scratch folders.
+struct Work {
+    repos: Vec<String>,
+    waves: Vec<String>,
+    tasks: Vec<Task>,
+    scratch: Vec<String>,
+}
+
+/// Waves over a handful of repositories, Tasks with worktrees (some nested
+/// in another Task's worktree), scratch folders for the rest.
+fn seed_work(lf: &lf::Lf, rng: &mut Rng, args: &Args, base: &Path) -> Result<Work> {
     let repos: Vec<String> = (0..8)
         .map(|k| mkdir(&base.join("repos").join(format!("repo-{k}"))))
         .collect::<Result<_>>()?;
     let mut waves = Vec::new();
     let mut wave_repo = Vec::new();
-    for k in 0..args.waves {
+    for k in 0..args.waves as usize {
         let repo = rng.below(repos.len());
         let name = format!("{}-{:02}", AREAS[k % AREAS.len()], k);
         waves.push(lf.add_wave(&name, Path::new(&repos[repo]))?.id);
         wave_repo.push(repo);
     }
     let mut tasks: Vec<Task> = Vec::new();
-    for n in 0..args.tasks {
+    for n in 0..args.tasks as usize {
         let identifier = format!("LOO-{}", 100 + n);
         let wave = rng.chance(0.9).then(|| rng.below(waves.len()));
         let repo = wave.map_or_else(|| rng.below(repos.len()), |w| wave_repo[w]);
@@ -291,12 +359,23 @@ fn run() -> Result<()> {
     let scratch: Vec<String> = (0..20)
         .map(|k| mkdir(&base.join("scratch").join(format!("proj-{k}"))))
         .collect::<Result<_>>()?;
-    let work_done = started.elapsed();
+    Ok(Work {
+        repos,
+        waves,
+        tasks,
+        scratch,
+    })
+}
 
-    // Plan every Session first, so that completion, primaries and flows
-    // can be decided over the whole history.
-    let n = args.sessions;
-    let now = lf::clock::now_micros();
+/// Every Session's plan, oldest first, and the flow invocations their
+/// reviews belong to.
+fn plan_sessions(rng: &mut Rng, n: usize, work: &Work, now: i64) -> (Vec<Plan>, Vec<Flow>) {
+    let Work {
+        repos,
+        waves,
+        tasks,
+        scratch,
+    } = work;
     let span: i64 = 120 * 86_400 * 1_000_000;
     let step = span / n as i64;
     let mut flows: Vec<Flow> = Vec::new();
@@ -310,20 +389,7 @@ fn run() -> Result<()> {
         } else {
             SessionKind::Conversation
         };
-        let (provider, model, argv) = match (flow_review, rng.below(100)) {
-            (true, roll) | (false, roll @ 0..55) => {
-                let model = (roll % 5 < 3).then(|| rng.pick(CLAUDE_MODELS).to_string());
-                ("claude", model, Vec::new())
-            }
-            (false, roll @ 55..85) => {
-                let model = (roll % 2 == 0).then(|| rng.pick(CODEX_MODELS).to_string());
-                ("codex", model, Vec::new())
-            }
-            (false, _) => {
-                let argv = rng.pick(COMMANDS).iter().map(|s| s.to_string()).collect();
-                ("command", None, argv)
-            }
-        };
+        let (provider, model, argv) = provider(rng, flow_review);
         let what = format!("{} {}", rng.pick(VERBS), rng.pick(OBJECTS));
         let prompt = (provider != "command" && rng.chance(0.6)).then(|| {
             format!(
@@ -342,23 +408,7 @@ fn run() -> Result<()> {
         let mut task = None;
         let mut wave_id = None;
         if flow_review {
-            let index = if active_flows.len() < 6 || rng.chance(0.25) {
-                flows.push(Flow {
-                    id: format!("inv-{}", &RunId::new().as_str()[4..]),
-                    name: rng.pick(FLOW_NAMES).to_string(),
-                    task: rng.chance(0.85).then(|| rng.below(tasks.len())),
-                    size: 1 + rng.below(4),
-                    members: Vec::new(),
-                });
-                active_flows.push(flows.len() - 1);
-                flows.len() - 1
-            } else {
-                active_flows[rng.below(active_flows.len())]
-            };
-            flows[index].members.push(i);
-            if flows[index].members.len() >= flows[index].size {
-                active_flows.retain(|&f| f != index);
-            }
+            let index = join_flow(rng, &mut flows, &mut active_flows, tasks.len(), i);
             task = flows[index].task;
             flow = Some(index);
         } else {
@@ -374,13 +424,13 @@ fn run() -> Result<()> {
         // Bound Sessions mostly work in their Task's worktree; some
         // unbound ones too (associated by checkout only).
         let cwd = match task {
-            Some(t) if rng.chance(0.7) => in_worktree(&mut rng, &tasks[t]),
+            Some(t) if rng.chance(0.7) => in_worktree(rng, &tasks[t]),
             None if rng.chance(0.4) => {
-                let t = rng_task(&mut rng, &tasks);
-                in_worktree(&mut rng, t)
+                let t = rng_task(rng, tasks);
+                in_worktree(rng, t)
             }
-            _ if rng.chance(0.5) => rng.pick(&repos).clone(),
-            _ => rng.pick(&scratch).clone(),
+            _ if rng.chance(0.5) => rng.pick(repos).clone(),
+            _ => rng.pick(scratch).clone(),
         };
         let iterations = flow_review.then(|| {
             let a = 1 + rng.below(5);
@@ -427,16 +477,69 @@ fn run() -> Result<()> {
             // An agent that ended waits on no prompt: the permission flag
             // is only for runs still going (about 3% of all).
             permission: rng.chance(0.06),
-            ready: rng.chance(0.1).then(|| summary(&mut rng, &what)),
+            ready: rng.chance(0.1).then(|| summary(rng, &what)),
             completed: None,
             pending: false,
         });
     }
 
-    // Flow positions: older flows mostly finished; the rest wait on their
-    // newest review, or run a new attempt (current or earlier), or neither.
+    (plans, flows)
+}
+
+/// A Session's provider, model and argv: reviews are Claude's.
+fn provider(rng: &mut Rng, flow_review: bool) -> (&'static str, Option<String>, Vec<String>) {
+    match (flow_review, rng.below(100)) {
+        (true, roll) | (false, roll @ 0..55) => {
+            let model = (roll % 5 < 3).then(|| rng.pick(CLAUDE_MODELS).to_string());
+            ("claude", model, Vec::new())
+        }
+        (false, roll @ 55..85) => {
+            let model = (roll % 2 == 0).then(|| rng.pick(CODEX_MODELS).to_string());
+            ("codex", model, Vec::new())
+        }
+        (false, _) => {
+            let argv = rng.pick(COMMANDS).iter().map(|s| s.to_string()).collect();
+            ("command", None, argv)
+        }
+    }
+}
+
+/// The flow invocation review `i` belongs to: a new one while fewer than
+/// six take members (and now and then anyway), else one of those; a flow
+/// stops taking members once it has its size.
+fn join_flow(
+    rng: &mut Rng,
+    flows: &mut Vec<Flow>,
+    active_flows: &mut Vec<usize>,
+    tasks: usize,
+    i: usize,
+) -> usize {
+    let index = if active_flows.len() < 6 || rng.chance(0.25) {
+        flows.push(Flow {
+            id: format!("inv-{}", &RunId::new().as_str()[4..]),
+            name: rng.pick(FLOW_NAMES).to_string(),
+            task: rng.chance(0.85).then(|| rng.below(tasks)),
+            size: 1 + rng.below(4),
+            members: Vec::new(),
+        });
+        active_flows.push(flows.len() - 1);
+        flows.len() - 1
+    } else {
+        active_flows[rng.below(active_flows.len())]
+    };
+    flows[index].members.push(i);
+    if flows[index].members.len() >= flows[index].size {
+        active_flows.retain(|&f| f != index);
+    }
+    index
+}
+
+/// Flow positions: older flows mostly finished; the rest wait on their
+/// newest review, or run a new attempt (current or earlier), or neither.
+fn plan_flows(rng: &mut Rng, flows: &[Flow], plans: &mut [Plan]) -> Vec<FlowState> {
+    let n = plans.len();
     let mut flow_state: Vec<FlowState> = Vec::new();
-    for flow in &flows {
+    for flow in flows {
         let last = *flow.members.last().expect("a flow has a member");
         let old = last < n * 7 / 10;
         let finished = rng.chance(if old { 0.8 } else { 0.25 });
@@ -460,8 +563,12 @@ fn run() -> Result<()> {
         });
     }
 
-    // One primary conversation per Wave: its newest Wave-bound one.
-    for wave in &waves {
+    flow_state
+}
+
+/// One primary conversation per Wave: its newest Wave-bound one.
+fn choose_primaries(waves: &[String], plans: &mut [Plan]) {
+    for wave in waves {
         if let Some(plan) = plans.iter_mut().rev().find(|plan| {
             plan.kind == SessionKind::Conversation
                 && plan.task.is_none()
@@ -471,11 +578,14 @@ fn run() -> Result<()> {
             plan.ready = None;
         }
     }
+}
 
-    // Live clients go to recent open conversations.
+/// Live clients go to recent open conversations.
+fn choose_live(rng: &mut Rng, live: &[u32], plans: &[Plan]) -> Vec<usize> {
+    let n = plans.len();
     let recent = n - n * 3 / 10;
     let mut live_sessions = Vec::new();
-    for _ in &args.live {
+    for _ in live {
         loop {
             let i = recent + rng.below(n - recent);
             if plans[i].kind == SessionKind::Conversation {
@@ -485,8 +595,19 @@ fn run() -> Result<()> {
         }
     }
 
-    // A third completed, older ones far more likely; never a primary, a
-    // pending review or a Session with a live client.
+    live_sessions
+}
+
+/// A third completed, older ones far more likely; never a primary, a
+/// pending review or a Session with a live client.
+fn choose_completed(
+    rng: &mut Rng,
+    plans: &mut [Plan],
+    flow_state: &[FlowState],
+    live_sessions: &[usize],
+    now: i64,
+) {
+    let n = plans.len();
     let mut scores: Vec<(f64, usize)> = plans
         .iter()
         .enumerate()
@@ -506,19 +627,10 @@ fn run() -> Result<()> {
         let latest = (plan.updated + 86_400_000_000).min(now - 1);
         plan.completed = Some(latest.max(plan.updated));
     }
+}
 
-    // The hooks' writes find a Session by its current Run, which has no
-    // index: over ten thousand Sessions each call would scan the table.
-    // A temporary index keeps seeding fast; it is dropped at the end, so
-    // the benchmarked schema is exactly lf's.
-    let mut conn = rusqlite::Connection::open(home.database())?;
-    conn.busy_timeout(std::time::Duration::from_secs(10))?;
-    conn.execute_batch(&format!(
-        "CREATE INDEX IF NOT EXISTS {SEED_INDEX} ON sessions (current_run_id);"
-    ))?;
-
-    // Write: Sessions and their attempts through the API.
-    let t_sessions = Instant::now();
+/// Sessions and their attempts, through the API.
+fn write_sessions(store: &lf::store::Store, plans: &[Plan], tasks: &[Task]) -> Result<()> {
     let new_run = |plan: &Plan, id: &RunId| NewRun {
         id: id.clone(),
         chosen_native_id: (plan.provider == "claude").then(|| uuid(&SessionId::new())),
@@ -527,7 +639,7 @@ fn run() -> Result<()> {
         argv: plan.argv.clone(),
         prompt: plan.prompt.clone(),
     };
-    for plan in &plans {
+    for plan in plans {
         let task = plan.task.map(|t| &tasks[t]);
         let first = plan.history.first().unwrap_or(&plan.run);
         store.insert_session(
@@ -561,10 +673,19 @@ fn run() -> Result<()> {
             store.new_attempt(&plan.id, pair[0].as_str(), &new_run(plan, pair[1]), at + 1)?;
         }
     }
-    let sessions_took = t_sessions.elapsed();
+    Ok(())
+}
 
-    // What has no API yet: plain SQL, one transaction.
-    let t_sql = Instant::now();
+/// What has no API yet, in one transaction: flows, Sessions' flow columns
+/// and Runs' launch details.
+fn write_flows(
+    conn: &mut rusqlite::Connection,
+    rng: &mut Rng,
+    flows: &[Flow],
+    flow_state: &[FlowState],
+    plans: &[Plan],
+    tasks: &[Task],
+) -> Result<()> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     {
         let mut insert_flow = tx.prepare(
@@ -576,7 +697,7 @@ fn run() -> Result<()> {
             "INSERT INTO runs (id, session_id, provider, model, prepared, created_at) \
              VALUES (?1, ?2, ?3, ?4, 1, ?5)",
         )?;
-        for (flow, state) in flows.iter().zip(&flow_state) {
+        for (flow, state) in flows.iter().zip(flow_state) {
             let FlowState {
                 finished,
                 current_run,
@@ -617,7 +738,7 @@ fn run() -> Result<()> {
             "UPDATE runs SET native_id = COALESCE(chosen_native_id, ?2), published = 1, \
              launcher = 'tmux', started_at = ?3 WHERE session_id = ?1",
         )?;
-        for plan in &plans {
+        for plan in plans {
             if let Some(f) = plan.flow {
                 update_session.execute(params![
                     plan.id.as_str(),
@@ -632,11 +753,14 @@ fn run() -> Result<()> {
         }
     }
     tx.commit()?;
-    let sql_took = t_sql.elapsed();
+    Ok(())
+}
 
-    // Turns, outcomes and permission prompts, as hooks and lf-serve record them.
-    let t_rest = Instant::now();
-    for plan in &plans {
+/// Turns, outcomes and permission prompts, as hooks and lf-serve record
+/// them, and ready summaries through the API (fenced on the current Run);
+/// returns how many are ready.
+fn write_facts(store: &lf::store::Store, plans: &[Plan]) -> Result<usize> {
+    for plan in plans {
         let run = plan.run.as_str();
         if let Some(turn) = plan.latest_turn {
             store.record_turn(run, turn, plan.updated - 2)?;
@@ -653,16 +777,26 @@ fn run() -> Result<()> {
         }
     }
 
-    // Ready summaries through the API (fenced on the current Run).
     let mut ready = 0;
-    for plan in &plans {
+    for plan in plans {
         if let Some(summary) = &plan.ready {
             store.mark_ready(plan.id.as_str(), plan.run.as_str(), summary, plan.updated)?;
             ready += 1;
         }
     }
 
-    // Client receipts: live ones for the given pids, then stale ones.
+    Ok(ready)
+}
+
+/// Client receipts: live ones for the given pids, then stale ones.
+fn write_receipts(
+    store: &lf::store::Store,
+    rng: &mut Rng,
+    args: &Args,
+    plans: &[Plan],
+    live_sessions: &[usize],
+) -> Result<()> {
+    let n = plans.len();
     let receipt = |plan: &Plan, process: ProcessIdentity, terminal: Option<String>| {
         store.record_client(
             &ClientReceipt {
@@ -674,7 +808,7 @@ fn run() -> Result<()> {
             plan.updated,
         )
     };
-    for (k, (&pid, &i)) in args.live.iter().zip(&live_sessions).enumerate() {
+    for (k, (&pid, &i)) in args.live.iter().zip(live_sessions).enumerate() {
         let process = ProcessIdentity::of(pid)
             .with_context(|| format!("--live-pid {pid} is not a running process"))?;
         receipt(&plans[i], process, Some(format!("%{}", 10 + k)))?;
@@ -699,16 +833,16 @@ fn run() -> Result<()> {
     let reused = args.stale * 3 / 10;
     let other_boot = args.stale - dead - reused;
     for process in reaped_processes(dead)? {
-        let i = stale_target(&mut rng);
-        let t = terminal(&mut rng);
+        let i = stale_target(rng);
+        let t = terminal(rng);
         receipt(&plans[i], process, t)?;
     }
     let running = running_processes();
     for k in 0..reused {
         let (pid, starttime) = running[k % running.len()];
         let wrong = starttime.saturating_sub(1 + k as u64 * 7 + rng.below(1000) as u64);
-        let i = stale_target(&mut rng);
-        let t = terminal(&mut rng);
+        let i = stale_target(rng);
+        let t = terminal(rng);
         let process = ProcessIdentity {
             boot_id: boot.clone(),
             pid,
@@ -721,8 +855,8 @@ fn run() -> Result<()> {
         receipt(&plans[i], process, t)?;
     }
     for _ in 0..other_boot {
-        let i = stale_target(&mut rng);
-        let t = terminal(&mut rng);
+        let i = stale_target(rng);
+        let t = terminal(rng);
         let process = ProcessIdentity {
             boot_id: format!("{:032x}", rng.next() as u128 * rng.next() as u128),
             pid: 300 + rng.below(400_000) as u32,
@@ -731,43 +865,6 @@ fn run() -> Result<()> {
         receipt(&plans[i], process, t)?;
     }
 
-    // Completion closes the Session's receipts too.
-    let mut completed = 0;
-    for plan in &plans {
-        if let Some(at) = plan.completed {
-            store.complete_session(plan.id.as_str(), at)?;
-            completed += 1;
-        }
-    }
-    let rest_took = t_rest.elapsed();
-    conn.execute_batch(&format!(
-        "DROP INDEX {SEED_INDEX}; PRAGMA wal_checkpoint(TRUNCATE);"
-    ))?;
-    let count = |sql: &str| -> Result<i64> { Ok(conn.query_row(sql, [], |row| row.get(0))?) };
-    let summary = serde_json::json!({
-        "home": home_dir,
-        "sessions": n,
-        "open": n - completed,
-        "completed": completed,
-        "flow_reviews": plans.iter().filter(|p| p.kind == SessionKind::Flow).count(),
-        "flows": count("SELECT count(*) FROM flows")?,
-        "runs": count("SELECT count(*) FROM runs")?,
-        "waves": waves.len(),
-        "tasks": tasks.len(),
-        "ready": ready,
-        "permission_pending_open": count("SELECT count(*) FROM sessions WHERE permission_pending = 1 AND completed_at IS NULL")?,
-        "live_receipts": args.live.len(),
-        "open_receipts": count("SELECT count(*) FROM clients WHERE ended_at IS NULL")?,
-        "ended_receipts": count("SELECT count(*) FROM clients WHERE ended_at IS NOT NULL")?,
-        "seconds": {
-            "work": work_done.as_secs_f64(),
-            "sessions_and_attempts_api": sessions_took.as_secs_f64(),
-            "sql": sql_took.as_secs_f64(),
-            "turns_outcomes_ready_receipts_completion_api": rest_took.as_secs_f64(),
-            "total": started.elapsed().as_secs_f64(),
-        },
-    });
-    println!("{summary}");
     Ok(())
 }
 

@@ -30,15 +30,20 @@ pub const VARIABLES: &[&str] = &[
     "LF_RUN_ID",
     // Where Claude Code keeps its state (a trust dialog is read from it).
     "CLAUDE_CONFIG_DIR",
-    // Where `lf-session-new --worktree` puts worktrees (see `worktree`).
-    crate::session::worktree::PLACE_ENV,
+    WORKTREES_ENV,
     // How the binaries print errors: `json` for one JSON object.
     "LF_ERROR_FORMAT",
-    // How many events of the change stream a Home keeps.
-    crate::events::KEEP_ENV,
+    EVENTS_KEEP_ENV,
     // Test-only: a fixed clock (see `clock::TEST_NOW_ENV`).
     crate::clock::TEST_NOW_ENV,
 ];
+
+/// Where `lf-session-new --worktree` puts worktrees,
+/// `$LF_WORKTREES/<repo>/<name>` (see `session::worktree`).
+pub const WORKTREES_ENV: &str = "LF_WORKTREES";
+
+/// How many events of the change stream a Home keeps (see `changes`).
+pub const EVENTS_KEEP_ENV: &str = "LF_EVENTS_KEEP";
 
 #[derive(Debug, Clone, Default)]
 pub struct Caller {

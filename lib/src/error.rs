@@ -23,7 +23,7 @@ pub mod domain;
 pub mod hint;
 pub mod untrusted;
 
-pub use crate::events::EventsError;
+pub use crate::changes::EventsError;
 pub use crate::flow::FlowError;
 pub use crate::git::GitError;
 pub use crate::handoff::HandoffError;

@@ -1,15 +1,58 @@
 //! The facade: every operation of every surface is a method of [`Lf`],
 //! opened for one [`Caller`]. Binaries open it for their own process, the
-//! Nushell plugin for its engine; the operations live beside their subject
-//! (`session`, `work`, `flow`, `handoff`, `live`, `hook`) as `impl Lf`
-//! blocks. The store is opened on first use, so input is checked before a
-//! database is created or changed.
+//! Nushell plugin for its engine. The store is opened on first use, so
+//! input is checked before a database is created or changed.
+//!
+//! Each subject's operations are an `impl Lf` block in that subject's own
+//! module, beside its rules and its store calls, and none elsewhere: a
+//! change to handoffs is one file, and no 60-method file collects every
+//! domain. To find what `Lf` can do, read this list (a unit test keeps it
+//! complete) or `cargo doc`'s page for `Lf`:
+//!
+//! - Opening (here): [`Lf::open`], [`Lf::at`], [`Lf::with_open_program`],
+//!   [`Lf::home`], [`Lf::caller`].
+//! - Sessions (`session/ops.rs`): [`Lf::create`], [`Lf::get`], [`Lf::list`],
+//!   [`Lf::pin`], [`Lf::rename`], [`Lf::ready`], [`Lf::complete`],
+//!   [`Lf::bind`], [`Lf::preview_binding`], [`Lf::record_client`].
+//! - Opening a Session and its launcher (`session/launch.rs`):
+//!   [`Lf::open_session`], [`Lf::go_to`], [`Lf::serve`].
+//! - Worktrees, diffs and completing many (`session/worktree.rs`):
+//!   [`Lf::diff`], [`Lf::diff_patch`], [`Lf::complete_many`],
+//!   [`Lf::complete_removing_worktree`].
+//! - Primaries (`session/primary.rs`): [`Lf::primary_scope`],
+//!   [`Lf::ensure_primary`], [`Lf::replace_primary`].
+//! - Restoring lost Sessions (`session/restore.rs`): [`Lf::restore`].
+//! - Attention (`attention.rs`): [`Lf::attention_counts`],
+//!   [`Lf::next_waiting`].
+//! - The change stream (`changes/watch.rs`): [`Lf::watch`].
+//! - The live-process snapshot (`snapshot/`): [`Lf::active`].
+//! - Hooks (`hook.rs`): [`Lf::receive_hook`], [`Lf::log_hook`].
+//! - Waves and Tasks (`work.rs`): [`Lf::add_wave`], [`Lf::waves`],
+//!   [`Lf::add_task`], [`Lf::tasks`], [`Lf::finish_task`].
+//! - Flows (`flow.rs`): [`Lf::review`], [`Lf::advance_flow`],
+//!   [`Lf::finish_flow`], [`Lf::flows`], [`Lf::wait_review`],
+//!   [`Lf::wait_review_until`].
+//! - Handoffs (`handoff.rs`): [`Lf::open_handoff`], [`Lf::handoff`],
+//!   [`Lf::handoffs`], [`Lf::handoffs_with_records`],
+//!   [`Lf::attach_handoff`], [`Lf::finish_handoff`],
+//!   [`Lf::claim_handoff_wake`].
+//! - Other machines (`remote/`): [`Lf::hosts`], [`Lf::add_host`],
+//!   [`Lf::remove_host`], [`Lf::remotes`], [`Lf::configured_remotes`]
+//!   (`hosts.rs`); [`Lf::list_merged`] (`list.rs`); [`Lf::locate`],
+//!   [`Lf::remote_open_argv`], [`Lf::detach_remote`], [`Lf::go_remote`]
+//!   (`open.rs`).
+//!
+//! The facade depends on no subject module: a subject depends on it, and
+//! a cycle would follow (`scripts/module-cycles`). What it needs to open a
+//! store, the change stream's recorder and the open command records name,
+//! live below the subjects (`changes`, `session::project`).
 
 use crate::Result;
 use crate::caller::Caller;
 use crate::home::Home;
+use crate::session::project::OpenCommand;
 use crate::store::Store;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// lf, opened for one caller: every operation of every surface is a
 /// method of this type. It holds the Home's store, the caller's context
@@ -62,9 +105,9 @@ impl Lf {
         if let Some(store) = self.store.get() {
             return Ok(store);
         }
-        let keep = crate::events::keep(self.caller.var(crate::events::KEEP_ENV))?;
+        let keep = crate::changes::keep(self.caller.var(crate::caller::EVENTS_KEEP_ENV))?;
         let store = Store::open(&self.home)?;
-        store.observe_with(Box::new(crate::events::Recorder::new(
+        store.observe_with(Box::new(crate::changes::Recorder::new(
             &self.home, &self.open, keep,
         )));
         Ok(self.store.get_or_init(|| store))
@@ -79,50 +122,40 @@ impl Lf {
     }
 }
 
-/// Builds the argv a fresh terminal runs to open a Session.
-#[derive(Debug, Clone)]
-pub struct OpenCommand {
-    home: String,
-    /// The program: given, or `lf-session-open` beside the running
-    /// executable, found when a record first names it (most processes, a
-    /// hook's among them, build none). Shared by the clones.
-    program: std::sync::Arc<std::sync::OnceLock<String>>,
-}
-
-impl OpenCommand {
-    /// `lf-session-open` beside the running executable, with this Home.
-    pub fn beside_current_exe(home: &Home) -> Self {
-        OpenCommand {
-            home: home_assignment(home),
-            program: Default::default(),
+#[cfg(test)]
+mod tests {
+    /// Every public method of an `impl Lf` block anywhere in the library
+    /// is in the module docs' list, so the list is where to look.
+    #[test]
+    fn the_module_docs_list_every_operation() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let listed = include_str!("facade.rs");
+        let mut files = vec![root];
+        let mut missing = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut inside = false;
+            for line in text.lines() {
+                if line.starts_with("impl Lf {") || line.starts_with("impl crate::Lf {") {
+                    inside = true;
+                } else if line.starts_with('}') {
+                    inside = false;
+                } else if let Some(name) = line
+                    .strip_prefix("    pub fn ")
+                    .filter(|_| inside)
+                    .and_then(|rest| rest.split(['(', '<']).next())
+                {
+                    // `store` is public only for the workspace's tests.
+                    if name != "store" && !listed.contains(&format!("[`Lf::{name}`]")) {
+                        missing.push(format!("{name} ({})", path.display()));
+                    }
+                }
+            }
         }
+        assert!(missing.is_empty(), "not in facade.rs's list: {missing:?}");
     }
-
-    pub fn new(home: &Home, program: &Path) -> Self {
-        OpenCommand {
-            home: home_assignment(home),
-            program: std::sync::Arc::new(program.display().to_string().into()),
-        }
-    }
-
-    pub fn argv(&self, id: &str) -> Vec<String> {
-        let program = self.program.get_or_init(|| {
-            std::env::current_exe()
-                .ok()
-                .and_then(|exe| Some(exe.parent()?.join("lf-session-open")))
-                .unwrap_or_else(|| PathBuf::from("lf-session-open"))
-                .display()
-                .to_string()
-        });
-        vec![
-            "/usr/bin/env".to_owned(),
-            self.home.clone(),
-            program.clone(),
-            id.to_owned(),
-        ]
-    }
-}
-
-fn home_assignment(home: &Home) -> String {
-    format!("LF_HOME={}", home.root().display())
 }

@@ -67,7 +67,7 @@ impl Home {
     pub fn run_bell(&self, run: &RunId) -> PathBuf {
         self.run_dir(run).join("changed.bell")
     }
-    /// Touched after every commit that recorded events (see `events`).
+    /// Touched after every commit that recorded events (see `changes`).
     pub fn events_bell(&self) -> PathBuf {
         self.root.join("events.bell")
     }

@@ -13,9 +13,10 @@ use crate::error::domain::{Domain, ErrorKind};
 use crate::error::untrusted::quote;
 use crate::home::Home;
 use crate::ids::RunId;
-use crate::provider::{HookEvent, Provider, SessionSource};
+use crate::provider::{Hook, HookEvent, Provider, SessionSource};
 use crate::session::error::SessionError;
 use crate::state::Turn;
+use crate::store::Store;
 use std::io::Write;
 
 /// The most a payload may be; larger input is refused, not read on.
@@ -32,7 +33,11 @@ fn receive(
 ) -> Result<Option<String>> {
     let run = run.ok_or(SessionError::NotLaunchedByLf { name: "LF_RUN_ID" })?;
     let run = RunId::parse(run)?;
-    let hook = provider.parse_hook(payload).map_err(HookError::BadHook)?;
+    let Hook {
+        event,
+        transcript,
+        native_id,
+    } = provider.parse_hook(payload).map_err(HookError::BadHook)?;
     let store = lf.store()?;
     let row = store
         .hook_target(run.as_str())?
@@ -50,109 +55,131 @@ fn receive(
             "Run {run} is no longer its Session's current Run; the hook changed nothing"
         )));
     }
-    let now = now_micros();
-    let mut note = None;
-    // The conversation the Run has now: the one it moved to (`/clear`), or
-    // the one lf chose for it; updated as this call adopts or moves it.
-    let mut conversation = row
-        .native_id
-        .clone()
-        .or_else(|| row.chosen_native_id.clone());
-    let mismatch = |native: &str, expected: &str| {
-        format!(
-            "{} reported native id {} but Run {run} has {expected}; not adopted",
-            provider.as_str(),
-            quote(native)
-        )
-    };
-    // Whether `native` is (now) the Run's conversation: adopted once, a
-    // different one is refused.
-    let mut adopt = |native: &str, conversation: &mut Option<String>| -> Result<bool> {
-        match conversation.as_deref() {
-            // Already adopted: nothing to write.
-            _ if row.native_id.as_deref() == Some(native) => Ok(true),
-            Some(expected) if expected != native => {
-                note = Some(mismatch(native, expected));
-                Ok(false)
-            }
-            _ => {
-                let stored = store.record_native_id(run.as_str(), native)?;
-                if stored.as_deref() != Some(native) {
-                    note = Some(mismatch(native, stored.as_deref().unwrap_or_default()));
-                    return Ok(false);
-                }
-                *conversation = Some(native.to_owned());
-                Ok(true)
-            }
-        }
-    };
-    // Only the Run's own conversation's turns count (Codex's title thread,
-    // and any other, are not the conversation).
-    let counts = match &hook.event {
-        HookEvent::TurnStarted {
-            native_id: Some(native),
-        }
-        | HookEvent::TurnCompleted {
-            native_id: Some(native),
-        } => adopt(native, &mut conversation)?,
-        _ => true,
-    };
-    match hook.event {
-        // `/clear`, Codex's `/new` (and a compaction that changed the id)
-        // continue this Run's agent in a new native conversation: the Run
-        // moves with it.
-        HookEvent::SessionStarted { native_id, source }
-            if matches!(
-                source,
-                SessionSource::Clear | SessionSource::Compact | SessionSource::New
-            ) && conversation
-                .as_deref()
-                .is_some_and(|expected| expected != native_id) =>
-        {
-            store.move_native_id(run.as_str(), &native_id)?;
-            store.confirm_start(run.as_str(), now)?;
-            conversation = Some(native_id);
-        }
-        HookEvent::SessionStarted { native_id, .. } => {
-            if adopt(&native_id, &mut conversation)? {
-                store.confirm_start(run.as_str(), now)?;
-            }
-        }
-        HookEvent::TurnStarted { native_id } | HookEvent::TurnCompleted { native_id }
-            if !counts =>
-        {
-            note = Some(format!(
-                "{} reported a turn of {} but Run {run}'s conversation is {}; not counted",
-                provider.as_str(),
-                quote(native_id.as_deref().unwrap_or_default()),
-                conversation.as_deref().unwrap_or("not known yet")
-            ));
-        }
-        HookEvent::TurnStarted { .. } => store.record_turn(run.as_str(), Turn::Started, now)?,
-        HookEvent::TurnCompleted { .. } => store.record_turn(run.as_str(), Turn::Completed, now)?,
-        HookEvent::PermissionPrompt => store.record_permission_prompt(run.as_str(), now)?,
-        HookEvent::ToolFinished => store.record_tool_finished(run.as_str(), now)?,
-        HookEvent::SessionEnded => store.record_session_end(run.as_str(), now)?,
-        HookEvent::Ignored(_) => {}
-        HookEvent::Unknown(what) => {
-            note = Some(format!(
-                "{} sent {what}, which this lf does not know; nothing was recorded (a newer {0}? see docs/turn-ends.md)",
-                provider.as_str()
-            ));
-        }
-    }
-    // The transcript of the Run's own conversation only.
-    if let Some(path) = &hook.transcript
-        && hook
+    let mut call = Call {
+        store,
+        provider,
+        run: &run,
+        // The conversation the Run has now: the one it moved to (`/clear`),
+        // or the one lf chose for it; updated as this call adopts or moves it.
+        conversation: row
             .native_id
-            .is_none_or(|native| conversation.as_deref() == Some(native.as_str()))
+            .clone()
+            .or_else(|| row.chosen_native_id.clone()),
+        adopted: row.native_id.as_deref(),
+        now: now_micros(),
+        note: None,
+    };
+    call.apply(event)?;
+    // The transcript of the Run's own conversation only.
+    if let Some(path) = transcript
+        && native_id.is_none_or(|native| call.conversation.as_deref() == Some(native.as_str()))
     {
         let path = path.display().to_string();
         if row.transcript_path.as_deref() != Some(path.as_str()) {
             store.record_transcript(run.as_str(), &path)?;
         }
     }
-    Ok(note)
+    Ok(call.note)
+}
+
+/// One hook call for its Run, the Session's current one.
+struct Call<'a> {
+    store: &'a Store,
+    provider: Provider,
+    run: &'a RunId,
+    /// The native conversation the Run had adopted before this call.
+    adopted: Option<&'a str>,
+    conversation: Option<String>,
+    now: i64,
+    /// Worth logging, not a failure.
+    note: Option<String>,
+}
+
+impl Call<'_> {
+    fn apply(&mut self, event: HookEvent) -> Result<()> {
+        let (store, run, now) = (self.store, self.run.as_str(), self.now);
+        match event {
+            // `/clear`, Codex's `/new` (and a compaction that changed the
+            // id) continue this Run's agent in a new native conversation:
+            // the Run moves with it.
+            HookEvent::SessionStarted { native_id, source }
+                if matches!(
+                    source,
+                    SessionSource::Clear | SessionSource::Compact | SessionSource::New
+                ) && self
+                    .conversation
+                    .as_deref()
+                    .is_some_and(|expected| expected != native_id) =>
+            {
+                store.move_native_id(run, &native_id)?;
+                store.confirm_start(run, now)?;
+                self.conversation = Some(native_id);
+            }
+            HookEvent::SessionStarted { native_id, .. } => {
+                if self.adopt(&native_id)? {
+                    store.confirm_start(run, now)?;
+                }
+            }
+            HookEvent::TurnStarted { native_id } => self.turn(Turn::Started, native_id)?,
+            HookEvent::TurnCompleted { native_id } => self.turn(Turn::Completed, native_id)?,
+            HookEvent::PermissionPrompt => store.record_permission_prompt(run, now)?,
+            HookEvent::ToolFinished => store.record_tool_finished(run, now)?,
+            HookEvent::SessionEnded => store.record_session_end(run, now)?,
+            HookEvent::Ignored => {}
+            HookEvent::Unknown(what) => {
+                self.note = Some(format!(
+                    "{} sent {what}, which this lf does not know; nothing was recorded (a newer {0}? see docs/turn-ends.md)",
+                    self.provider.as_str()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Only the Run's own conversation's turns count (Codex's title
+    /// thread, and any other, are not the conversation).
+    fn turn(&mut self, turn: Turn, native_id: Option<String>) -> Result<()> {
+        let counts = match &native_id {
+            Some(native) => self.adopt(native)?,
+            None => true,
+        };
+        if counts {
+            return self.store.record_turn(self.run.as_str(), turn, self.now);
+        }
+        self.note = Some(format!(
+            "{} reported a turn of {} but Run {}'s conversation is {}; not counted",
+            self.provider.as_str(),
+            quote(native_id.as_deref().unwrap_or_default()),
+            self.run,
+            self.conversation.as_deref().unwrap_or("not known yet")
+        ));
+        Ok(())
+    }
+
+    /// Whether `native` is (now) the Run's conversation: adopted once, a
+    /// different one is refused.
+    fn adopt(&mut self, native: &str) -> Result<bool> {
+        let expected = match self.conversation.as_deref() {
+            // Already adopted: nothing to write.
+            _ if self.adopted == Some(native) => return Ok(true),
+            Some(expected) if expected != native => expected.to_owned(),
+            _ => {
+                let stored = self.store.record_native_id(self.run.as_str(), native)?;
+                if stored.as_deref() == Some(native) {
+                    self.conversation = Some(native.to_owned());
+                    return Ok(true);
+                }
+                stored.unwrap_or_default()
+            }
+        };
+        self.note = Some(format!(
+            "{} reported native id {} but Run {} has {expected}; not adopted",
+            self.provider.as_str(),
+            quote(native),
+            self.run
+        ));
+        Ok(false)
+    }
 }
 
 /// Append one line to the hook log. Failing to log is not worth failing for.
@@ -197,6 +224,7 @@ impl crate::Lf {
         );
     }
 }
+
 /// A provider's hook that lf cannot take.
 #[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]

@@ -6,7 +6,8 @@ use crate::session::error::SessionError;
 use std::borrow::Cow;
 
 use crate::wire::{
-    ActionKind, Attention, FlowMembership, FlowOccurrence, SessionAction, SessionKind, SessionState,
+    ActionKind, Attention, FlowMembership, FlowOccurrence, LostReason, SessionAction, SessionKind,
+    SessionState,
 };
 
 crate::names::named! {
@@ -19,23 +20,6 @@ crate::names::named! {
         Interrupted,
         /// It could not start, or never became resumable.
         Failed,
-    }
-}
-
-crate::names::named! {
-    "lost reason";
-    /// Why a Session's agent is gone although it never ended by itself
-    /// (`lf-session-restore` brings such Sessions back).
-    pub enum LostReason {
-        /// The machine restarted while the agent ran (its launcher was
-        /// recorded under another boot id).
-        Reboot,
-        /// Its terminal went away: the tmux server, or the Session's tmux
-        /// pane, was killed, and lf-serve saw the hang-up.
-        Terminal,
-        /// lf-serve and the agent were killed without a word (SIGKILL, the
-        /// OOM killer) on this boot.
-        Killed,
     }
 }
 

@@ -51,6 +51,23 @@ crate::names::named! {
 }
 
 crate::names::named! {
+    "lost reason";
+    /// Why a Session's agent is gone although it never ended by itself
+    /// (`lf-session-restore` brings such Sessions back).
+    pub enum LostReason {
+        /// The machine restarted while the agent ran (its launcher was
+        /// recorded under another boot id).
+        Reboot,
+        /// Its terminal went away: the tmux server, or the Session's tmux
+        /// pane, was killed, and lf-serve saw the hang-up.
+        Terminal,
+        /// lf-serve and the agent were killed without a word (SIGKILL, the
+        /// OOM killer) on this boot.
+        Killed,
+    }
+}
+
+crate::names::named! {
     "attention";
     pub enum Attention {
         /// Ready for review, or the pending review of its flow.
@@ -251,7 +268,7 @@ pub struct SessionRecord {
     /// Why the agent is gone although it never ended by itself (a reboot,
     /// a lost terminal), whatever the state; null otherwise.
     #[serde(deserialize_with = "required")]
-    pub lost: Option<crate::state::LostReason>,
+    pub lost: Option<LostReason>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     #[serde(deserialize_with = "required")]
@@ -355,7 +372,7 @@ pub struct RestoreLine {
     pub result: RestoreResult,
     /// Why its agent was gone (as the record's `lost` said), if it was.
     #[serde(deserialize_with = "required")]
-    pub lost: Option<crate::state::LostReason>,
+    pub lost: Option<LostReason>,
     /// Why it was skipped (`result` is `skipped`).
     #[serde(deserialize_with = "required")]
     pub skipped: Option<RestoreSkip>,

@@ -327,7 +327,7 @@ fields!(SerializeStruct, SerializeStructVariant);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lf::live::LiveSnapshot;
+    use lf::snapshot::LiveSnapshot;
     use lf::wire::{HandoffRecord, SessionRecord};
 
     /// JSON as written, objects in their order (serde_json's own `Value`

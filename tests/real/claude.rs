@@ -274,7 +274,7 @@ fn claude_killed_pane_recorded_nothing_under_sighup() {
     let killed = wait_record(&env, &record.id, "lost, its agent ended", 20, |record| {
         record.state == SessionState::Lost && !record.alive
     });
-    assert_eq!(killed.lost, Some(lf::state::LostReason::Terminal));
+    assert_eq!(killed.lost, Some(lf::wire::LostReason::Terminal));
     assert_eq!(
         killed.attention,
         Some(Attention::Reply),

@@ -103,7 +103,7 @@ fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
     let killed = wait_record(env, id, "lost, its agent ended", 20, |record| {
         record.state == SessionState::Lost && !record.alive
     });
-    assert_eq!(killed.lost, Some(lf::state::LostReason::Terminal));
+    assert_eq!(killed.lost, Some(lf::wire::LostReason::Terminal));
     let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
     assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
     let pane = crate::real::pane(&opened);

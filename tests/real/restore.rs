@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::model::{anthropic, responses};
-use lf::state::LostReason;
+use lf::wire::LostReason;
 use lf::wire::{RestoreLine, RestoreResult, RestoreSkip};
 use std::collections::BTreeMap;
 

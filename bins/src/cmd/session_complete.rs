@@ -49,7 +49,7 @@ impl Tool for Cli {
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
         let lf = open_lf()?;
-        let tell = &mut |stopping: &lf::session::AgentStopping| {
+        let tell = &mut |stopping: &lf::liveness::AgentStopping| {
             eprintln!("{}: {stopping}", Self::NAME);
         };
         if !self.remove_worktree {

@@ -1,6 +1,6 @@
 use crate::{Output, Tool, open_lf};
 use clap::Parser;
-use lf::events::{Next, WatchOptions};
+use lf::changes::{Next, WatchOptions};
 use lf::wire::SessionEvent;
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -3,12 +3,14 @@
 //! as `(boot_id, pid, starttime)`: the pid alone can be reused by an
 //! unrelated process after the agent exits, and the boot id changes on
 //! reboot, so a receipt counts as alive only while all three still match
-//! `/proc`. `table` reads every process at once for the live snapshot.
+//! `/proc`. Stopping an agent (SIGTERM, then SIGKILL after a grace) and
+//! what a surface tells the person meanwhile ([`AgentStopping`]) are here
+//! too. `table` reads every process at once for the live-process snapshot.
 
-use crate::error::domain::{Domain, ErrorKind};
 pub mod table;
 
 use crate::Result;
+use crate::error::domain::{Domain, ErrorKind};
 use std::time::{Duration, Instant};
 
 /// The exact identity of one process on one boot.
@@ -209,6 +211,43 @@ impl ProcessIdentity {
             .and_then(rustix::process::Pid::from_raw);
         if let Some(pid) = pid {
             let _ = rustix::process::kill_process(pid, signal);
+        }
+    }
+}
+
+/// A completion waits for an agent slow to exit: what a surface tells the
+/// person, so a pause of `--grace` seconds is never silent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentStopping {
+    pub session: String,
+    pub pid: u32,
+    /// Its command line (empty when `/proc` no longer has it).
+    pub command: String,
+    pub stage: Stopping,
+}
+
+impl std::fmt::Display for AgentStopping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let session = crate::ids::short_id(&self.session);
+        let command = crate::error::untrusted::quote(&self.command);
+        let seconds = |duration: Duration| format!("{} s", duration.as_secs_f64());
+        match self.stage {
+            Stopping::StillRunning { grace } => write!(
+                f,
+                "Session {session}: its agent (pid {}, {command}) still runs {} after SIGTERM \
+                 (an interactive shell ignores it); waiting up to {} in all, then SIGKILL \
+                 (--grace sets the wait)",
+                self.pid,
+                seconds(TELL_AFTER),
+                seconds(grace),
+            ),
+            Stopping::Killed { grace } => write!(
+                f,
+                "Session {session}: its agent (pid {}, {command}) still ran {} after SIGTERM: \
+                 killed it (SIGKILL)",
+                self.pid,
+                seconds(grace),
+            ),
         }
     }
 }

@@ -204,51 +204,61 @@ pub(super) fn transcript_interrupt(line: &str) -> bool {
     }
 }
 
+/// Claude's hook events (`hook_event_name`): those of [`EVENTS`], and any
+/// other (a newer Claude Code's, or one lf does not listen to), which lf
+/// does not act on.
+#[derive(serde::Deserialize)]
+enum Event {
+    SessionStart,
+    UserPromptSubmit,
+    Stop,
+    StopFailure,
+    PermissionRequest,
+    PostToolUse,
+    PostToolUseFailure,
+    Notification,
+    SessionEnd,
+    #[serde(other)]
+    Other,
+}
+
 /// Claude's hook JSON (on stdin) to what it means.
 pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
-    let value: Value =
-        serde_json::from_slice(payload).map_err(|error| format!("payload is not JSON: {error}"))?;
-    let object = value.as_object().ok_or("payload is not a JSON object")?;
-    let text = |key: &str| object.get(key).and_then(Value::as_str);
-    let event = text("hook_event_name").ok_or("payload has no hook_event_name")?;
-    let native_id = match text("session_id") {
-        Some(id) if is_uuid(id) => Some(id.to_ascii_lowercase()),
-        Some(id) => {
-            return Err(format!(
-                "session_id {} is not a UUID",
-                crate::error::untrusted::quote(id)
-            ));
-        }
-        None => None,
-    };
+    let super::Payload::<Event> {
+        hook_event_name,
+        session_id,
+        transcript_path,
+        source,
+        notification_type,
+        reason,
+    } = super::read_payload(payload)?;
+    let native_id = super::payload_native_id(session_id, "a UUID")?;
     // A path that is not a transcript is left out, not a reason to refuse
     // the event.
     let transcript =
-        text("transcript_path").and_then(|path| transcript_path(path, native_id.as_deref()));
-    let event = match event {
-        "SessionStart" => HookEvent::SessionStarted {
+        transcript_path.and_then(|path| transcript_path_of(&path, native_id.as_deref()));
+    let event = match hook_event_name {
+        Event::SessionStart => HookEvent::SessionStarted {
             native_id: native_id.clone().ok_or("SessionStart has no session_id")?,
-            source: match text("source") {
+            source: match source.as_deref() {
                 Some("clear") => SessionSource::Clear,
                 Some("compact") => SessionSource::Compact,
                 Some("resume") => SessionSource::Resume,
                 _ => SessionSource::Startup,
             },
         },
-        "UserPromptSubmit" => HookEvent::TurnStarted {
+        Event::UserPromptSubmit => HookEvent::TurnStarted {
             native_id: native_id.clone(),
         },
-        "Stop" | "StopFailure" => HookEvent::TurnCompleted {
+        Event::Stop | Event::StopFailure => HookEvent::TurnCompleted {
             native_id: native_id.clone(),
         },
-        "PermissionRequest" => HookEvent::PermissionPrompt,
-        "PostToolUse" | "PostToolUseFailure" => HookEvent::ToolFinished,
-        "Notification" => match text("notification_type") {
+        Event::PermissionRequest => HookEvent::PermissionPrompt,
+        Event::PostToolUse | Event::PostToolUseFailure => HookEvent::ToolFinished,
+        Event::Notification => match notification_type.as_deref() {
             Some(kind) if WAITS_FOR_PERSON.contains(&kind) => HookEvent::PermissionPrompt,
             Some(kind) if ANSWERED.contains(&kind) => HookEvent::ToolFinished,
-            Some(kind) if NEWS.contains(&kind) => {
-                HookEvent::Ignored(format!("Notification {kind}"))
-            }
+            Some(kind) if NEWS.contains(&kind) => HookEvent::Ignored,
             Some(kind) => HookEvent::Unknown(format!(
                 "Notification type {}",
                 crate::error::untrusted::quote(kind)
@@ -257,11 +267,9 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
         },
         // `/clear` ends this native conversation and starts another in the
         // same agent (a `clear` SessionStart follows): the Run goes on.
-        "SessionEnd" if text("reason") == Some("clear") => {
-            HookEvent::Ignored("SessionEnd clear".to_owned())
-        }
-        "SessionEnd" => HookEvent::SessionEnded,
-        other => HookEvent::Ignored(crate::error::untrusted::quote(other)),
+        Event::SessionEnd if reason.as_deref() == Some("clear") => HookEvent::Ignored,
+        Event::SessionEnd => HookEvent::SessionEnded,
+        Event::Other => HookEvent::Ignored,
     };
     Ok(super::Hook {
         event,
@@ -272,7 +280,7 @@ pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, Str
 
 /// A transcript path from a payload: absolute, a `<uuid>.jsonl` file named
 /// after the payload's own session, nothing else.
-fn transcript_path(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
+fn transcript_path_of(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
     let path = PathBuf::from(path);
     if !path.is_absolute() || path.components().any(|part| part.as_os_str() == "..") {
         return None;
@@ -444,7 +452,7 @@ mod tests {
         );
         assert!(matches!(
             parse(r#"{"hook_event_name":"Notification","notification_type":"idle_prompt"}"#),
-            Ok(HookEvent::Ignored(_))
+            Ok(HookEvent::Ignored)
         ));
         // Every dialog that waits for the person is `approve`, its answer
         // ends it, and a type no release of Claude's named is noted.
@@ -513,7 +521,7 @@ mod tests {
             event(format!(
                 r#"{{"hook_event_name":"SessionEnd","session_id":"{ID}","reason":"clear"}}"#
             )),
-            HookEvent::Ignored(_)
+            HookEvent::Ignored
         ));
         assert_eq!(
             event(format!(

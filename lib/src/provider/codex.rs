@@ -131,33 +131,76 @@ fn trusted_hash(label: &str, command: &str, timeout: u64) -> String {
     format!("sha256:{hex}")
 }
 
+/// Which of Codex's two payloads a call carries: `notify`'s (an agent
+/// launched by an earlier lf), told by a `type` field of any value, or a
+/// hook's. Read on its own first (skipping every value), as the two share
+/// no field.
+#[derive(serde::Deserialize)]
+struct Shape {
+    #[serde(default, rename = "type")]
+    notify: Present,
+}
+
+/// Whether a field is there, whatever its value.
+#[derive(Default)]
+struct Present(bool);
+
+impl<'de> serde::Deserialize<'de> for Present {
+    fn deserialize<D: serde::Deserializer<'de>>(field: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(field).map(|_| Present(true))
+    }
+}
+
+/// Codex's hook events (`hook_event_name`) lf listens to, and any other,
+/// which lf does not act on.
+#[derive(serde::Deserialize)]
+enum Event {
+    SessionStart,
+    UserPromptSubmit,
+    Stop,
+    PermissionRequest,
+    PostToolUse,
+    #[serde(other)]
+    Other,
+}
+
+/// `notify`'s JSON (its last argument).
+#[derive(serde::Deserialize)]
+struct Notify {
+    #[serde(rename = "type", deserialize_with = "super::event")]
+    kind: NotifyKind,
+    #[serde(default, rename = "thread-id", deserialize_with = "super::text")]
+    thread: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+enum NotifyKind {
+    #[serde(rename = "agent-turn-complete")]
+    AgentTurnComplete,
+    #[serde(other)]
+    Other,
+}
+
 /// A Codex payload to what it means: a hook's JSON (on stdin), or the
 /// `notify` JSON (the last argument) of an agent an earlier lf launched.
 pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
-    let value: Value =
-        serde_json::from_slice(payload).map_err(|error| format!("payload is not JSON: {error}"))?;
-    let object = value.as_object().ok_or("payload is not a JSON object")?;
-    let text = |key: &str| object.get(key).and_then(Value::as_str);
-    if object.contains_key("type") {
-        return parse_notify(object);
+    let Shape { notify } = super::read_payload(payload)?;
+    if notify.0 {
+        return parse_notify(super::read_payload(payload)?);
     }
-    let event = text("hook_event_name").ok_or("payload has no hook_event_name")?;
-    let native_id = match text("session_id") {
-        Some(id) if is_uuid(id) => Some(id.to_ascii_lowercase()),
-        Some(id) => {
-            return Err(format!(
-                "session_id {} is not a Codex thread id",
-                crate::error::untrusted::quote(id)
-            ));
-        }
-        None => None,
-    };
-    let transcript =
-        text("transcript_path").and_then(|path| rollout_path(path, native_id.as_deref()));
-    let event = match event {
-        "SessionStart" => HookEvent::SessionStarted {
+    let super::Payload::<Event> {
+        hook_event_name,
+        session_id,
+        transcript_path,
+        source,
+        ..
+    } = super::read_payload(payload)?;
+    let native_id = super::payload_native_id(session_id, "a Codex thread id")?;
+    let transcript = transcript_path.and_then(|path| rollout_path(&path, native_id.as_deref()));
+    let event = match hook_event_name {
+        Event::SessionStart => HookEvent::SessionStarted {
             native_id: native_id.clone().ok_or("SessionStart has no session_id")?,
-            source: match text("source") {
+            source: match source.as_deref() {
                 Some("resume") => SessionSource::Resume,
                 Some("clear") => SessionSource::Clear,
                 Some("compact") => SessionSource::Compact,
@@ -166,15 +209,15 @@ pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
                 _ => SessionSource::New,
             },
         },
-        "UserPromptSubmit" => HookEvent::TurnStarted {
+        Event::UserPromptSubmit => HookEvent::TurnStarted {
             native_id: native_id.clone(),
         },
-        "Stop" => HookEvent::TurnCompleted {
+        Event::Stop => HookEvent::TurnCompleted {
             native_id: native_id.clone(),
         },
-        "PermissionRequest" => HookEvent::PermissionPrompt,
-        "PostToolUse" => HookEvent::ToolFinished,
-        other => HookEvent::Ignored(crate::error::untrusted::quote(other)),
+        Event::PermissionRequest => HookEvent::PermissionPrompt,
+        Event::PostToolUse => HookEvent::ToolFinished,
+        Event::Other => HookEvent::Ignored,
     };
     Ok(Hook {
         event,
@@ -185,23 +228,17 @@ pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
 
 /// `notify`'s `agent-turn-complete`. Every thread notifies, the title
 /// thread too: its id counts only if it is the Run's conversation.
-fn parse_notify(object: &serde_json::Map<String, Value>) -> Result<Hook, String> {
-    let event = match object.get("type").and_then(Value::as_str) {
-        Some("agent-turn-complete") => {
-            let thread = object
-                .get("thread-id")
-                .and_then(Value::as_str)
-                .ok_or("agent-turn-complete has no thread-id")?;
-            HookEvent::TurnCompleted {
-                native_id: Some(super::native_token(thread)?),
-            }
+fn parse_notify(notify: Notify) -> Result<Hook, String> {
+    let (event, native_id) = match notify.kind {
+        NotifyKind::AgentTurnComplete => {
+            let thread = (notify.thread).ok_or("agent-turn-complete has no thread-id")?;
+            let native_id = Some(super::native_token(&thread)?);
+            let event = HookEvent::TurnCompleted {
+                native_id: native_id.clone(),
+            };
+            (event, native_id)
         }
-        Some(other) => HookEvent::Ignored(crate::error::untrusted::quote(other)),
-        None => return Err("payload has no type".to_owned()),
-    };
-    let native_id = match &event {
-        HookEvent::TurnCompleted { native_id } => native_id.clone(),
-        _ => None,
+        NotifyKind::Other => (HookEvent::Ignored, None),
     };
     Ok(Hook {
         event,
@@ -381,10 +418,7 @@ mod tests {
             HookEvent::PermissionPrompt
         );
         assert_eq!(parse("PostToolUse", "").event, HookEvent::ToolFinished);
-        assert!(matches!(
-            parse("PreToolUse", "").event,
-            HookEvent::Ignored(_)
-        ));
+        assert!(matches!(parse("PreToolUse", "").event, HookEvent::Ignored));
         for bad in [
             "",
             "[]",
@@ -427,7 +461,7 @@ mod tests {
         assert!(parse_hook(b"not json").is_err());
         assert!(matches!(
             parse_hook(br#"{"type":"other"}"#).map(|hook| hook.event),
-            Ok(HookEvent::Ignored(_))
+            Ok(HookEvent::Ignored)
         ));
     }
 

@@ -240,11 +240,97 @@ pub enum HookEvent {
     ToolFinished,
     /// The provider's conversation ended.
     SessionEnded,
-    /// An event lf does not act on (named for the log).
-    Ignored(String),
+    /// An event lf does not act on.
+    Ignored,
     /// An event lf does not know the meaning of (a newer CLI's): noted in
     /// the hook log, so it is seen, and otherwise not acted on.
     Unknown(String),
+}
+
+/// A text field of a hook payload, for `#[serde(default, deserialize_with =
+/// "text")]`: one that is null or not text counts as absent, as one that
+/// is absent does, so a newer CLI that changes a field lf reads still has
+/// its calls read. (Fields lf does not read are ignored.)
+fn text<'de, D: serde::Deserializer<'de>>(
+    field: D,
+) -> std::result::Result<Option<String>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Field {
+        Text(String),
+        Other(serde::de::IgnoredAny),
+    }
+    Ok(match serde::Deserialize::deserialize(field)? {
+        Field::Text(text) => Some(text),
+        Field::Other(_) => None,
+    })
+}
+
+/// A provider's hook JSON: its event `E` (the provider's enum, with an
+/// `Other` for any event lf does not act on), and the fields lf reads.
+/// The event is a field of its own, read from text only, not a
+/// `#[serde(tag)]` over flattened fields: serde reads such a tag from
+/// buffered content, where a number is taken as a variant's index, so
+/// `"hook_event_name": 3` would count as an event (and a bare enum field
+/// would take `{"Stop": null}` as Stop).
+#[derive(serde::Deserialize)]
+#[serde(bound = "E: serde::de::DeserializeOwned")]
+struct Payload<E> {
+    #[serde(deserialize_with = "event")]
+    hook_event_name: E,
+    #[serde(default, deserialize_with = "text")]
+    session_id: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    transcript_path: Option<String>,
+    /// SessionStart's.
+    #[serde(default, deserialize_with = "text")]
+    source: Option<String>,
+    /// Claude's Notification's.
+    #[serde(default, deserialize_with = "text")]
+    notification_type: Option<String>,
+    /// Claude's SessionEnd's.
+    #[serde(default, deserialize_with = "text")]
+    reason: Option<String>,
+}
+
+/// A provider's event enum from its name, which must be text.
+fn event<'de, D, E>(field: D) -> std::result::Result<E, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    E: serde::de::DeserializeOwned,
+{
+    use serde::de::IntoDeserializer;
+    let name: String = serde::Deserialize::deserialize(field)?;
+    E::deserialize(name.into_deserializer())
+}
+
+/// Read a hook payload of a provider's shape `T`; what is wrong with one
+/// that is not is said for the hook log.
+fn read_payload<'a, T: serde::Deserialize<'a>>(
+    payload: &'a [u8],
+) -> std::result::Result<T, String> {
+    serde_json::from_slice(payload).map_err(|error| match error.classify() {
+        serde_json::error::Category::Data => {
+            format!("payload is not a hook call lf reads: {error}")
+        }
+        _ => format!("payload is not JSON: {error}"),
+    })
+}
+
+/// The native id a payload names: a UUID (Claude's session, Codex's
+/// thread), lowercased; `what` names it in the refusal.
+fn payload_native_id(
+    id: Option<String>,
+    what: &str,
+) -> std::result::Result<Option<String>, String> {
+    match id {
+        Some(id) if is_uuid(&id) => Ok(Some(id.to_ascii_lowercase())),
+        Some(id) => Err(format!(
+            "session_id {} is not {what}",
+            crate::error::untrusted::quote(&id)
+        )),
+        None => Ok(None),
+    }
 }
 
 /// The instructions appended to an agent's system prompt.
@@ -338,6 +424,62 @@ impl Domain for ProviderError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A payload is read as before its typed shape: fields lf does not
+    /// read are ignored, one of the wrong type counts as absent, an event
+    /// lf does not listen to is ignored; only what is not a payload at all
+    /// is refused (and logged by lf-hook, which still succeeds).
+    #[test]
+    fn hook_payloads_tolerate_what_a_newer_cli_may_send() {
+        const ID: &str = "4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a";
+        for provider in [Provider::Claude, Provider::Codex] {
+            let parse = |json: &str| provider.parse_hook(json.as_bytes());
+            let stop = parse(&format!(
+                r#"{{"hook_event_name":"Stop","session_id":"{ID}","transcript_path":7,"new":{{"a":[1]}}}}"#
+            ))
+            .unwrap();
+            assert_eq!(stop.native_id.as_deref(), Some(ID), "{provider:?}");
+            assert_eq!(stop.transcript, None, "{provider:?}");
+            assert!(
+                matches!(stop.event, HookEvent::TurnCompleted { .. }),
+                "{provider:?}"
+            );
+            let anonymous = parse(r#"{"hook_event_name":"UserPromptSubmit","session_id":null}"#);
+            assert_eq!(
+                anonymous.map(|hook| hook.event),
+                Ok(HookEvent::TurnStarted { native_id: None }),
+                "{provider:?}"
+            );
+            let newer = parse(r#"{"hook_event_name":"SomethingNew","extra":true}"#);
+            assert_eq!(
+                newer.map(|hook| hook.event),
+                Ok(HookEvent::Ignored),
+                "{provider:?}"
+            );
+            for refused in [
+                "",
+                "[1]",
+                "5",
+                r#"{"session_id":"x"}"#,
+                r#"{"hook_event_name":3}"#,
+                r#"{"hook_event_name":{"Stop":null}}"#,
+            ] {
+                assert!(parse(refused).is_err(), "{provider:?} {refused}");
+            }
+        }
+        let notify = |json: &str| Provider::Codex.parse_hook(json.as_bytes());
+        assert_eq!(
+            notify(r#"{"type":"approval-requested","thread-id":"t-1"}"#).map(|hook| hook.event),
+            Ok(HookEvent::Ignored)
+        );
+        for refused in [
+            r#"{"type":null}"#,
+            r#"{"type":{"agent-turn-complete":null},"thread-id":"t-1"}"#,
+            r#"{"type":"agent-turn-complete","thread-id":5}"#,
+        ] {
+            assert!(notify(refused).is_err(), "{refused}");
+        }
+    }
 
     #[test]
     fn providers_parse_by_name() {

@@ -25,9 +25,6 @@ use std::time::{Duration, Instant};
 /// How long an opener waits for a launch to become resumable (or to wait
 /// for a person).
 pub const START_TIMEOUT: Duration = Duration::from_secs(30);
-/// How long an agent that has not confirmed its conversation is given
-/// before lf assumes a dialog waits for the person (lf never kills it).
-pub const START_GRACE: Duration = Duration::from_secs(5);
 pub(crate) const POLL: Duration = Duration::from_millis(10);
 
 /// Follows an agent's transcript for what fires no hook (a refused
@@ -525,7 +522,7 @@ impl Lf {
         // transaction, so the Session goes from what it was (new, lost,
         // exited) straight to `active`, never through a started Run
         // without a launcher (`lost`) or a launcher without its agent
-        // (`unknown`). lf::live attributes what runs beneath this process
+        // (`unknown`). lf::snapshot attributes what runs beneath this process
         // to the Run from here on; the agent itself is known by its receipt.
         self.store()?.record_launch(&Launched {
             client: &ClientReceipt {

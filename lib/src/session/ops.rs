@@ -11,7 +11,7 @@ use crate::facade::Lf;
 use crate::ids::{RunId, SessionId, SessionSelector};
 use crate::input;
 use crate::input::InputError;
-use crate::liveness::ProcessIdentity;
+use crate::liveness::{AgentStopping, ProcessIdentity};
 use crate::provider::Provider;
 use crate::session::error::SessionError;
 use crate::session::worktree::WorktreeError;
@@ -522,44 +522,6 @@ impl Lf {
     }
 }
 
-/// A completion waits for an agent slow to exit: what a surface tells the
-/// person, so a pause of `--grace` seconds is never silent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AgentStopping {
-    pub session: String,
-    pub pid: u32,
-    /// Its command line (empty when `/proc` no longer has it).
-    pub command: String,
-    pub stage: crate::liveness::Stopping,
-}
-
-impl std::fmt::Display for AgentStopping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use crate::liveness::{Stopping, TELL_AFTER};
-        let session = crate::ids::short_id(&self.session);
-        let command = crate::error::untrusted::quote(&self.command);
-        let seconds = |duration: Duration| format!("{} s", duration.as_secs_f64());
-        match self.stage {
-            Stopping::StillRunning { grace } => write!(
-                f,
-                "Session {session}: its agent (pid {}, {command}) still runs {} after SIGTERM \
-                 (an interactive shell ignores it); waiting up to {} in all, then SIGKILL \
-                 (--grace sets the wait)",
-                self.pid,
-                seconds(TELL_AFTER),
-                seconds(grace),
-            ),
-            Stopping::Killed { grace } => write!(
-                f,
-                "Session {session}: its agent (pid {}, {command}) still ran {} after SIGTERM: \
-                 killed it (SIGKILL)",
-                self.pid,
-                seconds(grace),
-            ),
-        }
-    }
-}
-
 /// A checked listing of matching Sessions, newest first, that owns
 /// everything it needs. Iterate it (a surface that streams it elsewhere,
 /// such as the Nushell plugin: rows are read in batches, so it holds no
@@ -588,7 +550,7 @@ struct Selection {
     last: Option<(i64, String)>,
     next: Option<String>,
     /// Sessions whose state is not what their latest event told (a client
-    /// died): looked at again once the listing is done (see `events`).
+    /// died): looked at again once the listing is done (see `changes`).
     stale: Vec<String>,
 }
 

@@ -10,13 +10,14 @@
 
 use crate::Result;
 use crate::clock::Timestamp;
-use crate::facade::OpenCommand;
+use crate::home::Home;
 use crate::liveness::Presence;
 use crate::state::{self, Facts, StepFacts};
 use crate::store::{SessionRow, Store, TaskLabel};
-use crate::wire::{SessionRecord, WorkRef, Workspace};
+use crate::wire::{Attention, SessionRecord, WorkRef, Workspace};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::{OnceCell, RefCell};
+use std::path::{Path, PathBuf};
 
 /// Tasks and Waves by id, as far as they were asked for, and Task
 /// worktrees by path. The maps hash with FxHash: they are looked up several
@@ -206,7 +207,11 @@ impl LiveClients {
     /// Why the Session's agent is gone without having ended by itself, if
     /// it is (`state::lost`). The launcher is looked up in `/proc` only for
     /// a Run that started, has no outcome and no live client.
-    pub fn lost(&self, row: &SessionRow, live_client: bool) -> Result<Option<state::LostReason>> {
+    pub fn lost(
+        &self,
+        row: &SessionRow,
+        live_client: bool,
+    ) -> Result<Option<crate::wire::LostReason>> {
         if !may_be_lost(row, live_client) {
             return Ok(None);
         }
@@ -260,7 +265,11 @@ fn may_be_lost(row: &SessionRow, live_client: bool) -> bool {
 
 /// Why a Session's agent is gone without having ended by itself
 /// (`state::lost`), on the boot `boot`; a completed Session is never lost.
-pub(crate) fn lost(row: &SessionRow, live_client: bool, boot: &str) -> Option<state::LostReason> {
+pub(crate) fn lost(
+    row: &SessionRow,
+    live_client: bool,
+    boot: &str,
+) -> Option<crate::wire::LostReason> {
     if !may_be_lost(row, live_client) {
         return None;
     }
@@ -355,47 +364,27 @@ fn record(
 ) -> Result<SessionRecord> {
     let state = state::state(facts);
     let attention = state::attention(facts);
-    let flow = row.flow.as_ref();
     let step = row.flow_id.as_deref().map(|invocation_id| StepFacts {
         invocation_id,
         step: row.step.as_deref().unwrap_or_default(),
         node: row.node,
         iterations: row.iterations.clone(),
     });
-    let flow_membership =
-        state::membership(&row.id, &row.current_run_id, row.independent, step, flow);
+    let flow_membership = state::membership(
+        &row.id,
+        &row.current_run_id,
+        row.independent,
+        step,
+        row.flow.as_ref(),
+    );
     let work = match (&row.task_id, &row.wave_id) {
         (Some(task), _) => Some(WorkRef::Task(task.clone())),
         (None, Some(wave)) => Some(WorkRef::Wave(wave.clone())),
         (None, None) => None,
     };
-    let wave_name = match row.wave_id.as_deref() {
-        Some(id) => catalog.wave(store, id)?,
-        None => None,
-    };
-    let task = match row.task_id.as_deref() {
-        Some(id) => catalog.task(store, id)?,
-        None => None,
-    };
-    let work_path = state::work_path(
-        row.wave_id.as_deref().map(|id| (id, wave_name.as_deref())),
-        row.task_id
-            .as_deref()
-            .map(|id| (id, task.as_ref().map(|task| task.identifier.as_str()))),
-    );
-    let checkout = catalog.task_at(store, &row.cwd)?;
-    let mut task_ids: Vec<String> = row.task_id.iter().cloned().collect();
-    if let Some(checkout) = &checkout
-        && !task_ids.contains(&checkout.task_id)
-    {
-        task_ids.push(checkout.task_id.clone());
-    }
-    let workspace = checkout.map(|checkout| Workspace {
-        home_id: None,
-        task_id: Some(checkout.task_id),
-        worktree: Some(checkout.worktree),
-        unavailable: None,
-    });
+    let work_path = work_path(store, &row, catalog)?;
+    let (task_ids, workspace) = checkout(store, &row, catalog)?;
+    let attention_since = attention.map(|attention| attention_since(attention, &row));
     let detail = state::detail(
         row.kind,
         row.provider.as_deref(),
@@ -415,19 +404,7 @@ fn record(
         interactive: row.interactive,
         state,
         attention,
-        attention_since: attention.map(|attention| {
-            Timestamp(state::attention_since(
-                attention,
-                row.kind,
-                &state::Moments {
-                    created: row.created_at,
-                    updated: row.updated_at,
-                    ready: row.ready_at,
-                    permission: row.permission_at,
-                    turn_completed: row.turn_completed_at,
-                },
-            ))
-        }),
+        attention_since,
         actions: state::actions(&row.id, row.kind, state, row.completed_at),
         ready_summary: row.ready_summary,
         provider: row.provider,
@@ -445,6 +422,111 @@ fn record(
         completed_at: row.completed_at.map(Timestamp),
         id: row.id,
     })
+}
+
+/// The Session's Wave and Task by name (`product/LOO-291`), when it has
+/// either.
+fn work_path(store: &Store, row: &SessionRow, catalog: &Catalog) -> Result<Option<String>> {
+    let wave_name = match row.wave_id.as_deref() {
+        Some(id) => catalog.wave(store, id)?,
+        None => None,
+    };
+    let task = match row.task_id.as_deref() {
+        Some(id) => catalog.task(store, id)?,
+        None => None,
+    };
+    Ok(state::work_path(
+        row.wave_id.as_deref().map(|id| (id, wave_name.as_deref())),
+        row.task_id
+            .as_deref()
+            .map(|id| (id, task.as_ref().map(|task| task.identifier.as_str()))),
+    ))
+}
+
+/// The Tasks the Session is bound to or works in (its folder in a Task's
+/// worktree), and that worktree.
+fn checkout(
+    store: &Store,
+    row: &SessionRow,
+    catalog: &Catalog,
+) -> Result<(Vec<String>, Option<Workspace>)> {
+    let checkout = catalog.task_at(store, &row.cwd)?;
+    let mut task_ids: Vec<String> = row.task_id.iter().cloned().collect();
+    if let Some(checkout) = &checkout
+        && !task_ids.contains(&checkout.task_id)
+    {
+        task_ids.push(checkout.task_id.clone());
+    }
+    let workspace = checkout.map(|checkout| Workspace {
+        home_id: None,
+        task_id: Some(checkout.task_id),
+        worktree: Some(checkout.worktree),
+        unavailable: None,
+    });
+    Ok((task_ids, workspace))
+}
+
+/// Since when the Session has owed `attention`.
+fn attention_since(attention: Attention, row: &SessionRow) -> Timestamp {
+    Timestamp(state::attention_since(
+        attention,
+        row.kind,
+        &state::Moments {
+            created: row.created_at,
+            updated: row.updated_at,
+            ready: row.ready_at,
+            permission: row.permission_at,
+            turn_completed: row.turn_completed_at,
+        },
+    ))
+}
+
+/// Builds the argv a fresh terminal runs to open a Session.
+#[derive(Debug, Clone)]
+pub struct OpenCommand {
+    home: String,
+    /// The program: given, or `lf-session-open` beside the running
+    /// executable, found when a record first names it (most processes, a
+    /// hook's among them, build none). Shared by the clones.
+    program: std::sync::Arc<std::sync::OnceLock<String>>,
+}
+
+impl OpenCommand {
+    /// `lf-session-open` beside the running executable, with this Home.
+    pub fn beside_current_exe(home: &Home) -> Self {
+        OpenCommand {
+            home: home_assignment(home),
+            program: Default::default(),
+        }
+    }
+
+    pub fn new(home: &Home, program: &Path) -> Self {
+        OpenCommand {
+            home: home_assignment(home),
+            program: std::sync::Arc::new(program.display().to_string().into()),
+        }
+    }
+
+    pub fn argv(&self, id: &str) -> Vec<String> {
+        let program = self.program.get_or_init(|| {
+            std::env::current_exe()
+                .ok()
+                .and_then(|exe| Some(exe.parent()?.join("lf-session-open")))
+                .unwrap_or_else(|| PathBuf::from("lf-session-open"))
+                .display()
+                .to_string()
+        });
+        vec![
+            "/usr/bin/env".to_owned(),
+            self.home.clone(),
+            program.clone(),
+            id.to_owned(),
+        ]
+    }
+}
+
+fn home_assignment(home: &Home) -> String {
+    format!("LF_HOME={}", home.root().display())
 }
 
 #[cfg(test)]

@@ -12,10 +12,11 @@ use super::project::LiveClients;
 use crate::facade::Lf;
 use crate::ids::{SessionId, SessionSelector};
 use crate::session::launch::LaunchError;
-use crate::state::{LostReason, RunOutcome};
+use crate::state::RunOutcome;
 use crate::store::{ListQuery, SessionRow};
 use crate::tmux;
 use crate::tmux::TmuxError;
+use crate::wire::LostReason;
 use crate::wire::{RestoreLine, RestoreResult, RestoreSkip};
 use crate::{Error, Result};
 

@@ -16,9 +16,8 @@
 //! gives the actions to take, and [`Launch::deadline`] says when it next
 //! needs to be told that time passed.
 
-use crate::events::EventsError;
+use crate::changes::EventsError;
 use crate::liveness::LivenessError;
-use crate::session::launch::START_GRACE;
 use crate::{Error, Result};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::fs::inotify;
@@ -27,6 +26,10 @@ use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// How long an agent that has not confirmed its conversation is given
+/// before lf assumes a dialog waits for the person (lf never kills it).
+pub const START_GRACE: Duration = Duration::from_secs(5);
 
 /// How long an agent may outlive its terminal after being told (SIGHUP)
 /// before it gets SIGTERM, and as long again before SIGKILL.

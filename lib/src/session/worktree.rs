@@ -27,9 +27,6 @@ use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The variable that says where worktrees go (`$LF_WORKTREES/<repo>/<name>`).
-pub const PLACE_ENV: &str = "LF_WORKTREES";
-
 /// What `--worktree [NAME]` and `--base REF` ask for.
 #[derive(Debug, Clone, Default)]
 pub struct WorktreeRequest {
@@ -148,7 +145,7 @@ impl Lf {
             .file_name()
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_else(|| "repository".to_owned());
-        Ok(match self.caller.var(PLACE_ENV) {
+        Ok(match self.caller.var(crate::caller::WORKTREES_ENV) {
             Some(place) => self.caller.path(Path::new(place))?.join(name),
             None => toplevel
                 .parent()
@@ -301,7 +298,7 @@ impl Lf {
         &self,
         selectors: &[&str],
         how: &Completing,
-        tell: &mut dyn FnMut(&super::ops::AgentStopping),
+        tell: &mut dyn FnMut(&crate::liveness::AgentStopping),
         removed: &mut dyn FnMut(&WorktreeRemoval),
     ) -> std::result::Result<Vec<SessionRecord>, (usize, Error)> {
         for (index, selector) in selectors.iter().enumerate() {
@@ -333,7 +330,7 @@ impl Lf {
         selector: &str,
         grace: Duration,
         force: bool,
-        tell: &mut dyn FnMut(&super::ops::AgentStopping),
+        tell: &mut dyn FnMut(&crate::liveness::AgentStopping),
     ) -> Result<(SessionRecord, WorktreeRemoval)> {
         // Pinned once: the completion below acts on this Session.
         let selector = self.select(selector)?;

@@ -7,7 +7,7 @@
 //! commits, the rows are resolved to the Sessions whose facts they are
 //! (a Run is its Session's current Run, a client receipt is its Session's,
 //! a flow or Task is its Sessions'), their attention is computed again
-//! with [`ATTENTION_SQL`], and the observer (`crate::events`) records what
+//! with [`ATTENTION_SQL`], and the observer (`crate::changes`) records what
 //! a person would see change, all before the one COMMIT.
 
 use super::readonly::{ATTENTION_SINCE_SQL, ATTENTION_SQL};
@@ -407,7 +407,7 @@ impl Store {
 }
 
 /// What the observer of a Home's changes does as a write transaction
-/// commits (implemented by `crate::events`, above the store).
+/// commits (implemented by `crate::changes`, above the store).
 pub(crate) trait Observer: Send {
     /// Record what a person would see change in the touched Sessions, in
     /// the committing transaction; whether any event was recorded.

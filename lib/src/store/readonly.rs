@@ -1,4 +1,4 @@
-//! The database side of the live-process snapshot (`live`): read-only, and
+//! The database side of the live-process snapshot (`snapshot`): read-only, and
 //! one read transaction
 //! for everything it asks. Observing must change nothing — no migration,
 //! no checkpoint, no file created — so this opens the database itself with

@@ -148,7 +148,7 @@ pub const MIGRATIONS: &[&str] = &[
     "#,
     // 4: the live-process snapshot: the identity of the lf-serve process
     // serving a Run, so the processes beneath it are attributed by
-    // containment (lf::live).
+    // containment (lf::snapshot).
     r#"
     ALTER TABLE runs ADD COLUMN launcher_boot_id TEXT;
     ALTER TABLE runs ADD COLUMN launcher_pid INTEGER;

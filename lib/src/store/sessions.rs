@@ -46,7 +46,7 @@ pub struct SessionRow {
     pub permission_at: Option<i64>,
     pub turn_completed_at: Option<i64>,
     /// The state its latest event told (`None` before the first; see
-    /// `crate::events`).
+    /// `crate::changes`).
     pub seen_state: Option<crate::wire::SessionState>,
     /// How far the current Run's launch got: whether it started and ended
     /// (an end without an outcome is a lost terminal), and the launcher

@@ -99,7 +99,7 @@ several processes complete one session at once, exactly one succeeds."
         let how = completing(engine, call)?;
         let (ids, single) = given_ids(call, input)?;
         let selectors: Vec<&str> = ids.iter().map(|id| id.item.as_str()).collect();
-        let tell = &mut |stopping: &lf::session::AgentStopping| {
+        let tell = &mut |stopping: &lf::liveness::AgentStopping| {
             eprintln!("lf session complete: {stopping}");
         };
         let removed = &mut |removal: &WorktreeRemoval| {

@@ -4,7 +4,7 @@
 use super::{fail, open, shell};
 use crate::LfPlugin;
 use crate::value::to_value;
-use lf::events::{Next, WatchOptions};
+use lf::changes::{Next, WatchOptions};
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand};
 use nu_protocol::{
     Category, Example, LabeledError, ListStream, PipelineData, Signature, SyntaxShape, Type, Value,

@@ -5,7 +5,7 @@
 
 use super::Env;
 use lf::clock::Timestamp;
-use lf::live::{Discovery, LiveSnapshot, ProcessState};
+use lf::snapshot::{Discovery, LiveSnapshot, ProcessState};
 use lf::wire::WorkRef;
 use serde::Deserialize;
 use std::process::{Child, Command, Stdio};

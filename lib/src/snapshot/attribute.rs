@@ -85,6 +85,51 @@ pub(crate) fn attribute(
     mut retired: impl FnMut(u32, u64) -> Result<bool>,
 ) -> Result<Attribution> {
     let mut attribution = Attribution::default();
+    let claimants = claimants(boot, table, evidence, &mut attribution.gaps);
+    let children = table.children();
+    let mut visited = HashSet::new();
+    let mut order: Vec<&u32> = claimants.keys().collect();
+    order.sort();
+    for &pid in order {
+        let claimant = &claimants[&pid];
+        if claimant.client {
+            attribution.assign(claimant, pid);
+        }
+        visited.insert(pid);
+        let mut pending: Vec<u32> = children.get(&pid).cloned().unwrap_or_default();
+        while let Some(child) = pending.pop() {
+            // A nearer claimant owns its own subtree.
+            if claimants.contains_key(&child) || !visited.insert(child) {
+                continue;
+            }
+            let Some(live) = table.get(child) else {
+                continue;
+            };
+            if retired(child, live.starttime)? {
+                continue;
+            }
+            attribution.assign(claimant, child);
+            if let Some(grandchildren) = children.get(&child) {
+                pending.extend(grandchildren);
+            }
+        }
+    }
+    for processes in attribution.sessions.values_mut() {
+        processes.sort_by_key(|process| process.pid);
+    }
+    attribution.gaps.sort();
+    attribution.gaps.dedup();
+    Ok(attribution)
+}
+
+/// The live processes the records claim, by pid; a record whose pid now
+/// names a process started at another time is a gap.
+fn claimants(
+    boot: &str,
+    table: &ProcessTable,
+    evidence: &Evidence,
+    gaps: &mut Vec<String>,
+) -> HashMap<u32, Claimant> {
     let mut claimants: HashMap<u32, Claimant> = HashMap::new();
     let records = evidence
         .clients
@@ -106,7 +151,7 @@ pub(crate) fn attribute(
             continue;
         };
         if live.starttime != process.starttime {
-            attribution.gaps.push(format!(
+            gaps.push(format!(
                 "Session {}: recorded {} {} has no matching live PID/start evidence; \
                  the receipt is stale and claims nothing",
                 claim.session,
@@ -128,58 +173,25 @@ pub(crate) fn attribute(
             .provider
             .get_or_insert_with(|| claim.provider.clone());
     }
+    claimants
+}
 
-    let children = table.children();
-    let mut visited = HashSet::new();
-    let mut order: Vec<&u32> = claimants.keys().collect();
-    order.sort();
-    for &pid in order {
-        let claimant = &claimants[&pid];
-        let mut assign = |pid: u32| {
-            if claimant.sessions.len() == 1 {
-                let session = claimant.sessions.first().expect("one Session").clone();
-                attribution
-                    .sessions
-                    .entry(session)
-                    .or_default()
-                    .push(Attributed {
-                        pid,
-                        provider: claimant.provider.clone().unwrap_or_default(),
-                    });
-            } else {
-                attribution
-                    .gaps
-                    .push(unresolved(pid, claimant.sessions.len()));
-            }
-        };
-        if claimant.client {
-            assign(pid);
-        }
-        visited.insert(pid);
-        let mut pending: Vec<u32> = children.get(&pid).cloned().unwrap_or_default();
-        while let Some(child) = pending.pop() {
-            // A nearer claimant owns its own subtree.
-            if claimants.contains_key(&child) || !visited.insert(child) {
-                continue;
-            }
-            let Some(live) = table.get(child) else {
-                continue;
-            };
-            if retired(child, live.starttime)? {
-                continue;
-            }
-            assign(child);
-            if let Some(grandchildren) = children.get(&child) {
-                pending.extend(grandchildren);
-            }
+impl Attribution {
+    /// `pid` is `claimant`'s: its one Session's, or a gap when it names
+    /// several.
+    fn assign(&mut self, claimant: &Claimant, pid: u32) {
+        match claimant.sessions.first() {
+            Some(session) if claimant.sessions.len() == 1 => self
+                .sessions
+                .entry(session.clone())
+                .or_default()
+                .push(Attributed {
+                    pid,
+                    provider: claimant.provider.clone().unwrap_or_default(),
+                }),
+            _ => self.gaps.push(unresolved(pid, claimant.sessions.len())),
         }
     }
-    for processes in attribution.sessions.values_mut() {
-        processes.sort_by_key(|process| process.pid);
-    }
-    attribution.gaps.sort();
-    attribution.gaps.dedup();
-    Ok(attribution)
 }
 
 #[cfg(test)]

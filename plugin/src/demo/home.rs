@@ -2,8 +2,8 @@
 //! that is tested: each command's test seeds this Home afresh (fixed ids,
 //! fixed times) and checks that every example returns the result it shows.
 //! The ids and texts are here for the examples to spell out; seeding
-//! writes through the store, so it lives in the library, behind the
-//! `testing` feature that only the workspace's tests enable.
+//! writes through the library's store (public only with its `testing`
+//! feature), so it is built for the plugin's tests only.
 //!
 //! The demo: a wave `product` with the Task `LOO-291`, and seven sessions,
 //! newest first — "Explore the codebase" (nothing to do), "Upgrade the
@@ -80,18 +80,18 @@ pub fn created_micros(id: &str) -> i64 {
         .map_or(0, |(.., at)| *at)
 }
 
-#[cfg(feature = "testing")]
+#[cfg(test)]
 pub use seeding::*;
 
-#[cfg(feature = "testing")]
+#[cfg(test)]
 mod seeding {
     use super::*;
-    use crate::home::Home;
-    use crate::ids::{HandoffId, RunId, SessionId};
-    use crate::state::Turn;
-    use crate::store::handoffs::HandoffRow;
-    use crate::store::{NewReview, NewRun, NewSessionRow, TaskRow, WaveRow};
-    use crate::wire::{HandoffOutcome, HandoffParentKind, SessionKind, TitleSource};
+    use lf::home::Home;
+    use lf::ids::{HandoffId, RunId, SessionId};
+    use lf::state::Turn;
+    use lf::store::handoffs::HandoffRow;
+    use lf::store::{NewReview, NewRun, NewSessionRow, TaskRow, WaveRow};
+    use lf::wire::{HandoffOutcome, HandoffParentKind, SessionKind, TitleSource};
     use std::path::{Path, PathBuf};
 
     pub const WAVE: &str = "wave-01kdw0000000000000000000a1";
@@ -131,8 +131,8 @@ mod seeding {
 
     /// The demo Home, opened as lf itself opens it, so its writes are
     /// recorded as events too.
-    fn recording(home: &Home) -> crate::Lf {
-        crate::Lf::at(home.clone(), crate::Caller::default())
+    fn recording(home: &Home) -> lf::Lf {
+        lf::Lf::at(home.clone(), lf::Caller::default())
     }
 
     /// Write the demo into `<root>/home`, with its repository at
