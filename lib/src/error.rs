@@ -142,6 +142,8 @@ mod tests {
             "already_bound",
             "already_complete",
             "ambiguous_prefix",
+            "argument_needs",
+            "arguments_conflict",
             "argv_not_for_agent",
             "attach_command",
             "attach_failed",
