@@ -251,6 +251,13 @@ impl Ran {
         decoded
     }
 
+    /// Whether `text` appears anywhere the command printed, stdout or
+    /// stderr: for a secret that must never be shown, whatever the words
+    /// around it.
+    pub fn shows(&self, text: &str) -> bool {
+        self.stdout.contains(text) || self.stderr.contains(text)
+    }
+
     /// The name of the program that ran.
     fn program(&self) -> String {
         Path::new(&self.argv[0])

@@ -145,6 +145,8 @@ mod tests {
             "always_only_allows",
             "ambiguous_prefix",
             "answer_not_taken",
+            "argument_needs",
+            "arguments_conflict",
             "argv_not_for_agent",
             "attach_command",
             "attach_failed",

@@ -11,8 +11,9 @@
 //!
 //! - Opening (here): [`Lf::open`], [`Lf::at`], [`Lf::with_open_program`],
 //!   [`Lf::home`], [`Lf::caller`].
-//! - Sessions (`session/ops.rs`): [`Lf::create`], [`Lf::get`], [`Lf::list`],
-//!   [`Lf::pin`], [`Lf::rename`], [`Lf::ready`], [`Lf::complete`],
+//! - Sessions (`session/ops.rs`): [`Lf::resolve`] (the one place text
+//!   becomes a Session), [`Lf::show`], [`Lf::record_of`], [`Lf::create`],
+//!   [`Lf::get`], [`Lf::list`], [`Lf::rename`], [`Lf::ready`], [`Lf::complete`],
 //!   [`Lf::bind`], [`Lf::preview_binding`], [`Lf::record_client`].
 //! - Opening a Session and its launcher (`session/launch.rs`):
 //!   [`Lf::open_session`], [`Lf::go_to`], [`Lf::serve`].

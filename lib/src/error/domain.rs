@@ -70,6 +70,12 @@ pub enum Arg {
     /// The branch a worktree starts from (`--base`).
     Base,
     RemoveWorktree,
+    /// `--force` (of `--remove-worktree`).
+    Force,
+    /// Sessions that belong to no Task (`--orphan`).
+    Orphan,
+    /// The caller's directory (`--here`).
+    Here,
     /// A remote host (`--host`, `lf-host add HOST`).
     Host,
     /// The lf Home on a remote host (`lf-host add --home`).

@@ -21,7 +21,7 @@ use super::error::SessionError;
 use crate::Result;
 use crate::clock::now_micros;
 use crate::facade::Lf;
-use crate::ids::PaneId;
+use crate::ids::{PaneId, SessionId};
 use crate::provider::{Answer, Provider};
 use crate::session::project::Projection;
 use crate::store::{NewEvent, SessionRow, Store};
@@ -182,21 +182,21 @@ fn require_owed(tx: &crate::store::Write<'_>, session: &str, wanted: Attention) 
 /// it (read in the transaction that made it).
 fn record_answer(
     store: &Store,
-    session: &str,
+    session: &SessionId,
     from: Attention,
     answered: Answered,
     lf: &Lf,
 ) -> Result<()> {
     let row = store
         .session_row(session)?
-        .ok_or_else(|| SessionError::SessionNotFound(session.to_owned()))?;
+        .ok_or_else(|| SessionError::SessionNotFound(session.to_string()))?;
     let projection = Projection::on_demand(&lf.open);
     let facts = projection.facts(store, &row)?;
     let record = serde_json::to_string(&projection.record(store, row, &facts)?)?;
     let by = person(&lf.caller);
     store.insert_event(&NewEvent {
         at: now_micros(),
-        session_id: session,
+        session_id: session.as_str(),
         kind: EventKind::Answered,
         from: Some(from.as_str()),
         to: Some(answered.as_str()),

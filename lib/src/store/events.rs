@@ -7,12 +7,13 @@
 //! commits, the rows are resolved to the Sessions whose facts they are
 //! (a Run is its Session's current Run, a client receipt is its Session's,
 //! a flow or Task is its Sessions'), their attention is computed again
-//! with [`ATTENTION_SQL`], and the observer (`crate::changes`) records what
+//! with [`ATTENTION_SQL`] (the rule, here beside the write that keeps the
+//! column), and the observer (`crate::changes`) records what
 //! a person would see change, all before the one COMMIT.
 
-use super::readonly::{ATTENTION_SINCE_SQL, ATTENTION_SQL};
 use super::{Store, optional};
 use crate::Result;
+use crate::ids::SessionId;
 use crate::wire::{Attention, EventKind, SessionState};
 use rusqlite::hooks::Action;
 use rusqlite::params;
@@ -98,7 +99,7 @@ pub(super) struct Settled {
 /// A Session a write transaction touched.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Touched {
-    pub id: String,
+    pub id: SessionId,
     /// It was created by this transaction.
     pub created: bool,
     /// What was last told of it, before this transaction.
@@ -150,6 +151,34 @@ pub(crate) struct EventRow {
     pub record: String,
     pub by: Option<String>,
 }
+
+/// How a write maintains `sessions.attention`: the rule (`state::attention`)
+/// in SQL, over `SESSION_FROM` and `tasks t` joined on the Session's Task,
+/// computed for every Session a write transaction touched as it commits
+/// (`settle`), so nothing that reads attention decodes a row: the listing's
+/// `--attention`, `lf-session-next` and `lf-session-count` (through the
+/// counts a trigger keeps) read the column. `attention::tests` holds the
+/// column equal to the rule over a Home of every combination of the facts
+/// it reads. Only a read-only count of a Home older than the column uses
+/// this elsewhere.
+pub(crate) const ATTENTION_SQL: &str = "CASE \
+    WHEN s.completed_at IS NOT NULL THEN NULL \
+    WHEN (s.kind = 'flow' AND f.finished = 0 AND f.pending_session_id = s.id \
+          AND t.finished_at IS NULL) \
+      OR (s.kind = 'conversation' AND s.ready_summary IS NOT NULL AND s.ready_superseded = 0) \
+      THEN 'review' \
+    WHEN s.permission_pending = 1 THEN 'approve' \
+    WHEN s.interactive = 1 AND s.latest_turn = 'completed' \
+      AND r.outcome IS NOT 'interrupted' THEN 'reply' \
+    END";
+
+/// `state::attention_since` in SQL, for a row whose attention is `a`: how
+/// a write maintains `sessions.attention_since`.
+pub(super) const ATTENTION_SINCE_SQL: &str = "CASE \
+    WHEN a = 'review' AND s.kind = 'flow' THEN s.created_at \
+    WHEN a = 'review' THEN COALESCE(s.ready_at, s.updated_at) \
+    WHEN a = 'approve' THEN COALESCE(s.permission_at, s.updated_at) \
+    ELSE COALESCE(s.turn_completed_at, s.updated_at) END";
 
 /// Compute the maintained attention of the Sessions matching `condition`
 /// (over `sessions`) again.
@@ -244,7 +273,7 @@ impl Store {
         for (table, rowid, inserted) in rows {
             let mut statement = self.conn().prepare_cached(table.sessions_sql())?;
             let ids = statement
-                .query_map([rowid], |row| row.get::<_, String>(0))?
+                .query_map([rowid], |row| row.get::<_, SessionId>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             for id in ids {
                 let created = table == Table::Sessions && inserted;
@@ -264,7 +293,7 @@ impl Store {
     /// A touched Session: what was last told of it, and its maintained
     /// attention as stored and by the rule, in one read (`None` when the
     /// row is gone, which leaves nothing to maintain or tell).
-    fn seen(&self, id: String, created: bool) -> Result<Option<Touched>> {
+    fn seen(&self, id: SessionId, created: bool) -> Result<Option<Touched>> {
         // The subquery is a fence (OFFSET): flattened, every use of `a`
         // would be a copy of the rule to compile and evaluate.
         let mut statement = self.conn().prepare_cached(&format!(
@@ -380,7 +409,7 @@ impl Store {
     }
 
     /// The Sessions whose last event said they were active.
-    pub(crate) fn seen_active(&self) -> Result<Vec<String>> {
+    pub(crate) fn seen_active(&self) -> Result<Vec<SessionId>> {
         let mut statement = self
             .conn()
             .prepare_cached("SELECT id FROM sessions WHERE seen_state = 'active'")?;
@@ -391,7 +420,7 @@ impl Store {
     /// Look at Sessions again in a write transaction of their own, so the
     /// observer records what changed without anything being written
     /// (a client that died, which no hook reports).
-    pub(crate) fn observe_again(&self, ids: &[String]) -> Result<()> {
+    pub(crate) fn observe_again(&self, ids: &[SessionId]) -> Result<()> {
         if ids.is_empty() {
             return Ok(());
         }

@@ -13,7 +13,7 @@ use rusqlite::{Row, params};
 /// A Session row with its current Run's outcome: everything a record needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionRow {
-    pub id: String,
+    pub id: SessionId,
     pub kind: SessionKind,
     pub title: String,
     pub title_source: TitleSource,
@@ -80,8 +80,9 @@ pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.c
 pub(crate) struct ListQuery {
     pub all: bool,
     pub kind: Option<SessionKind>,
-    /// Only rows that may need the person: a superset of
-    /// `state::attention`, so rows that cannot are never decoded.
+    /// Only Sessions that owe the person attention, as every write keeps
+    /// it in `sessions.attention` (`store::events`): rows that owe none are
+    /// never decoded.
     pub attention: bool,
 }
 
@@ -105,11 +106,7 @@ impl Store {
             conditions.push("s.kind = :kind");
         }
         if query.attention {
-            conditions.push(
-                "s.completed_at IS NULL AND (s.ready_summary IS NOT NULL OR s.permission_pending = 1 \
-                 OR (s.interactive = 1 AND s.latest_turn = 'completed') \
-                 OR (s.kind = 'flow' AND f.finished = 0 AND f.pending_session_id = s.id))",
-            );
+            conditions.push("s.attention IS NOT NULL");
         }
         if after.is_some() {
             conditions.push("(s.created_at, s.id) < (:after_created, :after_id)");
@@ -220,7 +217,7 @@ pub struct HookTarget {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunRow {
     pub id: String,
-    pub session_id: String,
+    pub session_id: SessionId,
     pub provider: String,
     pub model: Option<String>,
     pub argv: Vec<String>,
@@ -441,7 +438,7 @@ impl Store {
         Ok(())
     }
 
-    pub fn session_row(&self, id: &str) -> Result<Option<SessionRow>> {
+    pub fn session_row(&self, id: &SessionId) -> Result<Option<SessionRow>> {
         optional(self.conn().query_row(
             &format!("SELECT {SESSION_COLUMNS} FROM {SESSION_FROM} WHERE s.id = ?1"),
             [id],
@@ -940,7 +937,7 @@ impl Store {
     }
 
     /// The open primary Session of a scope, if any.
-    pub fn primary_session(&self, scope: &str) -> Result<Option<String>> {
+    pub fn primary_session(&self, scope: &str) -> Result<Option<SessionId>> {
         optional(self.conn().query_row(
             "SELECT id FROM sessions WHERE primary_scope = ?1 AND completed_at IS NULL",
             [scope],
@@ -957,11 +954,11 @@ impl Store {
     }
 
     /// The Session that replaced this one, if any.
-    pub fn replaced_by(&self, id: &str) -> Result<Option<String>> {
+    pub fn replaced_by(&self, id: &str) -> Result<Option<SessionId>> {
         Ok(optional(self.conn().query_row(
             "SELECT replaced_by FROM sessions WHERE id = ?1",
             [id],
-            |row| row.get::<_, Option<String>>(0),
+            |row| row.get::<_, Option<SessionId>>(0),
         ))?
         .flatten())
     }
@@ -971,7 +968,7 @@ impl Store {
     /// AND id < the prefix with its last character one higher`), which
     /// SQLite searches in the key's index, whatever the Home's size
     /// (`LIKE` would need `case_sensitive_like` to use it).
-    pub fn sessions_by_prefix(&self, prefix: &str, limit: i64) -> Result<Vec<(String, String)>> {
+    pub fn sessions_by_prefix(&self, prefix: &str, limit: i64) -> Result<Vec<(SessionId, String)>> {
         let mut statement = self.conn().prepare_cached(SESSIONS_BY_PREFIX)?;
         let rows = statement.query_map(params![prefix, prefix_end(prefix), limit], |row| {
             Ok((row.get(0)?, row.get(1)?))
@@ -986,7 +983,7 @@ impl Store {
         &self,
         prefix: &str,
         limit: i64,
-    ) -> Result<Vec<(String, String, String)>> {
+    ) -> Result<Vec<(RunId, SessionId, String)>> {
         let mut statement = self.conn().prepare_cached(RUNS_BY_PREFIX)?;
         let rows = statement.query_map(params![prefix, prefix_end(prefix), limit], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?))
@@ -995,7 +992,7 @@ impl Store {
     }
 
     /// The Session a Run belongs to.
-    pub fn session_of_run(&self, run: &str) -> Result<Option<String>> {
+    pub fn session_of_run(&self, run: &RunId) -> Result<Option<SessionId>> {
         optional(
             self.conn()
                 .query_row("SELECT session_id FROM runs WHERE id = ?1", [run], |row| {
@@ -1201,7 +1198,7 @@ mod tests {
         ]);
         let ids = |prefix: &str| -> Vec<String> {
             let found = store.sessions_by_prefix(prefix, 10).unwrap();
-            found.into_iter().map(|(id, _)| id).collect()
+            found.into_iter().map(|(id, _)| id.into()).collect()
         };
         assert_eq!(
             ids("abcdef"),

@@ -143,6 +143,22 @@ pub(crate) fn fail(
     error_at(error, span)
 }
 
+/// Refuse what the library's rules of one operation refuse of the flags
+/// given together (`lf::input::LISTING`), under the flag at fault.
+pub(crate) fn check_flags(
+    engine: &EngineInterface,
+    call: &EvaluatedCall,
+    rules: &lf::input::ArgumentRules,
+) -> Result<(), LabeledError> {
+    rules
+        .check(|arg| {
+            call.named.iter().any(|(name, value)| {
+                name.item == arg.flag() && !matches!(value, Some(Value::Bool { val: false, .. }))
+            })
+        })
+        .map_err(|error| fail(engine, call, &[], error))
+}
+
 /// The span of a flag's value in this call, if it was given one.
 pub(crate) fn flag_span(
     engine: &EngineInterface,
@@ -186,6 +202,19 @@ pub(crate) fn value_span(engine: &EngineInterface, span: Span) -> Span {
 /// An engine failure (a bad argument type, a lost engine call).
 pub(crate) fn shell(error: ShellError) -> LabeledError {
     error.into()
+}
+
+/// A flag the signature declares with `required_named`: the engine refuses
+/// a call without it before the plugin runs, so its absence is only said,
+/// never decided, here.
+pub(crate) fn required<T: nu_protocol::FromValue>(
+    call: &EvaluatedCall,
+    flag: &str,
+) -> Result<T, LabeledError> {
+    call.get_flag(flag).map_err(shell)?.ok_or_else(|| {
+        LabeledError::new(format!("--{flag} is required"))
+            .with_label(format!("add --{flag}"), call.head)
+    })
 }
 
 /// A path the user typed, with `~` expanded as their shell would; the
