@@ -118,15 +118,7 @@ mod tests {
     #[test]
     fn an_answer_from_an_agent_or_a_denial_always_is_refused() {
         let mut demo = crate::demo::plugin_test();
-        let mut fails = |source: &str| {
-            let error = match demo.test.eval(source) {
-                Ok(data) => data
-                    .into_value(nu_protocol::Span::test_data())
-                    .expect_err("refused"),
-                Err(error) => error,
-            };
-            format!("{error:?}")
-        };
+        let mut fails = |source: &str| demo.error_of(source);
         let database = crate::demo::DATABASE;
         let message = fails(&format!("lf session answer {database} allow"));
         // The demo engine is the agent of "Explore the codebase"

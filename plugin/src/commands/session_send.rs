@@ -94,15 +94,7 @@ mod tests {
     #[test]
     fn a_reply_from_an_agent_or_with_a_newline_is_refused() {
         let mut demo = crate::demo::plugin_test();
-        let mut fails = |source: &str| {
-            let error = match demo.test.eval(source) {
-                Ok(data) => data
-                    .into_value(nu_protocol::Span::test_data())
-                    .expect_err("refused"),
-                Err(error) => error,
-            };
-            format!("{error:?}")
-        };
+        let mut fails = |source: &str| demo.error_of(source);
         let flaky = crate::demo::FLAKY;
         let message = fails(&format!("lf session send {flaky} 'Continue'"));
         // The demo engine is the agent of "Explore the codebase"
