@@ -18,6 +18,11 @@ fn dialog(provider: &str) -> &'static str {
 /// A trusted repository with the real `provider` started in it by
 /// `lf-session-new`, its prompt on screen.
 fn started(provider: &str) -> (Server, Env, SessionRecord, String) {
+    started_with(provider, |_| {})
+}
+
+/// As `started`, with `prepare` run on the environment before the launch.
+fn started_with(provider: &str, prepare: impl Fn(&Env)) -> (Server, Env, SessionRecord, String) {
     let (model, env) = match provider {
         "claude" => {
             let model = anthropic::start();
@@ -30,6 +35,7 @@ fn started(provider: &str) -> (Server, Env, SessionRecord, String) {
             (model, env)
         }
     };
+    prepare(&env);
     let cwd = env.mkdir("repo");
     let record = new_session(&env, provider, &cwd, None);
     let pane = pane(&record);
@@ -142,7 +148,12 @@ fn denied_runs_nothing(provider: &str) {
 }
 
 fn a_reply_is_the_next_user_turn(provider: &str) {
-    let (model, env, record, pane) = started(provider);
+    a_reply_is_the_next_user_turn_of(started(provider));
+}
+
+fn a_reply_is_the_next_user_turn_of(
+    (model, env, record, pane): (Server, Env, SessionRecord, String),
+) {
     say_until(&env, &pane, "Hello there", || {
         model.received_prompt("Hello there")
     });
@@ -212,4 +223,18 @@ fn claude_a_prompt_allowed_always_from_afar_runs_the_tool() {
 #[test]
 fn codex_a_prompt_allowed_always_from_afar_runs_the_tool() {
     allowed_always_runs_the_tool("codex");
+}
+
+/// Codex as a person runs it: its paste-burst detection on (the tests'
+/// environment turns it off), which takes text typed at once as a paste
+/// and an Enter right after it as a new line. The reply is submitted all
+/// the same: Enter is pressed once the text is on screen.
+#[test]
+fn codex_a_reply_sent_from_afar_is_submitted_with_paste_bursts_detected() {
+    a_reply_is_the_next_user_turn_of(started_with("codex", |env| {
+        let config = env.work().parent().unwrap().join(".codex/config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        assert!(text.contains("disable_paste_burst = true\n"), "{text}");
+        std::fs::write(&config, text.replace("disable_paste_burst = true\n", "")).unwrap();
+    }));
 }
