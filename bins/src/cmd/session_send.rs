@@ -10,7 +10,8 @@ use clap::Parser;
 /// one line of at most 10000 characters without control characters (a
 /// newline would submit it early). Two replies at once: one is typed, the
 /// other refused. The reply is an `answered` event of lf-session-watch,
-/// naming who sent it.
+/// naming who sent it. An agent (inside a session lf launched) cannot
+/// reply for the person.
 #[derive(Debug, Parser)]
 #[command(
     version,
