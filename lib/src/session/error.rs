@@ -109,10 +109,8 @@ fn wanted_words(wanted: Attention) -> &'static str {
 fn owed_words(attention: Option<Attention>) -> &'static str {
     match attention {
         None => "its agent is working, or was answered already",
-        Some(Attention::Reply) => "it waits for a reply (lf-session-send)",
-        Some(Attention::Approve) => {
-            "it waits for a permission prompt to be answered (lf-session-answer)"
-        }
+        Some(Attention::Reply) => "it waits for a reply",
+        Some(Attention::Approve) => "it waits for its permission prompt to be answered",
         Some(Attention::Review) => "it is ready for review",
     }
 }
