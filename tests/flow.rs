@@ -113,10 +113,10 @@ fn a_review_is_created_once_for_its_position_and_launched_once() {
 fn completing_needs_ready_and_returns_the_feedback_to_the_waiting_orchestrator() {
     let (env, _) = setup();
     let session: SessionRecord = review(&env, "inv-1", "2", &["--no-launch"]).json();
-    assert_eq!(
-        env.run("lf-session-complete", &[&session.id]).fails(4),
-        "The session agent has not marked this ready"
-    );
+    let error = env
+        .attempt("lf-session-complete", &[&session.id])
+        .fails_with(4, "unavailable");
+    assert_eq!(error.message, lf::state::NOT_READY);
     let waiter = env
         .command("lf-flow")
         .args(["wait", &session.id])
@@ -162,10 +162,11 @@ fn advancing_makes_earlier_positions_that_need_nothing_and_refuses_stale_work() 
     let earlier = env.show(&first.id);
     assert_eq!(occurrence(&earlier), FlowOccurrence::Earlier);
     assert_eq!(earlier.attention, None);
-    assert_eq!(
-        env.ready(&first.id, "late").fails(4),
-        "review session is stale"
-    );
+    let mut late = env.json_errors("lf-session-ready");
+    late.env("LF_SESSION_ID", &first.id)
+        .env("LF_RUN_ID", env.current_run(&first.id))
+        .arg("late");
+    env.run_command(late).fails_with(4, "stale_review");
     let second: SessionRecord = review(&env, "inv-1", "5", &["--no-launch"]).json();
     assert_eq!(occurrence(&env.show(&second.id)), FlowOccurrence::Current);
     assert_eq!(occurrence(&env.show(&first.id)), FlowOccurrence::Earlier);
@@ -177,11 +178,10 @@ fn advancing_makes_earlier_positions_that_need_nothing_and_refuses_stale_work() 
             [&first.id],
         )
         .unwrap();
-    let message = env.run("lf-session-complete", &[&first.id]).fails(4);
-    assert_eq!(
-        message,
-        format!("Session {} is no longer waiting", first.id)
-    );
+    let error = env
+        .attempt("lf-session-complete", &[&first.id])
+        .fails_with(4, "no_longer_waiting");
+    assert_eq!(error.arg, None, "{error:?}");
 }
 
 #[test]

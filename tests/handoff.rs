@@ -72,6 +72,15 @@ impl Setup {
     /// `lf-handoff open` for the Task at body generation 4, with `extra`
     /// flags before the attach argv.
     fn open_task(&self, extra: &[&str]) -> Ran {
+        self.run(&self.open_task_args(extra))
+    }
+
+    /// `open_task`, its errors as JSON (for `Ran::fails_with`).
+    fn open_task_json(&self, extra: &[&str]) -> Ran {
+        self.attempt(&self.open_task_args(extra))
+    }
+
+    fn open_task_args<'a>(&'a self, extra: &[&'a str]) -> Vec<&'a str> {
         let mut args = vec![
             "open",
             "task:LOO-1",
@@ -92,7 +101,7 @@ impl Setup {
         ];
         args.extend_from_slice(extra);
         args.extend_from_slice(&["--", "tmux", "attach-session", "-t", "lf-task-interactive"]);
-        self.run(&args)
+        args
     }
 
     fn opened(&self) -> HandoffRecord {
@@ -136,21 +145,16 @@ fn open_is_idempotent_on_replay() {
     assert_eq!(handoff.home, setup.env.home().to_str().unwrap());
 
     let ran = setup.open_task(&[]);
-    assert!(
-        !ran.stdout.contains("hunter2"),
-        "an environment value was printed"
-    );
+    assert!(!ran.shows("hunter2"), "an environment value was printed");
     let replayed: HandoffOpened = ran.json();
     assert!(!replayed.created);
     assert_eq!(replayed.handoff, first.handoff);
 
     // The same generation with a different request is not a replay.
-    let message = setup
-        .open_task(&["--env", "EXTRA_TOKEN=hunter2-other"])
-        .fails(4);
-    assert!(message.contains(&handoff.id), "{message}");
-    assert!(message.contains("environment"), "{message}");
-    assert!(!message.contains("hunter2"), "a value was shown: {message}");
+    let refused = setup.open_task_json(&["--env", "EXTRA_TOKEN=hunter2-other"]);
+    let error = refused.fails_with(4, "replay_differs");
+    assert_eq!(error.arg.as_deref(), Some("parent"), "{error:?}");
+    assert!(!refused.shows("hunter2"), "a value was shown: {error:?}");
     assert_eq!(setup.list(&[]).len(), 1);
 }
 
@@ -158,8 +162,8 @@ fn open_is_idempotent_on_replay() {
 fn a_cwd_that_is_not_the_parents_checkout_is_refused() {
     let setup = Setup::new();
     let elsewhere = setup.env.mkdir("some-other-task");
-    let message = setup
-        .run(&[
+    let error = setup
+        .attempt(&[
             "open",
             "task:LOO-1",
             "--cwd",
@@ -173,16 +177,11 @@ fn a_cwd_that_is_not_the_parents_checkout_is_refused() {
             "--",
             "true",
         ])
-        .fails(2);
-    assert!(
-        message.contains(elsewhere.to_str().unwrap())
-            && message.contains(setup.worktree.to_str().unwrap()),
-        "the message names both paths: {message}"
-    );
-    assert!(message.contains("Task LOO-1"), "{message}");
+        .fails_with(2, "handoff_elsewhere");
+    assert_eq!(error.arg.as_deref(), Some("cwd"), "{error:?}");
     // The default is the current directory, which is not the worktree.
-    let message = setup
-        .run(&[
+    let error = setup
+        .attempt(&[
             "open",
             "wave:product",
             "--provider",
@@ -194,11 +193,8 @@ fn a_cwd_that_is_not_the_parents_checkout_is_refused() {
             "--",
             "true",
         ])
-        .fails(2);
-    assert!(
-        message.contains(setup.repo.to_str().unwrap()) && message.contains("repository"),
-        "{message}"
-    );
+        .fails_with(2, "handoff_elsewhere");
+    assert_eq!(error.arg.as_deref(), Some("cwd"), "{error:?}");
     assert!(setup.list(&[]).is_empty(), "a refused open wrote a handoff");
 }
 
@@ -256,16 +252,11 @@ fn the_first_outcome_wins_and_repeating_it_returns_it() {
         ["--failed", "interactive body disappeared"],
         ["--handed-back", "A different summary"],
     ] {
-        let message = setup
+        let error = setup
             .attempt(&["finish", &id, other[0], other[1]])
-            .fails_with(4, "outcome_stands")
-            .message;
-        assert!(
-            message.contains(&id)
-                && message.contains("already ended as handed_back")
-                && message.contains("the first outcome stands"),
-            "{message}"
-        );
+            .fails_with(4, "outcome_stands");
+        assert_eq!(error.arg.as_deref(), Some("outcome"), "{error:?}");
+        assert_eq!(setup.show(&id).outcome, back.outcome, "{error:?}");
     }
     setup
         .attempt(&["attach", &id])
@@ -396,7 +387,7 @@ fn eight_processes_finishing_at_once_have_exactly_one_winner() {
     let children: Vec<std::process::Child> = outcomes
         .iter()
         .map(|(flag, text)| {
-            let mut command = setup.env.command("lf-handoff");
+            let mut command = setup.env.json_errors("lf-handoff");
             command
                 .args(["finish", &id, flag, text])
                 .stdout(Stdio::piped())
@@ -433,13 +424,8 @@ fn eight_processes_finishing_at_once_have_exactly_one_winner() {
     let outcome = won.outcome.clone().expect("the winner has an outcome");
     assert_eq!(outcome.text(), outcomes[index].1);
     for loser in results.iter().filter(|ran| ran.code != Some(0)) {
-        let message = loser.fails(4);
-        assert!(
-            message.contains(&id)
-                && message.contains(&format!("already ended as {}", outcome.status().as_str()))
-                && message.contains("the first outcome stands"),
-            "{message}"
-        );
+        let error = loser.fails_with(4, "outcome_stands");
+        assert_eq!(error.arg.as_deref(), Some("outcome"), "{error:?}");
     }
     assert_eq!(setup.show(&id).outcome, Some(outcome));
     let integrity: String = setup
@@ -509,13 +495,10 @@ fn attach_exec_runs_the_argv_with_the_stored_environment() {
             "/nonexistent/attach",
         ])
         .json();
-    let message = setup
-        .run(&["attach", &broken.handoff.id, "--exec"])
-        .fails(1);
-    assert!(
-        message.contains(&broken.handoff.id) && message.contains("/nonexistent/attach"),
-        "{message}"
-    );
+    let error = setup
+        .attempt(&["attach", &broken.handoff.id, "--exec"])
+        .fails_with(1, "attach_program_missing");
+    assert_eq!(error.arg, None, "{error:?}");
 }
 
 // ---------------------------------------------------------------------------
@@ -584,14 +567,12 @@ fn an_opener_cannot_choose_the_path_and_nothing_is_stored() {
         &[&entry],
         &["tmux", "attach-session", "-t", "lf-loo-1"],
     );
-    let message = setup.run(&args).fails(2);
+    let refused = setup.attempt(&args);
+    let error = refused.fails_with(2, "forbidden_variable");
+    assert_eq!(error.arg.as_deref(), Some("env"), "{error:?}");
     assert!(
-        message.contains("PATH") && message.contains("which program runs"),
-        "the message names the variable and why: {message}"
-    );
-    assert!(
-        !message.contains(evil.to_str().unwrap()),
-        "a value was shown: {message}"
+        !refused.shows(evil.to_str().unwrap()),
+        "a value was shown: {error:?}"
     );
     assert!(
         setup.list(&[]).is_empty(),
@@ -608,14 +589,12 @@ fn an_opener_cannot_preload_a_library() {
         &["GH_TOKEN=hunter2", "LD_PRELOAD=/tmp/x.so"],
         &["tmux", "attach-session", "-t", "lf-loo-1"],
     );
-    let message = setup.run(&args).fails(2);
+    let refused = setup.attempt(&args);
+    let error = refused.fails_with(2, "forbidden_variable");
+    assert_eq!(error.arg.as_deref(), Some("env"), "{error:?}");
     assert!(
-        message.contains("LD_PRELOAD") && message.contains("loader"),
-        "{message}"
-    );
-    assert!(
-        !message.contains("hunter2") && !message.contains("x.so"),
-        "{message}"
+        !refused.shows("hunter2") && !refused.shows("x.so"),
+        "a value was shown: {error:?}"
     );
     assert!(
         setup.list(&[]).is_empty(),
@@ -657,12 +636,10 @@ fn an_opener_may_set_only_credentials() {
     ] {
         let entry = format!("{name}=hunter2");
         let args = open_args(&setup, "1", &[&entry], &["true"]);
-        let message = setup.run(&args).fails(2);
-        assert!(
-            message.contains(&format!("variable {name} ")) && message.contains("GH_TOKEN"),
-            "{name}: the message names the variable and what is allowed: {message}"
-        );
-        assert!(!message.contains("hunter2"), "a value was shown: {message}");
+        let refused = setup.attempt(&args);
+        let error = refused.fails_with(2, "forbidden_variable");
+        assert_eq!(error.arg.as_deref(), Some("env"), "{name}: {error:?}");
+        assert!(!refused.shows("hunter2"), "a value was shown: {error:?}");
     }
     assert!(
         setup.list(&[]).is_empty(),
@@ -724,18 +701,12 @@ fn a_stored_forbidden_variable_is_refused_at_attach_and_nothing_runs() {
         .unwrap();
     assert_eq!(changed, 1);
     for args in [&["attach", &id, "--exec"][..], &["attach", &id]] {
-        let message = setup.run(args).fails(4);
+        let refused = setup.attempt(args);
+        let error = refused.fails_with(4, "forbidden_stored_variables");
+        assert_eq!(error.arg.as_deref(), Some("id"), "{args:?}: {error:?}");
         assert!(
-            message.contains(&id)
-                && message.contains("LD_PRELOAD")
-                && message.contains("PATH")
-                && message.contains("nothing was run")
-                && message.contains(&format!("lf-handoff finish {id} --failed")),
-            "{args:?}: {message}"
-        );
-        assert!(
-            !message.contains("hunter2") && !message.contains("x.so"),
-            "{message}"
+            !refused.shows("hunter2") && !refused.shows("x.so"),
+            "a value was shown: {error:?}"
         );
     }
     assert!(!ran.exists(), "the attach command ran");
@@ -784,7 +755,7 @@ fn show_names_the_program_that_would_run() {
     let opened: HandoffOpened = setup.run(&args).json();
     let id = opened.handoff.id;
     let ran_show = with_path_first(&setup, &person_bin, &["show", &id]);
-    assert!(!ran_show.stdout.contains("hunter2"), "a value was shown");
+    assert!(!ran_show.shows("hunter2"), "a value was shown");
     let shown: HandoffRecord = ran_show.json();
     // What runs: this program, with this argv, there, with these variables.
     assert_eq!(shown.attach_program.as_deref(), persons.to_str());
@@ -794,11 +765,10 @@ fn show_names_the_program_that_would_run() {
     // Not on this caller's PATH: shown as null, and --exec runs nothing.
     let elsewhere: HandoffRecord = setup.run(&["show", &id]).json();
     assert_eq!(elsewhere.attach_program, None);
-    let message = setup.run(&["attach", &id, "--exec"]).fails(1);
-    assert!(
-        message.contains(&id) && message.contains("lf-probe-attach") && message.contains("PATH"),
-        "{message}"
-    );
+    let error = setup
+        .attempt(&["attach", &id, "--exec"])
+        .fails_with(1, "attach_program_missing");
+    assert_eq!(error.arg, None, "{error:?}");
     assert!(!ran.exists(), "something ran");
 }
 
@@ -879,17 +849,23 @@ fn bad_input_is_refused_and_nothing_is_written() {
             "true",
         ])
     };
-    for entry in ["1TOKEN=hunter2", "TOK-EN=hunter2", "=hunter2", "hunter2"] {
-        let message = open("task:LOO-1", entry, "codex").fails(2);
-        assert!(message.contains("environment entry 1"), "{message}");
-        assert!(!message.contains("hunter2"), "a value was shown: {message}");
+    for (entry, variant) in [
+        ("1TOKEN=hunter2", "bad_variable_name"),
+        ("TOK-EN=hunter2", "bad_variable_name"),
+        ("=hunter2", "bad_variable_name"),
+        ("hunter2", "not_a_variable"),
+    ] {
+        let refused = open("task:LOO-1", entry, "codex");
+        let error = refused.fails_with(2, variant);
+        assert_eq!(error.arg.as_deref(), Some("env"), "{entry}: {error:?}");
+        assert!(!refused.shows("hunter2"), "a value was shown: {error:?}");
     }
     let error = open("task:LOO-404", "A_TOKEN=hunter2", "codex").fails_with(3, "task_not_found");
     assert_eq!(error.arg.as_deref(), Some("parent"));
     let error = open("wave:nope", "A_TOKEN=hunter2", "codex").fails_with(3, "wave_not_found");
     assert_eq!(error.arg.as_deref(), Some("parent"));
     open("flow:x", "A_TOKEN=hunter2", "codex").fails_with(2, "bad_parent");
-    open("task:LOO-1", "A_TOKEN=hunter2", "vim").fails(2);
+    open("task:LOO-1", "A_TOKEN=hunter2", "vim").fails_with(2, "command_line");
     assert!(setup.list(&[]).is_empty(), "a refused open wrote a handoff");
 
     let missing = "handoff-01kqq0c3j8w6f5r2n9t4b7x1zd";
@@ -900,7 +876,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
         &["show", missing],
     ] {
         let error = setup.attempt(args).fails_with(3, "handoff_not_found");
-        assert!(error.message.contains(missing), "{error:?}");
+        assert_eq!(error.arg.as_deref(), Some("id"), "{error:?}");
     }
     let id = setup.opened().id;
     setup

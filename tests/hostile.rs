@@ -94,12 +94,8 @@ fn a_worktree_whose_git_file_an_agent_rewrote_runs_nothing() {
     std::fs::write(worktree.join(".git"), "gitdir: .evil\n").unwrap();
     std::fs::write(worktree.join("lib.rs"), "changed\n").unwrap();
 
-    let message = env.run("lf-session-diff", &[&record.id]).fails(1);
-    assert!(
-        message.contains("is not the one git made for its repository")
-            && message.contains("points inside the worktree itself"),
-        "{message}"
-    );
+    env.attempt("lf-session-diff", &[&record.id])
+        .fails_with(1, "foreign_git_dir");
     env.attempt("lf-session-complete", &[&record.id, "--remove-worktree"])
         .fails_with(1, "foreign_git_dir");
     assert_eq!(
@@ -112,8 +108,8 @@ fn a_worktree_whose_git_file_an_agent_rewrote_runs_nothing() {
     let other = worktree_session(&env, &repo, "other");
     let other_git = std::fs::read_to_string(Path::new(&other.cwd).join(".git")).unwrap();
     std::fs::write(worktree.join(".git"), other_git).unwrap();
-    let message = env.run("lf-session-diff", &[&record.id]).fails(1);
-    assert!(message.contains("of another worktree"), "{message}");
+    env.attempt("lf-session-diff", &[&record.id])
+        .fails_with(1, "foreign_git_dir");
     assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
 }
 
@@ -207,16 +203,8 @@ fn a_read_only_home_is_refused_not_made_writable() {
     env.new_session(&["--title", "before"]);
     let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o7777;
     std::fs::set_permissions(env.home(), std::fs::Permissions::from_mode(0o555)).unwrap();
-    let message = env
-        .run("lf-session-new", &["--no-launch", "--title", "after"])
-        .fails(1);
-    assert_eq!(
-        message,
-        format!(
-            "the lf Home folder {0} is read-only (mode 0555) and lf writes there; make it writable (chmod u+w {0}) or set LF_HOME to another folder",
-            env.home().display()
-        )
-    );
+    env.attempt("lf-session-new", &["--no-launch", "--title", "after"])
+        .fails_with(1, "home_read_only");
     assert_eq!(mode(&env.home()), 0o555, "the Home keeps its mode");
     // A wider one is still narrowed, never widened: 0755 → 0700.
     std::fs::set_permissions(env.home(), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -240,11 +228,12 @@ fn the_hook_log_shows_no_escape_sequence_raw() {
     env.new_session(&["--title", "logged"]);
     env.hook("\u{1b}]2;pwned\u{7}\u{1b}[2J", None, b"{}").ok();
     let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap();
+    assert_eq!(log.lines().count(), 1, "{log:?}");
     assert!(
-        !log.contains('\u{1b}') && !log.contains('\u{7}'),
+        log.chars().all(|c| c == '\n' || !c.is_control()),
         "raw control characters in the hook log: {log:?}"
     );
-    assert!(log.contains(r#""\u{1b}]2;pwned\u{7}\u{1b}[2J""#), "{log}");
+    // tests/messages.rs pins the line, the name shown escaped.
 }
 
 /// Titles and ready summaries accepted bidirectional controls, which make
@@ -257,29 +246,20 @@ fn titles_and_summaries_refuse_text_direction_controls() {
     let run = env.current_run(&record.id);
     for control in ['\u{202e}', '\u{202a}', '\u{2066}', '\u{2069}'] {
         let title = format!("invoice{control}fdp.exe");
-        let message = env
-            .run("lf-session-new", &["--no-launch", "--title", &title])
-            .fails(2);
-        assert_eq!(
-            message,
-            format!(
-                "a title cannot contain control or text-direction characters (found {control:?})"
-            )
-        );
-        env.run("lf-session-rename", &[&record.id, &title]).fails(2);
+        let error = env
+            .attempt("lf-session-new", &["--no-launch", "--title", &title])
+            .fails_with(2, "control_character");
+        assert_eq!(error.arg.as_deref(), Some("title"), "{error:?}");
+        env.attempt("lf-session-rename", &[&record.id, &title])
+            .fails_with(2, "control_character");
         // The agent's summary of its work, which the person reads.
-        let mut ready = env.command("lf-session-ready");
+        let mut ready = env.json_errors("lf-session-ready");
         ready
             .env("LF_SESSION_ID", &record.id)
             .env("LF_RUN_ID", &run)
             .arg(format!("tests pass{control} (all 12)"));
-        let message = env.run_command(ready).fails(2);
-        assert_eq!(
-            message,
-            format!(
-                "a ready summary cannot contain control or text-direction characters (found {control:?})"
-            )
-        );
+        let error = env.run_command(ready).fails_with(2, "control_character");
+        assert_eq!(error.arg.as_deref(), Some("summary"), "{error:?}");
     }
     let shown = env.show(&record.id);
     assert_eq!((shown.title.as_str(), shown.ready_summary), ("fine", None));

@@ -172,18 +172,28 @@ fn an_agent_silent_at_start_waits_for_the_person_and_is_not_killed() {
 #[test]
 fn an_agent_that_crashes_at_start_is_reported_not_started() {
     let env = Env::new();
-    let mut new = env.command("lf-session-new");
+    let mut new = env.json_errors("lf-session-new");
     new.arg("hello").env("FAKE_AGENT_CRASH_AT_START", "1");
-    let message = env.run_command(new).fails(1);
-    assert!(
-        message.contains("was recorded but did not start"),
-        "{message}"
-    );
-    assert!(message.contains("before becoming resumable"), "{message}");
-    assert!(message.contains("sha256"), "{message}");
+    env.run_command(new).fails_with(1, "launch_failed");
     let sessions = env.list(&[]);
     assert_eq!(sessions.len(), 1, "the session is kept for the next open");
     assert_ne!(sessions[0].state, SessionState::Active);
+    // What ran is kept beside the Run, for the person who looks into it
+    // (tests/messages.rs pins what it says).
+    let run = env.current_run(&sessions[0].id);
+    let diagnostic: Option<String> = env
+        .db()
+        .query_row("SELECT diagnostic FROM runs WHERE id = ?1", [&run], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    let log = env.home().join("runs").join(&run).join("serve.log");
+    assert_eq!(
+        std::fs::read_to_string(&log).ok(),
+        diagnostic.map(|diagnostic| format!("{diagnostic}\n")),
+        "{}",
+        log.display()
+    );
 }
 
 #[test]
@@ -212,13 +222,10 @@ fn a_session_active_in_another_terminal_is_refused_unless_replaced() {
     env.lf()
         .record_client(&record.id, other.id(), Some("/dev/pts/99"))
         .unwrap();
-    let message = env
-        .run("lf-session-open", &[&record.id, "--detach"])
-        .fails(4);
-    assert_eq!(
-        message,
-        "This Session is active in another terminal; use Move here to transfer it"
-    );
+    let error = env
+        .attempt("lf-session-open", &[&record.id, "--detach"])
+        .fails_with(4, "unavailable");
+    assert_eq!(error.arg, None, "{error:?}");
     let moved: SessionRecord = env
         .run("lf-session-open", &[&record.id, "--detach", "--replace"])
         .json();
@@ -252,14 +259,10 @@ fn a_historical_run_id_is_refused_naming_the_current_run() {
         current, first,
         "a consumed launch without history gets a new Run"
     );
-    let message = env.run("lf-session-open", &[&first, "--print"]).fails(4);
-    assert_eq!(
-        message,
-        format!(
-            "Run {first} is a historical attempt of Session {}; its current Run is {current}",
-            record.id
-        )
-    );
+    let error = env
+        .attempt("lf-session-open", &[&first, "--print"])
+        .fails_with(4, "historical_run");
+    assert_eq!(error.arg.as_deref(), Some("id"), "{error:?}");
 }
 
 /// Two terminals: panes of an outer tmux server, each of which becomes a

@@ -2,7 +2,12 @@
 //! exit codes and the argument an error is about; here each sentence that
 //! matters is pinned as printed, so a rewording is a visible decision.
 
-use crate::util::{Env, ErrorJson};
+use crate::remote::{HOSTILE, HOSTILE_SHOWN, Remote, assert_inert, problems_of};
+use crate::short_ids::{FIRST, SECOND, twins};
+use crate::util::{Child, Env, ErrorJson, bin, fakes};
+use lf::wire::HostProblemKind;
+use lf::wire::{SessionRecord, SessionState};
+use std::process::Command;
 
 /// `lf-x: message`, without the program prefix (see `Ran::fails`).
 fn said(env: &Env, program: &str, args: &[&str], code: i32) -> String {
@@ -214,6 +219,488 @@ fn a_hint_names_the_binary_to_type_after_the_message() {
     assert_eq!(
         error.message,
         format!("Task \"LOO-404\" is not registered; {hint}")
+    );
+}
+
+#[test]
+fn a_home_folder_that_cannot_be_made_is_named_with_why() {
+    let env = Env::new();
+    let file = env.dir.path().join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let mut command = env.command("lf-session-list");
+    command.env("LF_HOME", file.join("home"));
+    assert_eq!(
+        env.run_command(command).fails(1),
+        format!(
+            "cannot create the lf Home folder {}; check that its parent exists and is writable, \
+             or set LF_HOME\nCaused by: Not a directory (os error 20)",
+            file.join("home").display()
+        )
+    );
+}
+
+#[test]
+fn a_launch_that_failed_says_what_was_recorded_and_what_ran() {
+    let env = Env::new();
+    let mut new = env.command("lf-session-new");
+    new.arg("hello").env("FAKE_AGENT_CRASH_AT_START", "1");
+    let message = env.run_command(new).fails(1);
+    let session = &env.list(&[])[0];
+    let run = env.current_run(&session.id);
+    let agent = fakes().join("claude");
+    let digest = std::process::Command::new("sha256sum")
+        .arg(&agent)
+        .output()
+        .unwrap()
+        .stdout;
+    let digest = String::from_utf8_lossy(&digest[..64]);
+    let launched = format!(
+        "Session {} was recorded but did not start: Run {run}: executable {} (sha256 {digest}), \
+         cwd {}, Home {}, database {}: exited with ",
+        session.id,
+        agent.display(),
+        env.work().display(),
+        env.home().display(),
+        env.home().join("loopflow.db").display()
+    );
+    assert!(
+        message.starts_with(&launched) && message.ends_with(" before becoming resumable"),
+        "{message}\nexpected {launched}… before becoming resumable"
+    );
+}
+
+#[test]
+fn an_open_elsewhere_and_a_historical_run_say_what_to_do() {
+    let env = Env::new();
+    let (id, old, current) = (
+        "5e55104f0e1d4c2b9a3e6f7a8b9c0d1e",
+        "run-01jx4q8z000000000000000000",
+        "run-01jx4q8zzzzzzzzzzzzzzzzzzz",
+    );
+    env.seed_conversation(id, current, "Fix the parser");
+    env.db()
+        .execute(
+            "INSERT INTO runs (id, session_id, provider, created_at) VALUES (?1, ?2, 'claude', 0)",
+            [old, id],
+        )
+        .unwrap();
+    assert_eq!(
+        said(&env, "lf-session-open", &[old, "--print"], 4),
+        format!("Run {old} is a historical attempt of Session {id}; its current Run is {current}")
+    );
+    // A client outside lf's tmux session (another terminal).
+    let other = Child::sleep();
+    env.lf()
+        .record_client(id, other.id(), Some("/dev/pts/99"))
+        .unwrap();
+    assert_eq!(
+        said(&env, "lf-session-open", &[id, "--detach"], 4),
+        "This Session is active in another terminal; use Move here to transfer it"
+    );
+}
+
+#[test]
+fn a_hosts_error_text_is_shown_escaped_on_every_path() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    let fail = |program: &str| {
+        let error = format!(
+            r#"{{"program": "{program}", "kind": "operational", "code": 1, "message": "{HOSTILE}"}}"#
+        );
+        format!("printf '%s\\n' '{error}' >&2; exit 1")
+    };
+    remote.fake_twin(&[
+        ("lf-session-open", &fail("lf-session-open")),
+        ("lf-session-list", &fail("lf-session-list")),
+    ]);
+    let id = lf::ids::SessionId::new().to_string();
+
+    // --host: the host's refusal, for a person and for a program.
+    let ran = here.run("lf-session-open", &["--print", &id, "--host", "twin"]);
+    assert_inert(&ran.stderr);
+    let message = ran.fails(1);
+    assert_eq!(message, format!("on host twin: {HOSTILE_SHOWN}"));
+    let mut command = here.command("lf-session-open");
+    command
+        .env("LF_ERROR_FORMAT", "json")
+        .args(["--print", &id, "--host", "twin"]);
+    let ran = here.run_command(command);
+    assert_inert(&ran.stderr);
+    let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
+    assert_eq!((error.kind, error.code), (lf::ErrorKind::Operational, 1));
+    // It named no error of its own: the refusal is named as lf's.
+    assert_eq!(error.error, "remote_refused");
+    assert_eq!(error.program, "lf-session-open");
+    assert_inert(&error.message);
+    assert!(error.message.contains(HOSTILE_SHOWN), "{error:?}");
+    assert!(error.causes.is_empty(), "{error:?}");
+
+    // The lookup through the host list: the host's problem in not-found.
+    let ran = here.run("lf-session-open", &["--print", &id]);
+    assert_inert(&ran.stderr);
+    let message = ran.fails(3);
+    assert!(
+        message.contains("not found here or on any host"),
+        "{message:?}"
+    );
+    assert!(message.contains(HOSTILE_SHOWN), "{message:?}");
+
+    // A listing: the host's problem line.
+    let ran = here.run("lf-session-list", &["--host", "twin"]);
+    assert_inert(&ran.stderr);
+    let problems = problems_of(&ran);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].problem, HostProblemKind::Failed);
+    assert_inert(&problems[0].message);
+    assert!(problems[0].message.contains(HOSTILE_SHOWN), "{problems:?}");
+}
+
+#[test]
+fn an_ambiguous_prefix_is_refused_naming_each_candidate() {
+    let env = Env::new();
+    twins(&env);
+    let said = "\"be336cc7\" names more than one Session: be336cc70 \"Fix the parser\", \
+                be336cc7a \"Add a --json flag\"; give more characters of the id";
+    for (program, args) in [
+        ("lf-session-open", vec!["be336cc7", "--print"]),
+        ("lf-session-open", vec!["be336cc7", "--detach"]),
+        ("lf-session-rename", vec!["be336cc7", "New title"]),
+        ("lf-session-complete", vec!["be336cc7"]),
+        ("lf-session-bind", vec!["be336cc7", "LOO-1", "--preview"]),
+        ("lf-session-diff", vec!["be336cc7"]),
+    ] {
+        assert_eq!(env.run(program, &args).fails(2), said, "{program} {args:?}");
+    }
+    for id in [FIRST, SECOND] {
+        let record = env.show(id);
+        assert!(record.completed_at.is_none(), "nothing was done to {id}");
+        assert_ne!(record.title, "New title");
+    }
+    // One more character tells them apart.
+    let printed: SessionRecord = env.run("lf-session-open", &["be336cc7a", "--print"]).json();
+    assert_eq!(printed.id, SECOND);
+    assert_eq!(
+        env.run("lf-session-open", &["run-01jx4q8z", "--print"])
+            .fails(2),
+        "\"run-01jx4q8z\" names more than one Run: run-01jx4q8z0 of Session be336cc7 \"Fix the \
+         parser\", run-01jx4q8zz of Session be336cc7 \"Add a --json flag\"; give more characters \
+         of the id"
+    );
+}
+
+#[test]
+fn a_prefix_shorter_than_six_characters_is_refused_saying_the_minimum() {
+    let env = Env::new();
+    twins(&env);
+    for program in ["lf-session-open", "lf-session-complete"] {
+        assert_eq!(
+            env.run(program, &["be336"]).fails(2),
+            "\"be336\" is too short to name a Session: give at least 6 characters of its id; \
+             lf-session-list shows them"
+        );
+    }
+    assert_eq!(
+        env.run("lf-session-open", &["run-01jx4", "--print"])
+            .fails(2),
+        "\"run-01jx4\" is too short to name a Run: give at least 6 characters of its id after run-"
+    );
+    // A prefix that begins no id is not found (exit 3), as a whole id is.
+    assert_eq!(
+        env.run("lf-session-open", &["abcdef", "--print"]).fails(3),
+        "Session abcdef was not found"
+    );
+}
+
+#[test]
+fn a_read_only_home_says_how_to_make_it_writable() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    env.new_session(&["--title", "before"]);
+    std::fs::set_permissions(env.home(), std::fs::Permissions::from_mode(0o555)).unwrap();
+    assert_eq!(
+        said(
+            &env,
+            "lf-session-new",
+            &["--no-launch", "--title", "after"],
+            1
+        ),
+        format!(
+            "the lf Home folder {0} is read-only (mode 0555) and lf writes there; make it \
+             writable (chmod u+w {0}) or set LF_HOME to another folder",
+            env.home().display()
+        )
+    );
+}
+
+/// A write on a full disk names the database and says what to do. The
+/// Home lives in a 1 MiB tmpfs of a private mount namespace (as root).
+#[test]
+fn a_full_disk_names_the_database_and_what_to_do() {
+    let env = Env::new();
+    let script = r#"
+        mount -t tmpfs -o size=1m,mode=0700 tmpfs "$1" || exit 90
+        export LF_HOME="$1/home"
+        "$2" --no-launch 'Before the disk filled' >/dev/null || exit 91
+        dd if=/dev/zero of="$1/filler" bs=4096 2>/dev/null
+        "$2" --no-launch 'After the disk filled'
+    "#;
+    let mut command = env.command("lf-session-new");
+    let template_env: Vec<_> = command
+        .get_envs()
+        .filter_map(|(key, value)| Some((key.to_owned(), value?.to_owned())))
+        .collect();
+    command = Command::new("unshare");
+    command
+        .env_clear()
+        .envs(template_env)
+        .current_dir(env.work())
+        .args(["-m", "sh", "-c", script, "sh"])
+        .arg(env.dir.path().join("disk"))
+        .arg(bin("lf-session-new"));
+    std::fs::create_dir_all(env.dir.path().join("disk")).unwrap();
+    let mut ran = env.run_command(command);
+    // The message is lf-session-new's, run through unshare and sh.
+    ran.argv[0] = "lf-session-new".to_owned();
+    let database = env.dir.path().join("disk/home/loopflow.db");
+    assert_eq!(
+        ran.fails(1),
+        format!(
+            "database {}: the disk that holds the lf Home is full; nothing was changed: free \
+             some space on it and try again\nCaused by: database or disk is full (DiskFull)\n\
+             Caused by: Error code 13: database or disk is full",
+            database.display()
+        )
+    );
+}
+
+/// `hook.log` is for the person who wonders why a hook changed nothing:
+/// each line says when (the caller's clock, fixed here by `LF_TEST_NOW`),
+/// which provider, which Run, and why.
+#[test]
+fn the_hook_log_says_why_a_call_changed_nothing() {
+    let mut env = Env::new();
+    env.vars
+        .push(("LF_TEST_NOW".into(), "2026-12-02T07:00:00Z".into()));
+    let record = env.new_session(&[]);
+    let run = env.current_run(&record.id);
+    let stop = br#"{"hook_event_name":"Stop","session_id":"4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a"}"#;
+    env.hook("claude", None, stop).ok();
+    let old = "run-01jx4q8z000000000000000000";
+    env.db()
+        .execute(
+            "INSERT INTO runs (id, session_id, provider, created_at) VALUES (?1, ?2, 'claude', 0)",
+            [old, &record.id],
+        )
+        .unwrap();
+    env.hook("claude", Some(old), stop).ok();
+    let other = br#"{"hook_event_name":"SessionStart","session_id":"11111111-2222-4333-8444-555555555555"}"#;
+    env.hook("claude", Some(&run), other).ok();
+    env.hook("\u{1b}]2;pwned\u{7}\u{1b}[2J", None, b"{}").ok();
+    let chosen = env.chosen_native_id(&run);
+    assert_eq!(
+        std::fs::read_to_string(env.home().join("hook.log")).unwrap(),
+        format!(
+            "2026-12-02T07:00:00.000000Z claude run=- LF_RUN_ID is not set: this is run by an \
+             agent inside a session that lf launched\n\
+             2026-12-02T07:00:00.000000Z claude run=\"{old}\" Run {old} is no longer its \
+             Session's current Run; the hook changed nothing\n\
+             2026-12-02T07:00:00.000000Z claude run=\"{run}\" claude reported native id \
+             \"11111111-2222-4333-8444-555555555555\" but Run {run} has {chosen}; not adopted\n\
+             2026-12-02T07:00:00.000000Z \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\" run=- unknown \
+             provider \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\": choose claude, codex, command\n"
+        )
+    );
+}
+
+#[test]
+fn a_completed_session_says_when_and_what_to_do_instead() {
+    let env = Env::new();
+    let session = env.new_session(&[]);
+    env.run("lf-session-complete", &[&session.id]).ok();
+    let at = env.show(&session.id).completed_at.expect("completed");
+    assert_eq!(
+        said(&env, "lf-session-complete", &[&session.id], 4),
+        format!(
+            "Session {} was completed at {at}; start a new one with lf-session-new, or see it \
+             with lf-session-list --all",
+            &session.id[..8]
+        )
+    );
+}
+
+/// Notes on stderr beside a result: what a person is told that did not fail.
+#[test]
+fn notes_say_what_was_done_or_kept() {
+    let env = Env::new();
+    assert_eq!(
+        env.run("lf-session-next", &[]).ok().stderr,
+        "lf-session-next: nothing needs you\n"
+    );
+    let session = env.new_session(&["--title", "Parser rewrite"]);
+    assert_eq!(
+        env.run(
+            "lf-session-rename",
+            &[&session.id, "Agent again", "--generated"],
+        )
+        .ok()
+        .stderr,
+        "lf-session-rename: kept the title a person chose; a generated title never replaces it\n"
+    );
+    let (env, session, task) = crate::session_bind::setup();
+    assert_eq!(
+        env.run("lf-session-bind", &[&session.id, &task.id])
+            .ok()
+            .stderr,
+        format!(
+            "Binding {} to LOO-291 (Rewrite the parser). Permanent.\n",
+            session.id
+        )
+    );
+}
+
+/// A host's own bytes also reach lf inside a decoder's complaint (serde
+/// names an unknown variant as it was sent) and in whatever its shell or
+/// ssh said last: both are shown escaped, by an open and in a listing.
+#[test]
+fn a_hosts_unreadable_record_and_last_words_are_shown_escaped() {
+    let remote = Remote::new();
+    let here = &remote.here;
+    let record = format!(r#"{{"state": "{HOSTILE}"}}"#);
+    let print = format!("printf '%s\\n' '{record}'");
+    remote.fake_twin(&[("lf-session-open", &print), ("lf-session-list", &print)]);
+    let id = lf::ids::SessionId::new().to_string();
+    let open = || {
+        let ran = here.run("lf-session-open", &["--print", &id, "--host", "twin"]);
+        assert_inert(&ran.stderr);
+        ran.fails(1)
+    };
+    let listed = || {
+        let ran = here.run("lf-session-list", &["--host", "twin"]);
+        assert_inert(&ran.stderr);
+        let problems = problems_of(&ran);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_inert(&problems[0].message);
+        problems[0].message.clone()
+    };
+    let message = open();
+    assert!(
+        message.contains("sent a record this lf cannot read") && message.contains(HOSTILE_SHOWN),
+        "{message}"
+    );
+    let message = listed();
+    assert!(message.contains(HOSTILE_SHOWN), "{message}");
+
+    // Not lf's JSON error: the last line its stderr held, as it was.
+    let fail = "printf 'it broke \\033]2;x\\007\\033[2J \\342\\200\\256evil\\n' >&2; exit 1";
+    let dir = here.dir.path().join("fake-lf");
+    for name in ["lf-session-open", "lf-session-list"] {
+        std::fs::write(dir.join(name), format!("#!/bin/sh\n{fail}\n")).unwrap();
+    }
+    let message = open();
+    assert!(message.contains(HOSTILE_SHOWN), "{message}");
+    let message = listed();
+    assert!(message.contains(HOSTILE_SHOWN), "{message}");
+}
+
+/// An interactive bash ignores SIGTERM: the wait for it is said, with
+/// its pid and command, then the SIGKILL that ends it.
+#[test]
+fn completing_an_agent_that_ignores_sigterm_says_what_it_waits_for() {
+    let env = Env::new();
+    let record: SessionRecord = env
+        .run(
+            "lf-session-new",
+            &[
+                "--provider",
+                "command",
+                "--",
+                "bash",
+                "--norc",
+                "--noprofile",
+                "-i",
+            ],
+        )
+        .json();
+    let snapshot: lf::snapshot::LiveSnapshot = env.run("lf-session-active", &[]).json();
+    let pid = snapshot.sessions[0]
+        .processes
+        .iter()
+        .find(|process| process.command[0] == "bash")
+        .unwrap_or_else(|| panic!("bash runs: {snapshot:?}"))
+        .pid;
+    let short = &record.id[..8];
+    let done = env.run("lf-session-complete", &[&record.id, "--grace", "1"]);
+    let closed: SessionRecord = done.json();
+    assert_eq!(closed.state, SessionState::Closed);
+    assert_eq!(
+        done.stderr,
+        format!(
+            "lf-session-complete: Session {short}: its agent (pid {pid}, \"bash --norc --noprofile -i\") \
+             still runs 0.5 s after SIGTERM (an interactive shell ignores it); waiting up to 1 s \
+             in all, then SIGKILL (--grace sets the wait)\n\
+             lf-session-complete: Session {short}: its agent (pid {pid}, \"bash --norc --noprofile -i\") \
+             still ran 1 s after SIGTERM: killed it (SIGKILL)\n"
+        )
+    );
+    // An agent that exits at SIGTERM is stopped without a word.
+    let quiet = env.new_session(&[]);
+    let mut agent = Child::sleep();
+    env.lf().record_client(&quiet.id, agent.id(), None).unwrap();
+    let done = env.run("lf-session-complete", &[&quiet.id]);
+    done.ok();
+    assert_eq!(done.stderr, "");
+    agent.0.wait().unwrap();
+}
+
+#[test]
+fn a_late_consumer_is_told_which_events_it_missed() {
+    let mut env = Env::new();
+    env.vars.push(("LF_EVENTS_KEEP".into(), "2".into()));
+    let record = env.new_session(&["--title", "t0"]);
+    for n in 1..=5 {
+        env.run("lf-session-rename", &[&record.id, &format!("t{n}")])
+            .ok();
+    }
+    let late = env.run("lf-session-watch", &["--since", "1", "--no-follow"]);
+    assert_eq!(
+        late.ok().stderr,
+        "lf-session-watch: events 2 to 4 were pruned before they could be read (the Home \
+         keeps the latest LF_EVENTS_KEEP events, 10000 unless set); going on with event 5\n"
+    );
+}
+
+#[test]
+fn removing_a_worktree_says_what_it_would_lose_and_what_it_discarded() {
+    use crate::worktree::{git, repository, worktree_session, write};
+    let env = Env::new();
+    let repo = repository(&env);
+    let record = worktree_session(&env, &repo, "spike");
+    let worktree = std::path::PathBuf::from(&record.cwd);
+    write(&worktree.join("new.rs"), "fn new() {}\n");
+    git(&env, &worktree, &["add", "new.rs"]);
+    git(&env, &worktree, &["commit", "-qm", "spike"]);
+    let tip = git(&env, &worktree, &["rev-parse", "--short", "HEAD"]);
+    let tip = tip.trim();
+    write(&worktree.join("scratch"), "x\n");
+    let id = record.id.as_str();
+    assert_eq!(
+        said(&env, "lf-session-complete", &[id, "--remove-worktree"], 4),
+        format!(
+            "removing the worktree \"{}\" of Session {id} would lose 1 untracked file and 1 \
+             commit not merged into main on the branch spike; commit and merge that first, or \
+             pass --force to discard it",
+            worktree.display()
+        )
+    );
+    let ran = env.run("lf-session-complete", &[id, "--remove-worktree", "--force"]);
+    assert_eq!(
+        ran.ok().stderr,
+        format!(
+            "lf-session-complete: removed the worktree {} and the branch spike; discarded 1 \
+             untracked file and 1 commit not merged into main on the branch spike (its last \
+             commit was {tip})\n",
+            worktree.display()
+        )
     );
 }
 

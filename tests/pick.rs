@@ -376,8 +376,9 @@ fn escape_and_ctrl_c_leave_without_choosing_and_an_empty_list_is_not_found() {
     assert!(picker.chosen().is_none());
 
     let empty = Env::new();
-    let message = empty.run("lf-session-pick", &["--print"]).fails(3);
-    assert_eq!(message, "there is no session to pick");
+    empty
+        .attempt("lf-session-pick", &["--print"])
+        .fails_with(3, "nothing_to_pick");
 }
 
 #[test]

@@ -86,11 +86,8 @@ fn a_failed_start_keeps_the_session_for_the_next_ensure() {
         .arg("ensure")
         .current_dir(&repo)
         .env("FAKE_AGENT_CRASH_AT_START", "1");
-    let message = env.run_command(command).fails(1);
-    assert!(
-        message.contains("run the same command to retry"),
-        "{message}"
-    );
+    command.env("LF_ERROR_FORMAT", "json");
+    env.run_command(command).fails_with(1, "launch_failed");
     let admitted = env.list(&[]);
     assert_eq!(admitted.len(), 1);
     // The crash is asked of the agent through the tmux server's global
@@ -153,10 +150,9 @@ fn a_wave_has_its_own_primary_conversation() {
 fn replacing_an_ordinary_conversation_is_refused() {
     let env = Env::new();
     let ordinary = env.new_session(&[]);
-    let message = env.run("lf-primary", &["replace", &ordinary.id]).fails(4);
-    assert_eq!(
-        message,
-        format!("Session {} is not a primary Session", ordinary.id)
-    );
+    let error = env
+        .attempt("lf-primary", &["replace", &ordinary.id])
+        .fails_with(4, "not_primary");
+    assert_eq!(error.arg.as_deref(), Some("id"), "{error:?}");
     primary(&env, &env.work(), &["ensure"]).fails_with(2, "not_in_repository");
 }

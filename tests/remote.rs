@@ -5,7 +5,7 @@
 //! test's client config (ssh reads `~/.ssh/config` from the passwd entry,
 //! not from `$HOME`), so the user's own ssh setup is never read or touched.
 
-use crate::util::{Env, ErrorJson, Ran, bin, wait_for};
+use crate::util::{Env, Ran, bin, wait_for};
 use lf::wire::{HostEntry, HostProblem, HostProblemKind, SessionPage, SessionRecord};
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
@@ -15,8 +15,8 @@ use std::process::{Child, Command, Stdio};
 /// This machine, the other one behind a real sshd, and two hosts that
 /// fail: `down` (an sshd that was stopped) and `hang` (accepts and never
 /// answers).
-struct Remote {
-    here: Env,
+pub(crate) struct Remote {
+    pub(crate) here: Env,
     other: Env,
     ssh_dir: PathBuf,
     sshd: Child,
@@ -92,7 +92,7 @@ fn start_sshd(dir: &Path, other: &Env, port: u16) -> Child {
 }
 
 impl Remote {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let mut here = Env::new();
         let other = Env::new();
         let ssh_dir = here.dir.path().join("ssh-test");
@@ -241,7 +241,7 @@ impl Remote {
     }
 }
 
-fn problems_of(ran: &Ran) -> Vec<HostProblem> {
+pub(crate) fn problems_of(ran: &Ran) -> Vec<HostProblem> {
     ran.stderr
         .lines()
         .map(|line| {
@@ -303,11 +303,8 @@ fn hosts_are_added_checked_listed_and_removed() {
         "{\"hosts\": [{\"host\": \"-x\"}]}",
     )
     .unwrap();
-    let message = env
-        .attempt("lf-session-list", &["--hosts"])
-        .fails_with(1, "bad_host_list")
-        .message;
-    assert!(message.contains("entry 1"), "{message}");
+    env.attempt("lf-session-list", &["--hosts"])
+        .fails_with(1, "bad_host_list");
     // A local listing does not read the host list.
     env.run("lf-session-list", &[]).ok();
 }
@@ -466,11 +463,6 @@ fn hosts_that_are_down_hang_or_are_incompatible_are_reported_while_the_list_prin
         ],
         "{problems:?}"
     );
-    assert!(
-        problems[1].message.contains("did not answer"),
-        "{problems:?}"
-    );
-    assert!(problems[2].message.contains("--bin"), "{problems:?}");
     let schema = crate::schema::read_json("schema/host.schema.json");
     let problem = crate::schema::def(&schema, "HostProblem");
     for line in ran.stderr.lines() {
@@ -497,12 +489,6 @@ fn hosts_that_are_down_hang_or_are_incompatible_are_reported_while_the_list_prin
     let problems = problems_of(&ran);
     assert_eq!(problems.len(), 1);
     assert_eq!(problems[0].problem, HostProblemKind::Incompatible);
-    assert!(
-        problems[0]
-            .message
-            .contains("not a record this lf can read"),
-        "{problems:?}"
-    );
 }
 
 #[test]
@@ -527,13 +513,8 @@ fn a_remote_session_is_opened_there_through_ssh() {
     assert_eq!(remote_of(&printed), Some("other"));
     let unknown = lf::ids::SessionId::new().to_string();
     // The host's lf named its error, and the refusal carries the name.
-    let error = here
-        .attempt("lf-session-open", &["--print", &unknown, "--host", "other"])
+    here.attempt("lf-session-open", &["--print", &unknown, "--host", "other"])
         .fails_with(3, "session_not_found");
-    assert_eq!(
-        error.message,
-        format!("on host other: Session {unknown} was not found")
-    );
     let error = here
         .attempt("lf-session-open", &["--print", &unknown])
         .fails_with(3, "nowhere_found");
@@ -685,15 +666,15 @@ fn next_and_the_picker_take_their_turn_on_the_other_machine() {
 /// What a hostile host puts in its error: a title change (OSC 2 … BEL),
 /// a screen clear (CSI 2J) and a right-to-left override, as JSON escapes
 /// (JSON strings cannot hold them raw), so they decode to the raw bytes.
-const HOSTILE: &str = r"it broke \u001b]2;x\u0007\u001b[2J \u202eevil";
+pub(crate) const HOSTILE: &str = r"it broke \u001b]2;x\u0007\u001b[2J \u202eevil";
 
 /// How lf must show it: each of them escaped, as `{:?}` escapes them.
-const HOSTILE_SHOWN: &str = r"it broke \u{1b}]2;x\u{7}\u{1b}[2J \u{202e}evil";
+pub(crate) const HOSTILE_SHOWN: &str = r"it broke \u{1b}]2;x\u{7}\u{1b}[2J \u{202e}evil";
 
 impl Remote {
     /// Put host `twin` (the same sshd) in the list with fake lf programs,
     /// each a shell script, as its folder of lf's binaries.
-    fn fake_twin(&self, programs: &[(&str, &str)]) {
+    pub(crate) fn fake_twin(&self, programs: &[(&str, &str)]) {
         let dir = self.here.dir.path().join("fake-lf");
         std::fs::create_dir_all(&dir).unwrap();
         for (name, script) in programs {
@@ -709,110 +690,10 @@ impl Remote {
 }
 
 /// Text lf printed holds nothing that acts on a terminal.
-fn assert_inert(text: &str) {
+pub(crate) fn assert_inert(text: &str) {
     for c in ['\u{1b}', '\u{7}', '\u{202e}'] {
         assert!(!text.contains(c), "{c:?} reached the output: {text:?}");
     }
-}
-
-#[test]
-fn a_hosts_error_text_is_shown_escaped_on_every_path() {
-    let remote = Remote::new();
-    let here = &remote.here;
-    let fail = |program: &str| {
-        let error = format!(
-            r#"{{"program": "{program}", "kind": "operational", "code": 1, "message": "{HOSTILE}"}}"#
-        );
-        format!("printf '%s\\n' '{error}' >&2; exit 1")
-    };
-    remote.fake_twin(&[
-        ("lf-session-open", &fail("lf-session-open")),
-        ("lf-session-list", &fail("lf-session-list")),
-    ]);
-    let id = lf::ids::SessionId::new().to_string();
-
-    // --host: the host's refusal, for a person and for a program.
-    let ran = here.run("lf-session-open", &["--print", &id, "--host", "twin"]);
-    assert_inert(&ran.stderr);
-    let message = ran.fails(1);
-    assert_eq!(message, format!("on host twin: {HOSTILE_SHOWN}"));
-    let mut command = here.command("lf-session-open");
-    command
-        .env("LF_ERROR_FORMAT", "json")
-        .args(["--print", &id, "--host", "twin"]);
-    let ran = here.run_command(command);
-    assert_inert(&ran.stderr);
-    let error: ErrorJson = serde_json::from_str(ran.stderr.trim()).expect("one JSON object");
-    assert_eq!((error.kind, error.code), (lf::ErrorKind::Operational, 1));
-    // It named no error of its own: the refusal is named as lf's.
-    assert_eq!(error.error, "remote_refused");
-    assert_eq!(error.program, "lf-session-open");
-    assert_inert(&error.message);
-    assert!(error.message.contains(HOSTILE_SHOWN), "{error:?}");
-    assert!(error.causes.is_empty(), "{error:?}");
-
-    // The lookup through the host list: the host's problem in not-found.
-    let ran = here.run("lf-session-open", &["--print", &id]);
-    assert_inert(&ran.stderr);
-    let message = ran.fails(3);
-    assert!(
-        message.contains("not found here or on any host"),
-        "{message:?}"
-    );
-    assert!(message.contains(HOSTILE_SHOWN), "{message:?}");
-
-    // A listing: the host's problem line.
-    let ran = here.run("lf-session-list", &["--host", "twin"]);
-    assert_inert(&ran.stderr);
-    let problems = problems_of(&ran);
-    assert_eq!(problems.len(), 1, "{problems:?}");
-    assert_eq!(problems[0].problem, HostProblemKind::Failed);
-    assert_inert(&problems[0].message);
-    assert!(problems[0].message.contains(HOSTILE_SHOWN), "{problems:?}");
-}
-
-/// A host's own bytes also reach lf inside a decoder's complaint (serde
-/// names an unknown variant as it was sent) and in whatever its shell or
-/// ssh said last: both are shown escaped, by an open and in a listing.
-#[test]
-fn a_hosts_unreadable_record_and_last_words_are_shown_escaped() {
-    let remote = Remote::new();
-    let here = &remote.here;
-    let record = format!(r#"{{"state": "{HOSTILE}"}}"#);
-    let print = format!("printf '%s\\n' '{record}'");
-    remote.fake_twin(&[("lf-session-open", &print), ("lf-session-list", &print)]);
-    let id = lf::ids::SessionId::new().to_string();
-    let open = || {
-        let ran = here.run("lf-session-open", &["--print", &id, "--host", "twin"]);
-        assert_inert(&ran.stderr);
-        ran.fails(1)
-    };
-    let listed = || {
-        let ran = here.run("lf-session-list", &["--host", "twin"]);
-        assert_inert(&ran.stderr);
-        let problems = problems_of(&ran);
-        assert_eq!(problems.len(), 1, "{problems:?}");
-        assert_inert(&problems[0].message);
-        problems[0].message.clone()
-    };
-    let message = open();
-    assert!(
-        message.contains("sent a record this lf cannot read") && message.contains(HOSTILE_SHOWN),
-        "{message}"
-    );
-    let message = listed();
-    assert!(message.contains(HOSTILE_SHOWN), "{message}");
-
-    // Not lf's JSON error: the last line its stderr held, as it was.
-    let fail = "printf 'it broke \\033]2;x\\007\\033[2J \\342\\200\\256evil\\n' >&2; exit 1";
-    let dir = here.dir.path().join("fake-lf");
-    for name in ["lf-session-open", "lf-session-list"] {
-        std::fs::write(dir.join(name), format!("#!/bin/sh\n{fail}\n")).unwrap();
-    }
-    let message = open();
-    assert!(message.contains(HOSTILE_SHOWN), "{message}");
-    let message = listed();
-    assert!(message.contains(HOSTILE_SHOWN), "{message}");
 }
 
 /// The peak resident memory of a process of ours, from its
@@ -891,13 +772,6 @@ fn a_listing_host_with_more_rows_than_the_cap_is_a_problem() {
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].host, "twin");
     assert_eq!(problems[0].problem, HostProblemKind::Failed);
-    assert!(
-        problems[0]
-            .message
-            .contains("host twin sent more than 100000 Sessions"),
-        "{problems:?}"
-    );
-    assert!(problems[0].message.contains("--limit"), "{problems:?}");
 }
 
 /// Issue 20: a record's other texts (its summary, its folder) reached the
@@ -922,12 +796,7 @@ fn a_host_record_holding_terminal_controls_is_left_out() {
     assert!(records.is_empty(), "{records:?}");
     let problems = problems_of(&ran);
     assert_eq!(problems.len(), 1, "{problems:?}");
-    assert!(
-        problems[0]
-            .message
-            .contains("a control or text-direction character in .ready_summary"),
-        "{problems:?}"
-    );
+    assert_eq!(problems[0].problem, HostProblemKind::Incompatible);
 }
 
 #[test]
@@ -970,13 +839,7 @@ fn a_prefix_is_pinned_by_the_host_that_has_the_session() {
         vec!["--print", "be336cc7"],
         vec!["--print", "be336cc7", "--host", "other"],
     ] {
-        let message = here.run("lf-session-open", &args).fails(2);
-        assert!(
-            message.contains(
-                "\"be336cc7\" names more than one Session: be336cc70 \"Fix the parser\", \
-                 be336cc7a \"Add a flag\"; give more characters of the id"
-            ) && message.contains("other"),
-            "{args:?}: {message}"
-        );
+        here.attempt("lf-session-open", &args)
+            .fails_with(2, "ambiguous_prefix");
     }
 }

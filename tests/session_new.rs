@@ -132,36 +132,57 @@ fn bad_input_is_refused_and_nothing_is_written() {
     let env = Env::new();
     let long_title = "x".repeat(10_000);
     let missing = env.work().join("missing");
-    let cases: Vec<(Vec<&str>, i32, &str)> = vec![
+    // (arguments, exit code, variant, the argument it is about)
+    let cases: Vec<(Vec<&str>, i32, &str, Option<&str>)> = vec![
         (
             vec!["--title", "bad\u{1b}[2Jtitle"],
             2,
-            "control or text-direction characters",
+            "control_character",
+            Some("title"),
         ),
-        (vec!["--title", &long_title], 2, "at most 200 characters"),
-        (vec!["--title", "   "], 2, "cannot be empty"),
+        (
+            vec!["--title", &long_title],
+            2,
+            "text_too_long",
+            Some("title"),
+        ),
+        (vec!["--title", "   "], 2, "empty_text", Some("title")),
         (
             vec!["--cwd", missing.to_str().unwrap()],
             2,
-            "cannot be used",
+            "unusable_dir",
+            Some("cwd"),
         ),
-        (vec!["--provider", "gemini"], 2, "gemini"),
-        (vec!["--model=--evil"], 2, "not a valid model name"),
-        (vec!["--model", "a;rm -rf"], 2, "not a valid model name"),
-        (vec!["--provider", "command"], 2, "needs the command to run"),
+        (vec!["--provider", "gemini"], 2, "command_line", None),
+        (vec!["--model=--evil"], 2, "bad_token", Some("model")),
+        (vec!["--model", "a;rm -rf"], 2, "bad_token", Some("model")),
+        (
+            vec!["--provider", "command"],
+            2,
+            "bad_command",
+            Some("argv"),
+        ),
         (
             vec!["--provider", "command", "prompt", "--", "ls"],
             2,
-            "takes no prompt",
+            "bad_command",
+            Some("argv"),
         ),
-        (vec!["--", "ls", "-l"], 2, "only for --provider command"),
-        (vec!["--task", "LOO-404"], 3, "is not registered"),
+        (
+            vec!["--", "ls", "-l"],
+            2,
+            "argv_not_for_agent",
+            Some("argv"),
+        ),
+        (vec!["--task", "LOO-404"], 3, "task_not_found", Some("task")),
     ];
-    for (args, code, expected) in cases {
+    for (args, code, variant, arg) in cases {
         let mut all = vec!["--no-launch"];
         all.extend(args.iter());
-        let message = env.run("lf-session-new", &all).fails(code);
-        assert!(message.contains(expected), "{args:?}: {message}");
+        let error = env
+            .attempt("lf-session-new", &all)
+            .fails_with(code, variant);
+        assert_eq!(error.arg.as_deref(), arg, "{args:?}: {error:?}");
     }
     assert_eq!(session_count(&env), 0);
 }

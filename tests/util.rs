@@ -33,6 +33,8 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-session-diff" => env!("CARGO_BIN_EXE_lf-session-diff"),
         "lf-session-restore" => env!("CARGO_BIN_EXE_lf-session-restore"),
         "lf-host" => env!("CARGO_BIN_EXE_lf-host"),
+        "lf-session-send" => env!("CARGO_BIN_EXE_lf-session-send"),
+        "lf-session-answer" => env!("CARGO_BIN_EXE_lf-session-answer"),
         // The web crate's binary: built beside these.
         "lf-web" => return built_beside("lf-web", "lf-web"),
         other => panic!("no binary named {other}"),
@@ -263,6 +265,13 @@ impl Ran {
         let program = self.program();
         assert_eq!(decoded.program, program, "{}", self.describe());
         decoded
+    }
+
+    /// Whether `text` appears anywhere the command printed, stdout or
+    /// stderr: for a secret that must never be shown, whatever the words
+    /// around it.
+    pub fn shows(&self, text: &str) -> bool {
+        self.stdout.contains(text) || self.stderr.contains(text)
     }
 
     /// The name of the program that ran.

@@ -67,14 +67,6 @@ impl Follower {
             }
         }
     }
-
-    /// Whether no line comes within `quiet`.
-    fn is_quiet(&self, quiet: Duration) -> bool {
-        matches!(
-            self.lines.recv_timeout(quiet),
-            Err(RecvTimeoutError::Timeout)
-        )
-    }
 }
 
 /// Every event the Home keeps, read without following.
@@ -147,9 +139,12 @@ fn hooks_are_printed_as_they_arrive_with_the_record_after_them() {
             (EventKind::Attention, None, Some("reply")),
         ]
     );
-    // A hook that changes nothing a person sees is no event.
+    // A hook that changes nothing a person sees is no event: none is
+    // stored (an event is written with what it tells, so there is nothing
+    // to wait for).
+    let stored = all_events(&env).len();
     claude_hook(&env, &record.id, "Stop", "");
-    assert!(follower.is_quiet(Duration::from_millis(500)));
+    assert_eq!(all_events(&env).len(), stored);
 
     env.ready(&record.id, "all done").ok();
     env.run("lf-session-rename", &[&record.id, "renamed"]).ok();
@@ -202,7 +197,6 @@ fn a_consumer_killed_mid_stream_resumes_with_since_and_sees_every_event_once() {
         while handled.len() < expected {
             handled.push(second.next("the rest of the events"));
         }
-        assert!(second.is_quiet(Duration::from_millis(500)), "nothing more");
         let seqs: Vec<u64> = handled.iter().map(|event| event.seq).collect();
         let mut sorted = seqs.clone();
         sorted.sort_unstable();
@@ -210,12 +204,19 @@ fn a_consumer_killed_mid_stream_resumes_with_since_and_sees_every_event_once() {
         assert_eq!(seqs, sorted, "in order and each once");
         let stored: Vec<u64> = all_events(&env).iter().map(|event| event.seq).collect();
         assert_eq!(seqs, stored, "nothing missed");
+        // Nothing more: the next event it gives is the next one made.
+        env.run("lf-session-rename", &[&sessions[0], "after"]).ok();
+        let after = second.next("the rename after the writers");
+        assert_eq!(
+            (after.kind, after.to.as_deref()),
+            (EventKind::Title, Some("after"))
+        );
     });
     let titles = all_events(&env)
         .iter()
         .filter(|event| event.kind == EventKind::Title)
         .count();
-    assert_eq!(titles, WRITERS * RENAMES);
+    assert_eq!(titles, WRITERS * RENAMES + 1, "and the one after");
 }
 
 #[test]
@@ -263,8 +264,7 @@ fn exec_runs_once_per_event_with_the_event_on_stdin() {
         "lf-session-watch",
         &["--since", "0", "--no-follow", "--exec", "no-such-notifier"],
     );
-    let error = missing.fails_with(1, "cannot_run");
-    assert!(error.message.contains("\"no-such-notifier\""), "{error:?}");
+    missing.fails_with(1, "cannot_run");
 }
 
 #[test]
@@ -442,11 +442,8 @@ fn pruning_keeps_the_events_bounded_and_a_late_consumer_is_told_of_the_gap() {
     assert_eq!(events.last().unwrap().to.as_deref(), Some("t200"));
     let late = env.run("lf-session-watch", &["--since", "3", "--no-follow"]);
     late.ok();
-    assert_eq!(
-        late.stderr,
-        "lf-session-watch: events 4 to 181 were pruned before they could be read (the Home \
-         keeps the latest LF_EVENTS_KEEP events, 10000 unless set); going on with event 182\n"
-    );
+    // Told of the gap in one note (tests/messages.rs pins its words).
+    assert_eq!(late.stderr.lines().count(), 1, "{}", late.stderr);
     assert_eq!(late.stdout.lines().count(), 20);
     // A bound that is not a count is refused, naming the variable.
     let mut bad = Env::new();

@@ -1,9 +1,12 @@
 //! The Sessions that need the person's attention, in the order a person
 //! takes them: what `lf-session-count` counts (for a tmux status line) and what
 //! `lf-session-next` goes to. Both read the attention every write keeps
-//! in `sessions.attention` (computed with `store::ATTENTION_SQL`, held
-//! equal to the rule in `state`) from one covering index, so they decode no
-//! rows; counting opens the database read-only and never creates one.
+//! in `sessions.attention` (computed as a write commits, beside that write
+//! in `store::events`, and held equal to the rule in `state` by the test
+//! below) from one covering index, so they decode no rows; counting opens
+//! the database read-only and never creates one. The listing's
+//! `--attention` (and so the picker's) reads the same column, and every
+//! order of waiting Sessions is `state::WAITING_ORDER`.
 
 use crate::Result;
 use crate::facade::Lf;
@@ -74,13 +77,11 @@ impl Lf {
         if owed.is_empty() {
             return Ok(Next::Nothing);
         }
-        let is_here = |waiting: &Waiting| {
-            here.as_deref().is_some_and(|name| {
-                SessionId::parse(waiting.id()).is_ok_and(|id| {
-                    matches!(waiting, Waiting::Here { .. })
-                        && crate::tmux::session_name(&id) == name
-                })
-            })
+        let is_here = |waiting: &Waiting| match (waiting, here.as_deref()) {
+            (Waiting::Here { session, .. }, Some(name)) => {
+                crate::tmux::session_name(session) == name
+            }
+            _ => false,
         };
         let position = owed.iter().position(is_here);
         let next = match position {
@@ -101,13 +102,13 @@ impl Lf {
             }
         };
         if !go {
-            return Ok(Next::Session(Box::new(self.get(next)?), None));
+            return Ok(Next::Session(Box::new(self.record_of(next)?), None));
         }
-        let destination = self.open_session(next, OpenOptions::default())?;
+        let destination = self.open_session(&self.resolve_id(next)?, OpenOptions::default())?;
         if let Destination::Tmux(name) = &destination {
             self.go_to(name)?;
         }
-        let record = self.get(next)?;
+        let record = self.record_of(next)?;
         Ok(Next::Session(Box::new(record), Some(destination)))
     }
 }
@@ -126,7 +127,7 @@ pub fn turn(record: &SessionRecord) -> (usize, i64) {
 /// A Session that waits: one of this Home's, or a host's record.
 enum Waiting {
     Here {
-        session: String,
+        session: SessionId,
         attention: Attention,
         since: i64,
     },
@@ -136,7 +137,7 @@ enum Waiting {
 impl Waiting {
     fn id(&self) -> &str {
         match self {
-            Waiting::Here { session, .. } => session,
+            Waiting::Here { session, .. } => session.as_str(),
             Waiting::There(record) => &record.id,
         }
     }
@@ -170,10 +171,12 @@ mod tests {
     use crate::wire::{Attention, SessionKind, TitleSource};
     use rusqlite::params;
 
-    /// The SQL of the cheap commands decides attention as the rule does,
-    /// for every combination of the facts the rule reads.
+    /// The attention every write keeps in `sessions.attention` (what the
+    /// listing, next and count read) is the rule's, for every combination
+    /// of the facts the rule reads, after the writes that enter, leave and
+    /// change it; so are the counts, kept or not.
     #[test]
-    fn attention_in_sql_is_the_rule() {
+    fn kept_attention_is_the_rule() {
         let dir = tempfile::tempdir().unwrap();
         let lf = Lf::at(Home::at(dir.path().join("home")), Caller::default());
         let store = lf.store().unwrap();
@@ -305,10 +308,50 @@ mod tests {
         assert_eq!(store.owed(Some(1)).unwrap()[..], owed[..1]);
         for database in [
             ReadOnly::open(lf.home()).unwrap().unwrap(),
+            ReadOnly::open(lf.home()).unwrap().unwrap().by_the_column(),
             ReadOnly::open(lf.home()).unwrap().unwrap().by_the_rule(),
         ] {
             agrees(&owed, &database, expected.clone());
         }
+        // The column, for every Session (those that owe nothing too), and
+        // the listing's `--attention`, which reads it, are the rule's.
+        let mut column: Vec<(String, Option<Attention>)> = store
+            .conn()
+            .prepare("SELECT id, attention FROM sessions")
+            .unwrap()
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        column.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut by_rule = expected.clone();
+        by_rule.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(column, by_rule);
+        let listed = |all: bool| {
+            let filter = crate::session::ListFilter {
+                attention: true,
+                all,
+                ..Default::default()
+            };
+            let lf = Lf::at(lf.home().clone(), Caller::default());
+            let mut listed: Vec<(String, Option<Attention>)> = lf
+                .list(&filter)
+                .unwrap()
+                .map(|record| record.map(|record| (record.id, record.attention)))
+                .collect::<Result<_>>()
+                .unwrap();
+            listed.sort_by(|a, b| a.0.cmp(&b.0));
+            listed
+        };
+        let owing: Vec<_> = by_rule
+            .iter()
+            .filter(|(_, a)| a.is_some())
+            .cloned()
+            .collect();
+        // Both kinds are there: Sessions that owe attention and that do not.
+        assert!(owing.len() > 100 && owing.len() + 100 < by_rule.len());
+        assert_eq!(listed(false), owing);
+        assert_eq!(listed(true), owing);
         // A Home of version 8 (attention maintained, not yet counted) gets
         // the counts of the Sessions it has when it is migrated.
         store
@@ -316,7 +359,8 @@ mod tests {
             .execute_batch(
                 "DROP TRIGGER sessions_attention_counted; DROP TABLE attention_counts; \
                  CREATE INDEX sessions_attention_kind ON sessions (attention) \
-                 WHERE attention IS NOT NULL; PRAGMA user_version = 8;",
+                 WHERE attention IS NOT NULL; ALTER TABLE events DROP COLUMN by_person; \
+                 PRAGMA user_version = 8;",
             )
             .unwrap();
         let migrated = Lf::at(lf.home().clone(), Caller::default());
@@ -336,7 +380,7 @@ mod tests {
         let mut got: Vec<(String, Option<Attention>)> = expected
             .iter()
             .map(|(id, _)| {
-                let found = owed.iter().find(|owed| owed.session == *id);
+                let found = owed.iter().find(|owed| owed.session.as_str() == id);
                 (id.clone(), found.map(|owed| owed.attention))
             })
             .collect();

@@ -19,6 +19,8 @@ pub const VARIABLES: &[&str] = &[
     crate::home::HOME_ENV,
     "XDG_STATE_HOME",
     "HOME",
+    // Who the person is, named in what they do from afar (`session::act`).
+    "USER",
     // Where the agent CLIs are installed.
     "PATH",
     // Which tmux server and pane the person is in.
@@ -34,6 +36,8 @@ pub const VARIABLES: &[&str] = &[
     // How the binaries print errors: `json` for one JSON object.
     "LF_ERROR_FORMAT",
     EVENTS_KEEP_ENV,
+    // Test-only: a fixed clock (see `clock::TEST_NOW_ENV`).
+    crate::clock::TEST_NOW_ENV,
 ];
 
 /// Where `lf-session-new --worktree` puts worktrees,
@@ -112,6 +116,14 @@ impl Caller {
         server.with_client(self.var("TMUX").map(str::to_owned))
     }
 
+    /// Now, as this caller's clock says: `$LF_TEST_NOW` when a test fixed
+    /// it (RFC 3339), else the system's clock.
+    pub fn now(&self) -> crate::clock::Timestamp {
+        self.var(crate::clock::TEST_NOW_ENV)
+            .and_then(crate::clock::Timestamp::parse)
+            .unwrap_or_else(crate::clock::Timestamp::now)
+    }
+
     /// Whether the caller runs inside tmux (so "go there" is a switch).
     pub fn in_tmux(&self) -> bool {
         self.var("TMUX").is_some()
@@ -171,5 +183,20 @@ mod tests {
         ));
         let bad_pane = caller.with_var("TMUX_PANE", Some("%1; rm".into()));
         assert_eq!(bad_pane.tmux_pane(), None);
+    }
+
+    #[test]
+    fn a_test_fixes_the_callers_clock_and_nothing_else_does() {
+        let fixed = Caller::default().with_var(
+            crate::clock::TEST_NOW_ENV,
+            Some("2026-12-02T07:00:00Z".into()),
+        );
+        assert_eq!(fixed.now().to_string(), "2026-12-02T07:00:00.000000Z");
+        let before = crate::clock::now_micros();
+        let now = Caller::default().now().micros();
+        assert!(now >= before, "without it, the system's clock");
+        let unreadable =
+            Caller::default().with_var(crate::clock::TEST_NOW_ENV, Some("yesterday".into()));
+        assert!(unreadable.now().micros() >= before);
     }
 }

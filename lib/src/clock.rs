@@ -11,6 +11,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// Test-only: a fixed "now" (RFC 3339) for what a caller's clock stamps,
+/// as jj's `JJ_TIMESTAMP`, so a test pins a line that carries a time
+/// instead of waiting for the time to pass. Read through
+/// `Caller::now`, and only where a test needs it; no person sets it.
+pub const TEST_NOW_ENV: &str = "LF_TEST_NOW";
+
 /// Microseconds since the Unix epoch.
 pub fn now_micros() -> i64 {
     SystemTime::now()

@@ -11,8 +11,9 @@
 //!
 //! - Opening (here): [`Lf::open`], [`Lf::at`], [`Lf::with_open_program`],
 //!   [`Lf::home`], [`Lf::caller`].
-//! - Sessions (`session/ops.rs`): [`Lf::create`], [`Lf::get`], [`Lf::list`],
-//!   [`Lf::pin`], [`Lf::rename`], [`Lf::ready`], [`Lf::complete`],
+//! - Sessions (`session/ops.rs`): [`Lf::resolve`] (the one place text
+//!   becomes a Session), [`Lf::show`], [`Lf::record_of`], [`Lf::create`],
+//!   [`Lf::get`], [`Lf::list`], [`Lf::rename`], [`Lf::ready`], [`Lf::complete`],
 //!   [`Lf::bind`], [`Lf::preview_binding`], [`Lf::record_client`].
 //! - Opening a Session and its launcher (`session/launch.rs`):
 //!   [`Lf::open_session`], [`Lf::go_to`], [`Lf::serve`].
@@ -22,6 +23,8 @@
 //! - Primaries (`session/primary.rs`): [`Lf::primary_scope`],
 //!   [`Lf::ensure_primary`], [`Lf::replace_primary`].
 //! - Restoring lost Sessions (`session/restore.rs`): [`Lf::restore`].
+//! - Acting on a Session from afar (`session/act.rs`): [`Lf::send_reply`],
+//!   [`Lf::answer_prompt`].
 //! - Attention (`attention.rs`): [`Lf::attention_counts`],
 //!   [`Lf::next_waiting`].
 //! - What a Session's pane shows (`session/pick.rs`): [`Lf::screen`].

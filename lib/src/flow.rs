@@ -107,7 +107,7 @@ impl Lf {
         );
         let id = SessionId::derived(&key);
         let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
-        if self.store()?.session_row(id.as_str())?.is_none() {
+        if self.store()?.session_row(&id)?.is_none() {
             let provider = request.provider.unwrap_or(Provider::Claude);
             if !provider.is_agent() {
                 return Err(SessionError::NeedsAgent("review").into());
@@ -165,14 +165,16 @@ impl Lf {
                 now_micros(),
             )?;
             if !request.no_launch {
-                self.open_session(id.as_str(), OpenOptions::default()).map_err(|error| {
+                self.resolve_id(&id)
+                    .and_then(|review| self.open_session(&review, OpenOptions::default()))
+                    .map_err(|error| {
                     error.during(format!(
                         "review Session {id} was recorded but did not start; run the same command to retry"
                     ))
                 })?;
             }
         }
-        self.get(id.as_str())
+        self.record_of(&id)
     }
 
     /// The orchestrator moved the invocation past its review position.
@@ -230,19 +232,19 @@ impl Lf {
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<ReviewFeedback>> {
         // Pinned once: a prefix names the review it names now.
-        let id = match self.select(selector)? {
+        let id = match crate::ids::SessionSelector::parse(selector)? {
             crate::ids::SessionSelector::Session(id) => id,
-            run => SessionId::parse(&self.resolve(&run)?.id)?,
+            other => self.resolve_selector(other)?.id,
         };
         let deadline = timeout.map(|timeout| Instant::now() + timeout);
         let mut seen = false;
         loop {
-            match self.store()?.session_row(id.as_str())? {
+            match self.store()?.session_row(&id)? {
                 Some(row) => {
                     seen = true;
                     if let Some(completed) = row.completed_at {
                         return Ok(Some(ReviewFeedback {
-                            session_id: row.id,
+                            session_id: row.id.into(),
                             status: "completed".to_owned(),
                             feedback: row.ready_summary,
                             completed_at: Some(Timestamp(completed)),

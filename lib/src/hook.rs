@@ -185,14 +185,14 @@ impl Call<'_> {
 /// Append one line to the hook log. Failing to log is not worth failing for.
 /// `provider` is whatever the caller passed: a name lf does not know is
 /// quoted, as the run is, so the log shows no escape sequence raw.
-pub fn log(home: &Home, provider: &str, run: Option<&str>, message: &str) {
+pub fn log(home: &Home, now: i64, provider: &str, run: Option<&str>, message: &str) {
     let provider = match Provider::parse(provider) {
         Ok(known) => known.as_str().to_owned(),
         Err(_) => quote(provider),
     };
     let line = format!(
         "{} {} run={} {}\n",
-        rfc3339(now_micros()),
+        rfc3339(now),
         provider,
         run.map(quote).unwrap_or_else(|| "-".to_owned()),
         message.replace('\n', " ")
@@ -217,6 +217,7 @@ impl crate::Lf {
     pub fn log_hook(&self, provider: &str, message: &str) {
         log(
             self.home(),
+            self.caller().now().micros(),
             provider,
             self.caller().var("LF_RUN_ID"),
             message,

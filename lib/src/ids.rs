@@ -1,6 +1,9 @@
 //! Identifiers and their strict formats. An id from a user, an environment
 //! variable or a hook payload is parsed here before it reaches the store, a
-//! path or a tmux target, so nothing downstream ever sees an unchecked id.
+//! path or a tmux target, so nothing downstream ever sees an unchecked id;
+//! Session and Run ids read back from the store pass the same check
+//! (`FromSql`), so they arrive typed and are never parsed again. Text a
+//! person typed for a Session becomes one in one place, `Lf::resolve`.
 
 use crate::Result;
 use crate::error::domain::{Arg, What};
@@ -31,6 +34,21 @@ macro_rules! string_id {
         impl AsRef<str> for $name {
             fn as_ref(&self) -> &str {
                 &self.0
+            }
+        }
+
+        /// Read as text wherever text is wanted (a message, a path, SQL):
+        /// an id is checked once, when it is made, and only read after.
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
             }
         }
     };
@@ -149,6 +167,35 @@ macro_rules! ulid_id {
     };
 }
 
+/// An id stored in the database is written as its text and read back
+/// through its parser: a row whose id is not one (a database changed by
+/// hand) fails to read, so no unchecked id leaves the store either.
+macro_rules! stored_id {
+    ($name:ident, $what:literal, $valid:expr) => {
+        impl rusqlite::ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                Ok(rusqlite::types::ToSqlOutput::from(self.0.as_str()))
+            }
+        }
+
+        impl rusqlite::types::FromSql for $name {
+            fn column_result(
+                value: rusqlite::types::ValueRef<'_>,
+            ) -> rusqlite::types::FromSqlResult<Self> {
+                let text = value.as_str()?;
+                if !$valid(text) {
+                    let error = format!("{text:?} is not a {} id", $what);
+                    return Err(rusqlite::types::FromSqlError::Other(error.into()));
+                }
+                Ok($name(text.to_owned()))
+            }
+        }
+    };
+}
+
+stored_id!(SessionId, "Session", is_session_id);
+stored_id!(RunId, "Run", |text| is_prefixed_ulid(text, RunId::PREFIX));
+
 ulid_id!(RunId, "run-", "Run", Arg::Id);
 ulid_id!(TaskId, "task-", "Task", Arg::Task);
 ulid_id!(WaveId, "wave-", "Wave", Arg::Wave);
@@ -174,7 +221,7 @@ pub fn short_id(id: &str) -> &str {
 /// current Run (what `$LF_RUN_ID` holds inside an agent), or the first
 /// [`MIN_PREFIX`] or more characters of either (`run-` and the characters
 /// after it for a Run). A prefix names a Session only once the library has
-/// looked it up (`Lf::pin`): that is the one place a prefix becomes an id.
+/// looked it up (`Lf::resolve`): that is the one place text becomes a Session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionSelector {
     Session(SessionId),

@@ -91,6 +91,20 @@ impl Prose {
     }
 }
 
+/// A reply typed into an agent (`lf-session-send`): one line, since a
+/// newline would submit it early, and nothing a terminal would read as a
+/// key or a sequence.
+pub const REPLY: Prose = Prose {
+    arg: Arg::Text,
+    what: "reply",
+    max: crate::session::act::REPLY_MAX,
+    lines: false,
+};
+
+pub fn reply(text: &str) -> Result<String> {
+    REPLY.check(text)
+}
+
 pub fn title(text: &str) -> Result<String> {
     TITLE.check(text)
 }
@@ -294,6 +308,58 @@ pub fn argv(argv: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Which arguments of one operation cannot be given together, and which
+/// mean something only beside another. Each operation's rules are written
+/// once, here: the plugin checks them with [`ArgumentRules::check`], and
+/// the binary tells clap the same pairs (`conflicts_with`, `requires`) for
+/// its --help, which a test of the binaries holds to these tables.
+#[derive(Debug, Clone, Copy)]
+pub struct ArgumentRules {
+    /// `(first, second)`: the second, given with the first, is refused
+    /// (`ArgumentsConflict`, about the second).
+    pub conflicts: &'static [(Arg, Arg)],
+    /// `(arg, needs)`: `arg` without `needs` is refused (`ArgumentNeeds`).
+    pub requires: &'static [(Arg, Arg)],
+}
+
+impl ArgumentRules {
+    /// Refuse the first rule that the arguments `given` break.
+    pub fn check(&self, given: impl Fn(Arg) -> bool) -> Result<()> {
+        if let Some(&(with, arg)) = self
+            .conflicts
+            .iter()
+            .find(|(first, second)| given(*first) && given(*second))
+        {
+            return Err(InputError::ArgumentsConflict { arg, with }.into());
+        }
+        if let Some(&(arg, needs)) = self
+            .requires
+            .iter()
+            .find(|(arg, needs)| given(*arg) && !given(*needs))
+        {
+            return Err(InputError::ArgumentNeeds { arg, needs }.into());
+        }
+        Ok(())
+    }
+}
+
+/// Listing Sessions: no Task is not one Task, and the caller's directory
+/// is a `--cwd`.
+pub const LISTING: ArgumentRules = ArgumentRules {
+    conflicts: &[(Arg::Orphan, Arg::Task), (Arg::Here, Arg::Cwd)],
+    requires: &[],
+};
+
+/// Completing a Session: `--force` is about removing its worktree.
+pub const COMPLETING: ArgumentRules = ArgumentRules {
+    conflicts: &[],
+    requires: &[(Arg::Force, Arg::RemoveWorktree)],
+};
+
+/// `--grace` when it is not given: how long a Session's live clients have
+/// between SIGTERM and SIGKILL.
+pub const DEFAULT_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The most seconds a flag that takes seconds may be given, whoever reads
 /// it (a binary's clap parser, the plugin's Nushell duration): the one
 /// place these bounds are. An agent's grace and a host's answer are at
@@ -442,6 +508,13 @@ pub enum InputError {
     },
     #[error("--{} takes a number of seconds from 0 to {max}", .arg.flag())]
     BadSeconds { arg: Arg, max: u64 },
+    /// Two arguments that exclude each other ([`ArgumentRules`]).
+    #[error("the argument '--{}' cannot be used with '--{}'", .with.flag(), .arg.flag())]
+    ArgumentsConflict { arg: Arg, with: Arg },
+    /// An argument that means something only beside another
+    /// ([`ArgumentRules`]).
+    #[error("--{} only goes with --{}", .arg.flag(), .needs.flag())]
+    ArgumentNeeds { arg: Arg, needs: Arg },
     /// A command line the binaries' parser refused; clap wrote the message.
     #[error("{0}")]
     CommandLine(String),
@@ -464,7 +537,9 @@ impl Domain for InputError {
             | UnusableDir { arg, .. }
             | NotADirectory { arg, .. }
             | NotUtf8 { arg, .. }
-            | BadSeconds { arg, .. } => *arg,
+            | BadSeconds { arg, .. }
+            | ArgumentsConflict { arg, .. }
+            | ArgumentNeeds { arg, .. } => *arg,
             BadSelector(_) | PrefixTooShort { .. } | AmbiguousPrefix { .. } => Arg::Id,
             UnknownName { arg, .. } => return *arg,
             BadCursor(_) => Arg::After,
@@ -496,6 +571,38 @@ impl Domain for InputError {
 mod tests {
     use super::*;
     use crate::ErrorKind;
+
+    #[test]
+    fn arguments_given_together_are_refused_naming_both() {
+        let given = |args: &'static [Arg]| move |arg| args.contains(&arg);
+        let error = LISTING.check(given(&[Arg::Orphan, Arg::Task])).unwrap_err();
+        assert!(matches!(
+            error,
+            crate::Error::Input(InputError::ArgumentsConflict {
+                arg: Arg::Task,
+                with: Arg::Orphan
+            })
+        ));
+        assert_eq!(error.arg(), Some(Arg::Task));
+        assert_eq!(error.kind(), ErrorKind::Usage);
+        assert_eq!(
+            error.to_string(),
+            "the argument '--orphan' cannot be used with '--task'"
+        );
+        assert!(LISTING.check(given(&[Arg::Here, Arg::Task])).is_ok());
+        let error = COMPLETING.check(given(&[Arg::Force])).unwrap_err();
+        assert_eq!(error.name(), "argument_needs");
+        assert_eq!(error.arg(), Some(Arg::Force));
+        assert_eq!(
+            error.to_string(),
+            "--force only goes with --remove-worktree"
+        );
+        assert!(
+            COMPLETING
+                .check(given(&[Arg::Force, Arg::RemoveWorktree]))
+                .is_ok()
+        );
+    }
 
     #[test]
     fn branch_names_follow_git_and_never_read_as_flags_or_paths() {

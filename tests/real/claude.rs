@@ -124,11 +124,11 @@ fn claude_a_conversation_from_new_to_closed() {
     }));
 }
 
-/// Defect 3: `approve` within a second of the dialog (PermissionRequest),
-/// not ~6 s later (Notification). Defect 2: cleared when the approved tool
-/// ran (PostToolUse), not when the turn ends minutes later.
+/// Once broke: `approve` came ~6 s after the dialog (Notification) and stayed until the
+/// turn ended minutes later. It comes within a second of the dialog
+/// (PermissionRequest) and clears when the approved tool ran (PostToolUse).
 #[test]
-fn claude_approve_appears_with_the_dialog_and_clears_when_approved() {
+fn claude_approve_came_late_and_stayed_until_the_turn_ended() {
     let (_model, env, record, pane) = started();
     ask_permission(
         &env,
@@ -150,10 +150,10 @@ fn claude_approve_appears_with_the_dialog_and_clears_when_approved() {
     wait_for_state(&env, &record.id, SessionState::Active, None, 10);
 }
 
-/// Defect 7: refusing the permission fires no hook; lf-serve reads the
+/// Once broke: refusing the permission fires no hook, and `approve` stayed. lf-serve reads the
 /// refusal from the transcript and the agent waits for the person.
 #[test]
-fn claude_a_refused_permission_clears_approve_and_asks_for_a_reply() {
+fn claude_refused_permission_left_approve_showing() {
     let (_model, env, record, pane) = started();
     ask_permission(&env, &pane, "[run: touch refused.txt] Make a file");
     wait_for_state(
@@ -176,9 +176,9 @@ fn claude_a_refused_permission_clears_approve_and_asks_for_a_reply() {
     assert!(!env.mkdir("repo").join("refused.txt").exists());
 }
 
-/// Defect 7, with Esc on the dialog.
+/// Once broke, as `claude_refused_permission_left_approve_showing`, with Esc on the dialog.
 #[test]
-fn claude_esc_on_the_dialog_clears_approve_and_asks_for_a_reply() {
+fn claude_esc_on_the_dialog_left_approve_showing() {
     let (_model, env, record, pane) = started();
     ask_permission(&env, &pane, "[run: touch escaped.txt] Make a file");
     wait_for_state(
@@ -198,10 +198,10 @@ fn claude_esc_on_the_dialog_clears_approve_and_asks_for_a_reply() {
     );
 }
 
-/// Defect 8: Esc interrupts a turn without any hook; the agent waits for
+/// Once broke: Esc interrupts a turn without any hook, and lf kept it working. The agent waits for
 /// the person, so lf says `reply`.
 #[test]
-fn claude_esc_interrupting_a_turn_reads_reply() {
+fn claude_esc_interrupting_a_turn_left_it_working() {
     let (model, env, record, pane) = started();
     say(&env, &pane, "[slow: 120] Think for a long time");
     model.wait_received(1, 30);
@@ -217,11 +217,11 @@ fn claude_esc_interrupting_a_turn_reads_reply() {
     );
 }
 
-/// Defect 5: the agent marks itself ready without asking the person, and
+/// Once broke: marking itself ready took a dialog. The agent marks itself ready without asking the person, and
 /// a ready Session still shows its agent alive; the person's next prompt
 /// is a reply in progress, not a pending review.
 #[test]
-fn claude_marks_itself_ready_without_a_dialog() {
+fn claude_marking_itself_ready_asked_the_person_first() {
     let (model, env, record, pane) = started();
     say(
         &env,
@@ -253,11 +253,11 @@ fn claude_marks_itself_ready_without_a_dialog() {
     assert!(working.alive);
 }
 
-/// Defect 4: killing the pane kills lf-serve with SIGHUP; it must still
+/// Once broke: killing the pane kills lf-serve with SIGHUP, which then recorded nothing. It must still
 /// record what happened: the agent did not end by itself, its terminal
 /// went away (lost, so that lf-session-restore brings it back).
 #[test]
-fn claude_a_killed_pane_is_lost_and_resumes_the_same_conversation() {
+fn claude_killed_pane_recorded_nothing_under_sighup() {
     let (model, env, record, pane) = started();
     say(&env, &pane, "Remember the word pelican");
     wait_for_state(
@@ -309,10 +309,10 @@ fn claude_a_killed_agent_is_interrupted() {
     assert!(!killed.alive);
 }
 
-/// Defect 9: `/clear` starts a new native conversation; a later resume
-/// brings back the current one, not the one before the clear.
+/// Once broke: `/clear` starts a new native conversation, and a later resume brought back the one
+/// before the clear. It brings back the current one.
 #[test]
-fn claude_after_clear_the_resume_brings_back_the_new_conversation() {
+fn claude_resume_after_clear_brought_back_the_old_conversation() {
     let (model, env, record, pane) = started();
     say(&env, &pane, "Before the clear: albatross");
     wait_for_state(
@@ -406,10 +406,10 @@ fn claude_after_compact_the_resume_brings_back_the_same_conversation() {
     );
 }
 
-/// Defect 6: a resume that dies at once is not reported as success, and
+/// Once broke: a resume that dies at once was reported as success. It fails, and
 /// is not repeated: the next open starts a new conversation.
 #[test]
-fn claude_a_resume_that_dies_at_once_fails_and_is_not_repeated() {
+fn claude_resume_dying_at_once_reported_as_success() {
     let (model, env, record, pane) = started();
     say(&env, &pane, "Hello");
     wait_for_state(
@@ -446,11 +446,11 @@ fn claude_a_resume_that_dies_at_once_fails_and_is_not_repeated() {
     );
 }
 
-/// Defect 1: in a folder Claude has not trusted yet it shows its trust
-/// dialog and fires no hook until the person answers. The launch waits
-/// for the person instead of failing; answering completes it.
+/// Once broke: in a folder Claude has not trusted yet it shows its trust
+/// dialog and fires no hook until the person answers, and the launch failed. It waits
+/// for the person instead; answering completes it.
 #[test]
-fn claude_in_an_untrusted_folder_waits_for_the_person() {
+fn claude_untrusted_folder_launch_failed_at_the_trust_dialog() {
     let model = anthropic::start();
     let env = claude_env(&model, &[]);
     let cwd = env.mkdir("new-repo");
@@ -471,10 +471,10 @@ fn claude_in_an_untrusted_folder_waits_for_the_person() {
     );
 }
 
-/// Defect 10: a provider that is not installed is refused before anything
+/// Once broke: a provider that is not installed was recorded before it was refused. It is refused before anything
 /// is recorded, in one sentence.
 #[test]
-fn a_missing_provider_executable_is_refused_before_anything_is_recorded() {
+fn missing_provider_executable_recorded_a_session_first() {
     let model = anthropic::start();
     let mut env = claude_env(&model, &["repo"]);
     env.agents = env.dir.path().join("no-agents");
@@ -499,11 +499,11 @@ fn a_missing_provider_executable_is_refused_before_anything_is_recorded() {
     assert!(env.list(&["--all"]).is_empty());
 }
 
-/// Defect 1, as a person starts it: `lf-session-new --attach` in a
+/// Once broke, as `claude_untrusted_folder_launch_failed_at_the_trust_dialog`, as a person starts it: `lf-session-new --attach` in a
 /// terminal takes them to Claude's trust dialog at once (their terminal
 /// becomes a client of lf's tmux session while the dialog waits).
 #[test]
-fn claude_attach_in_an_untrusted_folder_goes_to_the_dialog_at_once() {
+fn claude_attach_in_an_untrusted_folder_did_not_reach_the_dialog() {
     let model = anthropic::start();
     let env = claude_env(&model, &[]);
     let cwd = env.mkdir("fresh-repo");

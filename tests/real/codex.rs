@@ -111,11 +111,11 @@ fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
     pane
 }
 
-/// Defect 1: the title thread answers first; lf hears only the
+/// Once broke: the title thread answers first and was taken for the conversation. lf hears only the
 /// conversation's thread, reads `reply` only when its turn completed, and
 /// a resume brings back that thread with its history.
 #[test]
-fn codex_the_title_thread_is_not_the_conversation_and_the_resume_carries_its_history() {
+fn codex_title_thread_taken_for_the_conversation() {
     let (model, env, record, pane) = started();
     say(&env, &pane, "[slow: 4] Remember the word puffin");
     let title = title_answered(&model, "puffin");
@@ -164,11 +164,11 @@ fn codex_the_title_thread_is_not_the_conversation_and_the_resume_carries_its_his
     assert!(log.is_empty(), "lf-hook refused or noted payloads:\n{log}");
 }
 
-/// Defect 2: a turn start is heard; a second turn needs nothing from the
+/// Once broke: a turn start went unheard and Esc went unseen. A second turn needs nothing from the
 /// person while it runs; Esc interrupting it (no hook fires) reads `reply`;
 /// killing the agent itself then reads `interrupted`.
 #[test]
-fn codex_a_running_turn_needs_no_attention_and_esc_reads_reply() {
+fn codex_turn_start_unheard_and_esc_interrupt_unseen() {
     let (model, env, record, pane) = started();
     say(&env, &pane, "Hello codex");
     wait_for_state(
@@ -201,11 +201,11 @@ fn codex_a_running_turn_needs_no_attention_and_esc_reads_reply() {
     assert_eq!(killed.attention, None, "nothing is there to reply to");
 }
 
-/// Defect 3: Codex's approval prompt reads `approve` (its PermissionRequest
-/// hook) and approving clears it as the tool ran (PostToolUse), while the
+/// Once broke: Codex's approval prompt did not read `approve`. It does (its PermissionRequest
+/// hook), and approving clears it as the tool ran (PostToolUse), while the
 /// agent goes on working.
 #[test]
-fn codex_an_approval_prompt_reads_approve_until_answered() {
+fn codex_approval_prompt_not_read_as_approve() {
     let (_model, env, record, pane) = started();
     say(
         &env,
@@ -251,12 +251,12 @@ fn codex_a_refused_approval_clears_approve_and_asks_for_a_reply() {
     assert!(!env.mkdir("repo").join("refused.txt").exists());
 }
 
-/// Defect 4: the agent is told, for this launch, to run lf-session-ready,
+/// Once broke: Codex was not told to run lf-session-ready. It is told, for this launch,
 /// and doing so (Codex asks the person first: it writes outside the
 /// workspace) makes the Session ready for review; the person's next
 /// prompt supersedes that readiness.
 #[test]
-fn codex_marks_itself_ready_as_instructed() {
+fn codex_never_told_to_run_lf_session_ready() {
     let (model, env, record, pane) = started();
     // The model runs what lf told it to run.
     let ready = ready_command();

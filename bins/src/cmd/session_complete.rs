@@ -32,7 +32,8 @@ pub struct Cli {
     #[arg(value_name = "ID")]
     id: String,
     /// Seconds between SIGTERM and SIGKILL for the session's live clients.
-    #[arg(long, value_name = "SECONDS", default_value = "5",
+    #[arg(long, value_name = "SECONDS",
+          default_value = lf::input::DEFAULT_GRACE.as_secs().to_string(),
           value_parser = super::seconds(lf::Arg::Grace))]
     grace: Duration,
     /// Also remove the session's worktree, and its branch once merged into its base.

@@ -92,7 +92,8 @@ impl Tool for Cli {
             return out.json(&record);
         }
         let destination = lf
-            .open_session(&record.id, lf::session::OpenOptions::default())
+            .resolve(&record.id)
+            .and_then(|session| lf.open_session(&session, lf::session::OpenOptions::default()))
             .map_err(|error| {
                 error.during(format!(
                     "Session {} was recorded but did not start",

@@ -66,23 +66,21 @@ impl Tool for Cli {
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
         let lf = open_lf()?;
-        // Located once: a prefix is the id it pinned from here on.
+        // Resolved once: the Session it names from here on.
         let session = match lf.locate(&self.id, self.host.as_deref(), self.host_timeout)? {
-            Located::Here(pinned) => pinned.to_string(),
+            Located::Here(session) => session,
             Located::Remote(session) => return self.remote(&lf, &session, out),
         };
         if self.print {
-            return out.json(&lf.get(&session)?);
+            return out.json(&lf.show(*session)?);
         }
         let options = OpenOptions {
             replace: self.replace,
             try_lock: self.try_lock,
             here: self.here,
         };
-        // A Run id names the session only until a new attempt replaces it.
-        let id = lf.get(&session)?.id;
         match lf.open_session(&session, options)? {
-            Destination::Tmux(_) if self.detach => out.json(&lf.get(&id)?),
+            Destination::Tmux(_) if self.detach => out.json(&lf.record_of(session.id())?),
             Destination::Tmux(name) => lf.go_to(&name),
             Destination::Exec(argv) => Err(Destination::exec(&argv)),
         }

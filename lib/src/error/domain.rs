@@ -70,6 +70,12 @@ pub enum Arg {
     /// The branch a worktree starts from (`--base`).
     Base,
     RemoveWorktree,
+    /// `--force` (of `--remove-worktree`).
+    Force,
+    /// Sessions that belong to no Task (`--orphan`).
+    Orphan,
+    /// The caller's directory (`--here`).
+    Here,
     /// A remote host (`--host`, `lf-host add HOST`).
     Host,
     /// The lf Home on a remote host (`lf-host add --home`).
@@ -77,6 +83,10 @@ pub enum Arg {
     /// The folder of lf's binaries on a remote host (`lf-host add --bin`).
     Bin,
     HostTimeout,
+    /// The text a reply types (`lf-session-send ID TEXT`).
+    Text,
+    /// `lf-session-answer --always`.
+    Always,
 }
 
 impl Arg {

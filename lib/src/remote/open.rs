@@ -13,6 +13,7 @@ use crate::facade::Lf;
 use crate::ids::SessionSelector;
 use crate::input::InputError;
 use crate::remote::RemoteError;
+use crate::session::Resolved;
 use crate::session::error::SessionError;
 use crate::tmux::TmuxError;
 use crate::wire::{HostEntry, HostProblem, SessionRecord};
@@ -29,9 +30,9 @@ const ONE_RECORD: Limit = Limit {
 /// Where a Session lives.
 #[derive(Debug)]
 pub enum Located {
-    /// In this Home: the selector, pinned (a prefix became the id), for
-    /// what the operation does next.
-    Here(SessionSelector),
+    /// In this Home: the Session, resolved (its text parsed, a prefix
+    /// pinned, its row read) for what the operation does next.
+    Here(Box<Resolved>),
     /// On a host of the list (or the one named): its record, rewritten for
     /// this machine, and the host's entry.
     Remote(Box<RemoteSession>),
@@ -132,11 +133,8 @@ impl Lf {
         }
         let prefix = selector.is_prefix();
         // The host list is read only for a Session that is not here.
-        let remotes = match self
-            .pin(selector)
-            .and_then(|pinned| self.resolve(&pinned).map(|_| pinned))
-        {
-            Ok(pinned) => return Ok(Located::Here(pinned)),
+        let remotes = match self.resolve_selector(selector) {
+            Ok(row) => return Ok(Located::Here(Box::new(Resolved { row }))),
             Err(
                 error @ Error::Session(
                     SessionError::SessionNotFound(_) | SessionError::RunNotFound(_),

@@ -5,11 +5,12 @@
 //! provider process. Every decision is taken under the Session's launch
 //! lock, so N concurrent opens make one launch.
 
+use super::ops::Resolved;
 use super::serve::{Action, Event, Launch, Phase, Wakers, Woken};
 use crate::clock::now_micros;
 use crate::error::domain::{Domain, ErrorKind};
 use crate::facade::Lf;
-use crate::ids::{RunId, SessionId, SessionSelector};
+use crate::ids::RunId;
 use crate::liveness::{Presence, ProcessIdentity};
 use crate::provider::{self, Mode, Provider};
 use crate::session::error::SessionError;
@@ -192,14 +193,16 @@ pub(crate) struct Starting {
 }
 
 impl Starting {
-    pub(crate) fn new(lf: &Lf, run: &str, resuming: bool, tmux: &str) -> Result<Self> {
-        let provider = Provider::parse(&lf.run(run)?.provider)?;
+    /// The launch of this Run (a resume when it has a native id).
+    pub(crate) fn new(run: &RunRow, tmux: &str) -> Result<Self> {
+        let provider = Provider::parse(&run.provider)?;
+        let resuming = run.native_id.is_some();
         // A resume of a provider that confirms nothing at start is confirmed
         // by lf-serve once it has kept running (`resume_settle`).
         let confirms = provider.confirms_native_id_at_start()
             || (resuming && provider.resume_settle().is_some());
         Ok(Starting {
-            run: run.to_owned(),
+            run: run.id.clone(),
             tmux: tmux.to_owned(),
             confirms,
             deadline: Instant::now() + START_TIMEOUT,
@@ -224,25 +227,24 @@ pub fn sibling_program(name: &str) -> PathBuf {
 }
 
 impl Lf {
-    /// Get ready to take a person to a Session; see the module docs.
-    pub fn open_session(&self, selector: &str, options: OpenOptions) -> Result<Destination> {
-        let selector = self.select(selector)?;
-        let row = self.resolve(&selector)?;
-        let id = SessionId::parse(&row.id)?;
-        refuse_completed(&row)?;
+    /// Get ready to take a person to a Session (resolved by
+    /// [`Lf::resolve`] or [`Lf::locate`]); see the module docs.
+    pub fn open_session(&self, session: &Resolved, options: OpenOptions) -> Result<Destination> {
+        refuse_completed(&session.row)?;
+        let id = session.id();
         let lock = if options.try_lock {
-            crate::locks::try_launch(self.home(), &id)?
+            crate::locks::try_launch(self.home(), id)?
                 .ok_or_else(|| LaunchError::BeingOpened(id.to_string()))?
         } else {
-            crate::locks::launch(self.home(), &id)?
+            crate::locks::launch(self.home(), id)?
         };
         // Decide on what is true under the lock, not on what was read before.
-        let row = self.resolve(&selector)?;
+        let row = self.session(id)?;
         refuse_completed(&row)?;
         let tmux = self.caller.tmux();
-        let name = tmux::session_name(&id);
+        let name = tmux::session_name(id);
         let running = tmux.has_session(&name)?;
-        let clients = self.live_clients(&row.id)?;
+        let clients = self.live_clients(row.id.as_str())?;
         if running || !clients.is_empty() {
             if options.replace {
                 self.stop_clients(&clients)?;
@@ -260,7 +262,7 @@ impl Lf {
         }
         self.start_in_tmux(&row, &run, &tmux, &name)?;
         drop(lock);
-        self.wait_started(&run.id, run.native_id.is_some(), &tmux, &name)?;
+        self.wait_started(&run, &tmux, &name)?;
         Ok(Destination::Tmux(name))
     }
 
@@ -290,7 +292,7 @@ impl Lf {
     /// resumed or was never launched, else a new attempt under the same
     /// Session (its title, summary and work stay).
     pub(crate) fn launchable_run(&self, row: &SessionRow) -> Result<RunRow> {
-        let current = self.run(&row.current_run_id)?;
+        let current = self.run_row(&row.current_run_id)?;
         // A resume that died before its agent confirmed it is not repeated.
         if (current.native_id.is_some() && !current.resume_failed) || !current.published {
             return Ok(current);
@@ -308,11 +310,12 @@ impl Lf {
         // starts, so the Session goes from lost to active with nothing in
         // between (an attempt that has not started reads `unknown`).
         self.store()?
-            .prepare_attempt(&SessionId::parse(&row.id)?, &next, now_micros())?;
-        self.run(next.id.as_str())
+            .prepare_attempt(&row.id, &next, now_micros())?;
+        self.run_row(next.id.as_str())
     }
 
-    pub(crate) fn run(&self, id: &str) -> Result<RunRow> {
+    /// The row of a Run (`RunNotFound` when there is none).
+    pub(crate) fn run_row(&self, id: &str) -> Result<RunRow> {
         self.store()?
             .run_row(id)?
             .ok_or_else(|| SessionError::RunNotFound(id.to_string()).into())
@@ -358,8 +361,8 @@ impl Lf {
     /// launch) or waits for a person at a start-up dialog, or say why not:
     /// an agent that dies at once — a resume of a conversation it does not
     /// know included — is not reported as started.
-    fn wait_started(&self, run: &str, resuming: bool, tmux: &Tmux, name: &str) -> Result<()> {
-        let start = Starting::new(self, run, resuming, name)?;
+    fn wait_started(&self, run: &RunRow, tmux: &Tmux, name: &str) -> Result<()> {
+        let start = Starting::new(run, name)?;
         loop {
             if self.started(&start, &mut |name| tmux.has_session(name))? {
                 return Ok(());
@@ -377,7 +380,7 @@ impl Lf {
         running: &mut dyn FnMut(&str) -> Result<bool>,
     ) -> Result<bool> {
         let run = start.run.as_str();
-        let row = self.run(run)?;
+        let row = self.run_row(run)?;
         if let Some(diagnostic) = &row.diagnostic {
             return Err(LaunchError::LaunchFailed(diagnostic.clone()).into());
         }
@@ -388,7 +391,7 @@ impl Lf {
             return Ok(true);
         }
         if !running(&start.tmux)? {
-            let row = self.run(run)?;
+            let row = self.run_row(run)?;
             return Err(match row.diagnostic {
                 Some(diagnostic) => LaunchError::LaunchFailed(diagnostic).into(),
                 None => LaunchError::LauncherExited {
@@ -437,16 +440,17 @@ impl Lf {
 
     fn serve_run(&self, run: &str) -> Result<RunOutcome> {
         let run_id = RunId::parse(run)?;
-        let run = self.run(run_id.as_str())?;
-        let id = SessionId::parse(&run.session_id)?;
+        let run = self.run_row(run_id.as_str())?;
+        let id = run.session_id.clone();
         let lock = crate::locks::launch(self.home(), &id)?;
-        let row = self.resolve(&SessionSelector::Session(id.clone()))?;
+        let row = self.session(&id)?;
         refuse_completed(&row)?;
         // A new attempt an opener prepared (never launched, and newer than
         // the current Run) becomes current as its agent starts.
         let adopt_from = if row.current_run_id == run.id {
             None
-        } else if !run.published && run.created_at >= self.run(&row.current_run_id)?.created_at {
+        } else if !run.published && run.created_at >= self.run_row(&row.current_run_id)?.created_at
+        {
             Some(row.current_run_id.clone())
         } else {
             return Err(LaunchError::NotCurrentRun {
@@ -459,7 +463,7 @@ impl Lf {
         if !self.live_clients(&row.id)?.is_empty() {
             return Err(SessionError::Unavailable(state::ACTIVE_ELSEWHERE.into()).into());
         }
-        let run = self.run(run_id.as_str())?;
+        let run = self.run_row(run_id.as_str())?;
         let provider = Provider::parse(&run.provider)?;
         let mode = match (&run.native_id, run.published) {
             (Some(native_id), _) => Mode::Resume { native_id },
@@ -526,7 +530,7 @@ impl Lf {
         // to the Run from here on; the agent itself is known by its receipt.
         self.store()?.record_launch(&Launched {
             client: &ClientReceipt {
-                session_id: row.id.clone(),
+                session_id: row.id.to_string(),
                 run_id: run.id.clone(),
                 process: process.clone(),
                 terminal_id: terminal,
@@ -574,7 +578,7 @@ impl Lf {
                 events.push(Event::Exited);
             }
             if woken.run && !machine.hung_up() {
-                let current = self.run(&run.id)?;
+                let current = self.run_row(&run.id)?;
                 transcript = current.transcript_path;
                 events.push(Event::Run {
                     confirmed: current.confirmed,
@@ -622,7 +626,7 @@ impl Lf {
             )
         })?;
         let now = now_micros();
-        let confirmed = machine.confirmed() || self.run(&run.id)?.confirmed;
+        let confirmed = machine.confirmed() || self.run_row(&run.id)?.confirmed;
         if machine.hung_up() || !confirmed {
             self.store()?.end_client(&process, now)?;
         }

@@ -1,9 +1,11 @@
-//! Sessions: the operations every surface offers (`ops`), reaching and
+//! Sessions: the operations every surface offers (`ops`, where a
+//! surface's text is resolved once into the Session it names), reaching and
 //! launching them (`launch`), a repository's primary conversation
 //! (`primary`), turning stored rows into records (`project`) and the
 //! picker's order and filter (`pick`). The rules those records follow —
 //! state, attention, actions — are `crate::state`.
 
+pub mod act;
 pub mod error;
 pub mod launch;
 pub mod ops;

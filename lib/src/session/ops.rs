@@ -16,7 +16,7 @@ use crate::provider::Provider;
 use crate::session::error::SessionError;
 use crate::session::worktree::WorktreeError;
 use crate::state;
-use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, Store};
+use crate::store::{ClientReceipt, ListQuery, NewRun, NewSessionRow, SessionRow, Store, TaskRow};
 use crate::wire::{
     ActionKind, SessionBindingPreview, SessionKind, SessionRecord, SessionState, TitleSource,
 };
@@ -42,8 +42,10 @@ pub struct NewConversation {
     pub worktree: Option<super::worktree::WorktreeRequest>,
 }
 
-/// What to list. Filters that need liveness or task association are
-/// applied row by row before the page size, so a page of ten is ten matches.
+/// What to list. Attention and kind are decided in SQL (attention by the
+/// column every write keeps); filters that need liveness or task
+/// association are applied row by row before the page size, so a page of
+/// ten is ten matches.
 #[derive(Debug, Clone, Default)]
 pub struct ListFilter {
     pub attention: bool,
@@ -61,24 +63,81 @@ pub struct ListFilter {
     pub after: Option<String>,
 }
 
+/// A Session of this Home as one operation resolved it (jj's
+/// `resolve_single_rev`): the text a surface was given (a Session id, a
+/// Run id, or a unique prefix of either) parsed once, pinned once and its
+/// row read once, by [`Lf::resolve`]. Only this flows into the rest of the
+/// operation, which reads the Session again by its typed id where it must
+/// (under its launch lock, or after a write), never by the text.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub(crate) row: SessionRow,
+}
+
+impl Resolved {
+    pub fn id(&self) -> &SessionId {
+        &self.row.id
+    }
+}
+
+/// What a selector names once its prefix is pinned.
+enum Pinned {
+    Session(SessionId),
+    Run(RunId),
+}
+
 impl Lf {
-    /// The one place a prefix becomes an id (jj's `resolve_single_rev`):
-    /// an exact selector as it is, a prefix as the exact selector of the one
-    /// Session (or Run) whose id it begins. None is "not found" (exit 3),
-    /// more than one a usage error naming them (exit 2). An operation pins
-    /// what it was given once, and reads the Session by the pinned id from
-    /// then on (again under its lock), so a Session created meanwhile with
-    /// the same prefix never changes what it acts on.
-    pub fn pin(&self, selector: SessionSelector) -> Result<SessionSelector> {
+    /// The one place a surface's text becomes a Session: parse it, pin a
+    /// prefix to the one id it begins (none is "not found", exit 3; more
+    /// than one a usage error naming them, exit 2), and read the Session's
+    /// row. A Run id must be its Session's current Run: a historical one
+    /// is refused, naming the current one.
+    pub fn resolve(&self, text: &str) -> Result<Resolved> {
+        let row = self.resolve_selector(SessionSelector::parse(text)?)?;
+        Ok(Resolved { row })
+    }
+
+    /// [`Lf::resolve`] of a selector already parsed.
+    pub(crate) fn resolve_selector(&self, selector: SessionSelector) -> Result<SessionRow> {
+        let (id, run) = match self.pin(selector)? {
+            Pinned::Session(id) => (id, None),
+            Pinned::Run(run) => {
+                let id = self
+                    .store()?
+                    .session_of_run(&run)?
+                    .ok_or_else(|| SessionError::RunNotFound(run.to_string()))?;
+                (id, Some(run))
+            }
+        };
+        let row = self.session(&id)?;
+        if let Some(run) = run
+            && row.current_run_id != run.as_str()
+        {
+            return Err(SessionError::HistoricalRun {
+                run: run.to_string(),
+                session: row.id.to_string(),
+                current: row.current_run_id,
+            }
+            .into());
+        }
+        Ok(row)
+    }
+
+    /// The exact id a selector names: a prefix pinned to the one Session
+    /// (or Run) whose id it begins, so a Session created meanwhile with the
+    /// same prefix never changes what an operation acts on.
+    fn pin(&self, selector: SessionSelector) -> Result<Pinned> {
         /// Candidates an ambiguous prefix names: a bounded list.
         const SHOWN: usize = 5;
         let limit = SHOWN as i64 + 1;
         match selector {
+            SessionSelector::Session(id) => Ok(Pinned::Session(id)),
+            SessionSelector::Run(run) => Ok(Pinned::Run(run)),
             SessionSelector::SessionPrefix(prefix) => {
-                let found = self.store()?.sessions_by_prefix(&prefix, limit)?;
-                match found.as_slice() {
-                    [] => Err(SessionError::SessionNotFound(prefix).into()),
-                    [(id, _)] => Ok(SessionSelector::Session(SessionId::parse(id)?)),
+                let mut found = self.store()?.sessions_by_prefix(&prefix, limit)?;
+                match found.len() {
+                    0 => Err(SessionError::SessionNotFound(prefix).into()),
+                    1 => Ok(Pinned::Session(found.remove(0).0)),
                     _ => Err(InputError::AmbiguousPrefix {
                         candidates: candidates(&found, SHOWN, |(id, title)| {
                             (id.as_str(), crate::error::untrusted::quote(title))
@@ -90,17 +149,17 @@ impl Lf {
                 }
             }
             SessionSelector::RunPrefix(prefix) => {
-                let found = self.store()?.runs_by_prefix(&prefix, limit)?;
-                match found.as_slice() {
-                    [] => Err(SessionError::RunNotFound(prefix).into()),
-                    [(run, _, _)] => Ok(SessionSelector::Run(RunId::parse(run)?)),
+                let mut found = self.store()?.runs_by_prefix(&prefix, limit)?;
+                match found.len() {
+                    0 => Err(SessionError::RunNotFound(prefix).into()),
+                    1 => Ok(Pinned::Run(found.remove(0).0)),
                     _ => Err(InputError::AmbiguousPrefix {
                         candidates: candidates(&found, SHOWN, |(run, session, title)| {
                             (
                                 run.as_str(),
                                 format!(
                                     "of Session {} {}",
-                                    crate::ids::short_id(session),
+                                    crate::ids::short_id(session.as_str()),
                                     crate::error::untrusted::quote(title)
                                 ),
                             )
@@ -111,48 +170,29 @@ impl Lf {
                     .into()),
                 }
             }
-            exact => Ok(exact),
         }
     }
 
-    /// The Session a selector names (a prefix is pinned first). A Run id
-    /// must be its Session's current Run: a historical one is refused,
-    /// naming the current one.
-    pub(crate) fn resolve(&self, selector: &SessionSelector) -> Result<SessionRow> {
-        let id = match selector {
-            SessionSelector::Session(id) => id.to_string(),
-            SessionSelector::Run(run) => self
-                .store()?
-                .session_of_run(run.as_str())?
-                .ok_or_else(|| SessionError::RunNotFound(run.to_string()))?,
-            prefix => return self.resolve(&self.pin(prefix.clone())?),
-        };
-        let row = self
-            .store()?
-            .session_row(&id)?
-            .ok_or(SessionError::SessionNotFound(id))?;
-        if let SessionSelector::Run(run) = selector
-            && row.current_run_id != run.as_str()
-        {
-            return Err(SessionError::HistoricalRun {
-                run: run.to_string(),
-                session: row.id,
-                current: row.current_run_id,
-            }
-            .into());
-        }
-        Ok(row)
+    /// The Session of this id as it is now: how an operation reads again
+    /// what it resolved (under its lock, or after a write).
+    pub(crate) fn session(&self, id: &SessionId) -> Result<SessionRow> {
+        self.store()?
+            .session_row(id)?
+            .ok_or_else(|| SessionError::SessionNotFound(id.to_string()).into())
     }
 
-    /// Parse a selector given as text and pin it: what an operation that
-    /// reads its Session more than once (under a lock) starts with.
-    pub(crate) fn select(&self, text: &str) -> Result<SessionSelector> {
-        self.pin(SessionSelector::parse(text)?)
+    /// A Session known by its id (one lf stored or was handed by its own
+    /// environment), resolved: its row read once.
+    pub(crate) fn resolve_id(&self, id: &SessionId) -> Result<Resolved> {
+        Ok(Resolved {
+            row: self.session(id)?,
+        })
     }
 
-    /// Parse and resolve a selector given as text.
-    pub(crate) fn find(&self, selector: &str) -> Result<SessionRow> {
-        self.resolve(&SessionSelector::parse(selector)?)
+    /// Resolve text and return the Session's row: for an operation that
+    /// reads its Session once.
+    pub(crate) fn find(&self, text: &str) -> Result<SessionRow> {
+        Ok(self.resolve(text)?.row)
     }
 
     /// One row as its record, reading only what it needs.
@@ -163,9 +203,18 @@ impl Lf {
         projection.record(store, row, &facts)
     }
 
-    pub fn get(&self, selector: &str) -> Result<SessionRecord> {
-        let row = self.find(selector)?;
-        self.record(row)
+    /// The record of a resolved Session, as it was resolved (no read).
+    pub fn show(&self, session: Resolved) -> Result<SessionRecord> {
+        self.record(session.row)
+    }
+
+    /// The record of the Session of this id as it is now.
+    pub fn record_of(&self, id: &SessionId) -> Result<SessionRecord> {
+        self.record(self.session(id)?)
+    }
+
+    pub fn get(&self, text: &str) -> Result<SessionRecord> {
+        self.show(self.resolve(text)?)
     }
 
     /// Prepare a listing: the filter is checked and the lookups loaded
@@ -217,74 +266,16 @@ impl Lf {
         crate::work::canonical_dir(&self.caller.path(path)?, arg, what)
     }
 
-    /// Record a new conversation and prepare its first Run.
-    pub fn create(&self, mut request: NewConversation) -> Result<SessionRecord> {
-        let model = request
-            .model
-            .as_deref()
-            .map(|model| input::MODEL.check(model))
-            .transpose()?;
-        // An agent's prompt may also come after `--`, alone: how a person
-        // gives one that starts with `-` (before `--` it reads as a flag).
-        if request.provider != Provider::Command
-            && request.prompt.is_none()
-            && request.argv.len() == 1
-        {
-            request.prompt = request.argv.pop();
-        }
-        let prompt = request.prompt.map(input::prompt).transpose()?;
-        match request.provider {
-            Provider::Command if request.argv.is_empty() => {
-                return Err(InputError::BadCommand {
-                    problem: "the command provider needs the command to run",
-                    example: Some(Command::SessionNew {
-                        command: Some(&["htop"]),
-                    }),
-                }
-                .into());
-            }
-            Provider::Command if prompt.is_some() => {
-                return Err(InputError::BadCommand {
-                    problem: "the command provider takes no prompt: put the whole command after --",
-                    example: None,
-                }
-                .into());
-            }
-            Provider::Claude | Provider::Codex if !request.argv.is_empty() => {
-                return Err(SessionError::ArgvNotForAgent(request.provider.as_str()).into());
-            }
-            _ => {}
-        }
-        input::argv(&request.argv)?;
-        if request.launch {
-            request
-                .provider
-                .require_installed(&request.argv, &self.caller)?;
-        }
-        let title = request
-            .title
-            .as_deref()
-            .map(crate::input::title)
-            .transpose()?;
-        if request.worktree.is_some() && request.task.is_some() {
-            return Err(WorktreeError::WorktreeWithTask.into());
-        }
+    /// Record a new conversation and prepare its first Run: the request
+    /// checked, its working directory found (or its worktree planned), its
+    /// title chosen, then both rows stored at once.
+    pub fn create(&self, request: NewConversation) -> Result<SessionRecord> {
+        let request = self.checked(request)?;
         let task = match &request.task {
             Some(selector) => Some(crate::work::find_task(self.store()?, selector)?),
             None => None,
         };
-        let mut cwd = match (
-            &request.cwd,
-            task.as_ref().and_then(|task| task.worktree.as_ref()),
-        ) {
-            (Some(cwd), _) => self.dir(cwd, Arg::Cwd, "working directory")?,
-            (None, Some(worktree)) => {
-                crate::work::canonical_dir(Path::new(worktree), Arg::Task, "Task worktree")?
-            }
-            (None, None) => {
-                crate::work::canonical_dir(self.caller.cwd()?, Arg::Cwd, "working directory")?
-            }
-        };
+        let mut cwd = self.working_dir(request.cwd.as_deref(), task.as_ref())?;
         let id = SessionId::new();
         let worktree = match &request.worktree {
             Some(worktree) => Some(self.plan_worktree(worktree, &cwd, &id)?),
@@ -294,10 +285,15 @@ impl Lf {
             Some(plan) => plan.path.display().to_string(),
             None => cwd.clone(),
         };
-        let (title, title_source) = match title {
+        let (title, title_source) = match request.title {
             Some(title) => (title, TitleSource::Human),
             None => (
-                default_title(request.provider, prompt.as_deref(), &request.argv, &place),
+                default_title(
+                    request.provider,
+                    request.prompt.as_deref(),
+                    &request.argv,
+                    &place,
+                ),
                 TitleSource::Generated,
             ),
         };
@@ -317,7 +313,7 @@ impl Lf {
             interactive: true,
             cwd,
             provider: request.provider.as_str().to_owned(),
-            model: model.clone(),
+            model: request.model.clone(),
             wave_id: task.as_ref().and_then(|task| task.wave_id.clone()),
             task_id: task.map(|task| task.id),
             primary_scope: None,
@@ -327,9 +323,9 @@ impl Lf {
             id: RunId::new(),
             chosen_native_id: request.provider.chosen_native_id(),
             provider: request.provider.as_str().to_owned(),
-            model,
+            model: request.model,
             argv: request.argv,
-            prompt,
+            prompt: request.prompt,
         };
         if let Err(error) = self.store()?.insert_session(&session, &run, now_micros()) {
             if let Some(plan) = &worktree {
@@ -337,7 +333,79 @@ impl Lf {
             }
             return Err(error);
         }
-        self.get(session.id.as_str())
+        self.record_of(&session.id)
+    }
+
+    /// A new conversation's request with every field checked, in the
+    /// order a person reads the refusals: model, prompt, the command's
+    /// argv, the program installed, title, then the flags that exclude
+    /// each other.
+    fn checked(&self, mut request: NewConversation) -> Result<NewConversation> {
+        request.model = request
+            .model
+            .as_deref()
+            .map(|model| input::MODEL.check(model))
+            .transpose()?;
+        // An agent's prompt may also come after `--`, alone: how a person
+        // gives one that starts with `-` (before `--` it reads as a flag).
+        if request.provider != Provider::Command
+            && request.prompt.is_none()
+            && request.argv.len() == 1
+        {
+            request.prompt = request.argv.pop();
+        }
+        request.prompt = request.prompt.map(input::prompt).transpose()?;
+        match request.provider {
+            Provider::Command if request.argv.is_empty() => {
+                return Err(InputError::BadCommand {
+                    problem: "the command provider needs the command to run",
+                    example: Some(Command::SessionNew {
+                        command: Some(&["htop"]),
+                    }),
+                }
+                .into());
+            }
+            Provider::Command if request.prompt.is_some() => {
+                return Err(InputError::BadCommand {
+                    problem: "the command provider takes no prompt: put the whole command after --",
+                    example: None,
+                }
+                .into());
+            }
+            Provider::Claude | Provider::Codex if !request.argv.is_empty() => {
+                return Err(SessionError::ArgvNotForAgent(request.provider.as_str()).into());
+            }
+            _ => {}
+        }
+        input::argv(&request.argv)?;
+        if request.launch {
+            request
+                .provider
+                .require_installed(&request.argv, &self.caller)?;
+        }
+        request.title = request
+            .title
+            .as_deref()
+            .map(crate::input::title)
+            .transpose()?;
+        if request.worktree.is_some() && request.task.is_some() {
+            return Err(WorktreeError::WorktreeWithTask.into());
+        }
+        Ok(request)
+    }
+
+    /// Where a new Session works: the directory given, else its Task's
+    /// worktree, else the caller's directory; absolute, symlinks resolved.
+    fn working_dir(&self, cwd: Option<&Path>, task: Option<&TaskRow>) -> Result<String> {
+        match (cwd, task.and_then(|task| task.worktree.as_ref())) {
+            (Some(cwd), _) => self.dir(cwd, Arg::Cwd, "working directory"),
+            (None, Some(worktree)) => {
+                crate::work::canonical_dir(Path::new(worktree), Arg::Task, "Task worktree")
+            }
+            (None, None) => {
+                crate::work::canonical_dir(self.caller.cwd()?, Arg::Cwd, "working directory")
+            }
+        }
     }
 
     /// Mark the Session of the agent this caller is (`$LF_SESSION_ID`,
@@ -353,7 +421,7 @@ impl Lf {
         let session =
             SessionId::parse(session).map_err(|error| error.in_variable("LF_SESSION_ID"))?;
         let run = RunId::parse(run).map_err(|error| error.in_variable("LF_RUN_ID"))?;
-        let row = self.resolve(&SessionSelector::Session(session.clone()))?;
+        let row = self.session(&session)?;
         if row.primary_scope.is_some() {
             return Err(SessionError::PrimaryNotReviewed.into());
         }
@@ -366,7 +434,7 @@ impl Lf {
                 return Err(SessionError::StaleReview.into());
             }
         }
-        match self.store()?.session_of_run(run.as_str())? {
+        match self.store()?.session_of_run(&run)? {
             Some(owner) if owner == row.id => {}
             _ => {
                 return Err(SessionError::RunOfOtherSession {
@@ -378,7 +446,7 @@ impl Lf {
         }
         self.store()?
             .mark_ready(session.as_str(), run.as_str(), &summary, now_micros())?;
-        self.get(session.as_str())
+        self.record_of(&session)
     }
 
     /// Rename a Session. A generated title never replaces a human one: the
@@ -390,17 +458,16 @@ impl Lf {
         source: TitleSource,
     ) -> Result<(SessionRecord, bool)> {
         let title = crate::input::title(title)?;
-        let selector = self.select(selector)?;
-        let row = self.resolve(&selector)?;
+        let id = self.resolve(selector)?.row.id;
         // Under the launch lock, so a rename never interleaves with a
         // launch or completion of the same Session.
-        let _lock = crate::locks::launch(self.home(), &SessionId::parse(&row.id)?)?;
-        let row = self.resolve(&selector)?;
-        state::refuse_completed(&row.id, row.completed_at)?;
+        let _lock = crate::locks::launch(self.home(), &id)?;
+        let row = self.session(&id)?;
+        state::refuse_completed(row.id.as_str(), row.completed_at)?;
         let changed = self
             .store()?
-            .rename_session(&row.id, &title, source, now_micros())?;
-        Ok((self.get(&row.id)?, changed))
+            .rename_session(id.as_str(), &title, source, now_micros())?;
+        Ok((self.record_of(&id)?, changed))
     }
 
     /// Stop the Session's live clients (SIGTERM, then SIGKILL after
@@ -412,12 +479,20 @@ impl Lf {
         grace: Duration,
         tell: &mut dyn FnMut(&AgentStopping),
     ) -> Result<SessionRecord> {
-        let selector = self.select(selector)?;
-        let row = self.resolve(&selector)?;
-        let id = SessionId::parse(&row.id)?;
-        let _lock = crate::locks::launch(self.home(), &id)?;
+        let id = self.resolve(selector)?.row.id;
+        self.complete_resolved(&id, grace, tell)
+    }
+
+    /// [`Lf::complete`] of a Session already resolved.
+    pub(crate) fn complete_resolved(
+        &self,
+        id: &SessionId,
+        grace: Duration,
+        tell: &mut dyn FnMut(&AgentStopping),
+    ) -> Result<SessionRecord> {
+        let _lock = crate::locks::launch(self.home(), id)?;
         // Look again under the lock: another process may have won meanwhile.
-        let row = self.resolve(&selector)?;
+        let row = self.session(id)?;
         let invocation = row.flow_id.clone();
         let record = self.record(row)?;
         state::require_action(
@@ -462,7 +537,7 @@ impl Lf {
             }
             None => self.store()?.complete_session(&record.id, now_micros())?,
         }
-        self.get(&record.id)
+        self.record_of(id)
     }
 
     /// Whether a flow invocation still waits on this review Session.
@@ -474,36 +549,42 @@ impl Lf {
 
     /// Bind a Session to a Task, permanently.
     pub fn bind(&self, selector: &str, task: &str) -> Result<SessionRecord> {
-        let preview = self.preview_binding(selector, task)?;
-        let task = crate::work::find_task(self.store()?, &preview.task_id)?;
+        let (row, task) = self.binding(selector, task)?;
         self.store()?.bind_session(
-            &preview.session_id,
+            row.id.as_str(),
             &task.id,
             task.wave_id.as_deref(),
             now_micros(),
         )?;
-        self.get(&preview.session_id)
+        self.record_of(&row.id)
     }
 
     /// What binding would do, without doing it.
     pub fn preview_binding(&self, selector: &str, task: &str) -> Result<SessionBindingPreview> {
+        let (row, task) = self.binding(selector, task)?;
+        Ok(SessionBindingPreview {
+            session_id: row.id.into(),
+            task_id: task.id,
+            identifier: task.identifier,
+            title: task.title,
+        })
+    }
+
+    /// The Session and the Task a binding names, each resolved once; a
+    /// Session bound to another Task is refused.
+    fn binding(&self, selector: &str, task: &str) -> Result<(SessionRow, TaskRow)> {
         let row = self.find(selector)?;
         let task = crate::work::find_task(self.store()?, task)?;
         if let Some(existing) = &row.task_id
             && *existing != task.id
         {
             return Err(SessionError::AlreadyBound {
-                session: row.id,
+                session: row.id.into(),
                 task: existing.clone(),
             }
             .into());
         }
-        Ok(SessionBindingPreview {
-            session_id: row.id,
-            task_id: task.id,
-            identifier: task.identifier,
-            title: task.title,
-        })
+        Ok((row, task))
     }
 
     /// Record a live process that shows this Session to a person.
@@ -512,7 +593,7 @@ impl Lf {
         let process = ProcessIdentity::of(pid)?;
         self.store()?.record_client(
             &ClientReceipt {
-                session_id: row.id,
+                session_id: row.id.into(),
                 run_id: row.current_run_id,
                 process,
                 terminal_id: terminal_id.map(str::to_owned),
@@ -551,7 +632,7 @@ struct Selection {
     next: Option<String>,
     /// Sessions whose state is not what their latest event told (a client
     /// died): looked at again once the listing is done (see `changes`).
-    stale: Vec<String>,
+    stale: Vec<SessionId>,
 }
 
 /// What one row means for a listing.
@@ -581,9 +662,6 @@ impl Selection {
         let facts = self.projection.facts(store, &row)?;
         if row.seen_state != Some(state::state(&facts)) {
             self.stale.push(row.id.clone());
-        }
-        if self.filter.attention && state::attention(&facts).is_none() {
-            return Ok(Step::Skip);
         }
         if self
             .filter
@@ -619,7 +697,7 @@ impl Selection {
                 .map(|(created, id)| format_cursor(*created, id));
             return Ok(Step::Stop);
         }
-        self.last = Some((row.created_at, row.id.clone()));
+        self.last = Some((row.created_at, row.id.to_string()));
         self.emitted += 1;
         let record = self.projection.record(store, row, &facts)?;
         Ok(Step::Show(Box::new(record)))
@@ -678,7 +756,7 @@ impl Listing {
                 )?;
                 self.exhausted = read < size;
                 if let Some(last) = self.rows.back() {
-                    self.after = Some((last.created_at, last.id.clone()));
+                    self.after = Some((last.created_at, last.id.to_string()));
                 }
                 continue;
             };

@@ -108,12 +108,12 @@ impl Lf {
         let scope_key = row
             .primary_scope
             .clone()
-            .ok_or_else(|| SessionError::NotPrimary(row.id.clone()))?;
+            .ok_or_else(|| SessionError::NotPrimary(row.id.to_string()))?;
         let _scope_lock = crate::locks::named(self.home(), &format!("primary:{scope_key}"))?;
-        if let Some(successor) = self.store()?.replaced_by(&row.id)? {
-            return self.get(&successor);
+        if let Some(successor) = self.store()?.replaced_by(row.id.as_str())? {
+            return self.record_of(&successor);
         }
-        let id = SessionId::parse(&row.id)?;
+        let id = row.id.clone();
         if row.completed_at.is_none() {
             let _launch = crate::locks::launch(self.home(), &id)?;
             let clients = self.live_clients(&row.id)?;
@@ -134,11 +134,12 @@ impl Lf {
             Some(existing) => existing,
             None => self.admit_primary(&scope, provider)?,
         };
-        self.store()?.set_replaced_by(&row.id, &successor)?;
+        self.store()?
+            .set_replaced_by(row.id.as_str(), successor.as_str())?;
         self.start_primary(&successor)
     }
 
-    fn admit_primary(&self, scope: &Scope, provider: Provider) -> Result<String> {
+    fn admit_primary(&self, scope: &Scope, provider: Provider) -> Result<SessionId> {
         if !provider.is_agent() {
             return Err(SessionError::NeedsAgent("primary Session").into());
         }
@@ -170,18 +171,19 @@ impl Lf {
         };
         self.store()?.insert_session(&session, &run, now_micros())?;
         debug_assert_eq!(scope.cwd(), session.cwd);
-        Ok(session.id.to_string())
+        Ok(session.id)
     }
 
     /// Launch the Session unless it already runs; a failed start leaves it
     /// for the next call.
-    fn start_primary(&self, id: &str) -> Result<SessionRecord> {
-        self.open_session(id, OpenOptions::default())
+    fn start_primary(&self, id: &SessionId) -> Result<SessionRecord> {
+        self.resolve_id(id)
+            .and_then(|session| self.open_session(&session, OpenOptions::default()))
             .map_err(|error| {
                 error.during(format!(
                     "cannot start primary Session {id}; run the same command to retry"
                 ))
             })?;
-        self.get(id)
+        self.record_of(id)
     }
 }

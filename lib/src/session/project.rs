@@ -223,7 +223,7 @@ impl LiveClients {
         if self
             .receipts
             .as_ref()
-            .is_some_and(|receipts| !receipts.contains(&row.id))
+            .is_some_and(|receipts| !receipts.contains(row.id.as_str()))
         {
             return Ok(Checked::default());
         }
@@ -420,7 +420,7 @@ fn record(
         created_at: Timestamp(row.created_at),
         updated_at: Timestamp(row.updated_at),
         completed_at: row.completed_at.map(Timestamp),
-        id: row.id,
+        id: row.id.into(),
     })
 }
 

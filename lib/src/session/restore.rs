@@ -10,7 +10,6 @@
 use super::launch::Starting;
 use super::project::LiveClients;
 use crate::facade::Lf;
-use crate::ids::{SessionId, SessionSelector};
 use crate::session::launch::LaunchError;
 use crate::state::RunOutcome;
 use crate::store::{ListQuery, SessionRow};
@@ -75,7 +74,8 @@ impl Lf {
                     Ok(false) => waiting.push(launch),
                     Ok(true) => {
                         if launch.line.result == RestoreResult::Relaunched {
-                            launch.line.native_id = self.run(&launch.start.run)?.chosen_native_id;
+                            launch.line.native_id =
+                                self.run_row(&launch.start.run)?.chosen_native_id;
                         }
                         emit(launch.line)?;
                     }
@@ -108,13 +108,13 @@ impl Lf {
         dry_run: bool,
         tmux: &tmux::Tmux,
     ) -> Result<std::result::Result<Pending, RestoreLine>> {
-        let id = SessionId::parse(&scanned.id)?;
+        let id = scanned.id.clone();
         let name = tmux::session_name(&id);
         if dry_run {
             if tmux.has_session(&name)? {
                 return Ok(Err(running(scanned, &name)));
             }
-            let run = self.run(&scanned.current_run_id)?;
+            let run = self.run_row(&scanned.current_run_id)?;
             let resumable = run.native_id.is_some() && !run.resume_failed;
             let mut line = line(scanned, Some(reason), RestoreResult::WouldRelaunch);
             if resumable {
@@ -126,7 +126,7 @@ impl Lf {
         let _lock = crate::locks::launch(self.home(), &id)?;
         // Decide on what is true under the lock: another restore or an
         // open may have brought it back, or a person completed it.
-        let row = self.resolve(&SessionSelector::Session(id))?;
+        let row = self.session(&id)?;
         if row.completed_at.is_some() {
             return Ok(Err(RestoreLine {
                 skipped: Some(RestoreSkip::Completed),
@@ -161,14 +161,14 @@ impl Lf {
         line.tmux_session = Some(name.clone());
         Ok(Ok(Pending {
             line,
-            start: Starting::new(self, &run.id, run.native_id.is_some(), &name)?,
+            start: Starting::new(&run, &name)?,
         }))
     }
 }
 
 fn line(row: &SessionRow, lost: Option<LostReason>, result: RestoreResult) -> RestoreLine {
     RestoreLine {
-        id: row.id.clone(),
+        id: row.id.to_string(),
         title: row.title.clone(),
         provider: row.provider.clone(),
         result,

@@ -247,7 +247,7 @@ impl Lf {
             })
             .collect();
         Ok(SessionDiff {
-            id: row.id,
+            id: row.id.into(),
             directory,
             worktree,
             branch: status.branch.clone(),
@@ -301,19 +301,27 @@ impl Lf {
         tell: &mut dyn FnMut(&crate::liveness::AgentStopping),
         removed: &mut dyn FnMut(&WorktreeRemoval),
     ) -> std::result::Result<Vec<SessionRecord>, (usize, Error)> {
-        for (index, selector) in selectors.iter().enumerate() {
-            self.get(selector).map_err(|error| (index, error))?;
-        }
-        let mut records = Vec::with_capacity(selectors.len());
-        for (index, selector) in selectors.iter().enumerate() {
+        // Resolved once, all of them first: from here on each is its id.
+        let ids = selectors
+            .iter()
+            .enumerate()
+            .map(|(index, selector)| {
+                self.resolve(selector)
+                    .map(|session| session.row.id)
+                    .map_err(|error| (index, error))
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut records = Vec::with_capacity(ids.len());
+        for (index, id) in ids.iter().enumerate() {
             let record = if how.remove_worktree {
                 let (record, removal) = self
-                    .complete_removing_worktree(selector, how.grace, how.force, tell)
+                    .session(id)
+                    .and_then(|row| self.complete_removing(row, how.grace, how.force, tell))
                     .map_err(|error| (index, error))?;
                 removed(&removal);
                 record
             } else {
-                self.complete(selector, how.grace, tell)
+                self.complete_resolved(id, how.grace, tell)
                     .map_err(|error| (index, error))?
             };
             records.push(record);
@@ -332,10 +340,19 @@ impl Lf {
         force: bool,
         tell: &mut dyn FnMut(&crate::liveness::AgentStopping),
     ) -> Result<(SessionRecord, WorktreeRemoval)> {
-        // Pinned once: the completion below acts on this Session.
-        let selector = self.select(selector)?;
-        let row = self.resolve(&selector)?;
-        crate::state::refuse_completed(&row.id, row.completed_at)?;
+        // Resolved once: the completion below acts on this Session.
+        self.complete_removing(self.find(selector)?, grace, force, tell)
+    }
+
+    /// [`Lf::complete_removing_worktree`] of a Session already resolved.
+    fn complete_removing(
+        &self,
+        row: SessionRow,
+        grace: Duration,
+        force: bool,
+        tell: &mut dyn FnMut(&crate::liveness::AgentStopping),
+    ) -> Result<(SessionRecord, WorktreeRemoval)> {
+        crate::state::refuse_completed(row.id.as_str(), row.completed_at)?;
         // Only the worktree of the Session's own Task: one it merely runs
         // inside belongs to another.
         let task = match row.task_id.as_deref() {
@@ -346,13 +363,13 @@ impl Lf {
             .and_then(|task| Some((task.worktree.clone()?, task)))
             .map(|(worktree, task)| (task, worktree))
             .ok_or_else(|| WorktreeError::NoWorktree {
-                session: row.id.clone(),
+                session: row.id.to_string(),
             })?;
         crate::work::canonical_dir(Path::new(&worktree), Arg::RemoveWorktree, "worktree")?;
         let git = Git::worktree(&worktree)?;
         self.refuse_losing(&row.id, &worktree, &git.status()?, force)?;
         self.refuse_shared(&row, &task, &worktree)?;
-        let record = self.complete(&selector.to_string(), grace, tell)?;
+        let record = self.complete_resolved(&row.id, grace, tell)?;
         let kept = |error: Error| {
             error.during(format!(
                 "Session {} was completed; its worktree {worktree} was kept",
@@ -402,7 +419,7 @@ impl Lf {
         };
         self.store()?.finish_task(&task.id, now_micros())?;
         Ok((
-            self.get(&record.id)?,
+            self.record_of(&row.id)?,
             WorktreeRemoval {
                 worktree,
                 branch,
@@ -452,7 +469,7 @@ impl Lf {
             .session_rows_after(&ListQuery::default(), None, None, |open| {
                 let inside = Path::new(&open.cwd).starts_with(worktree);
                 if open.id != row.id && (open.task_id.as_ref() == Some(&task.id) || inside) {
-                    other = Some(open.id);
+                    other = Some(open.id.into());
                     return Ok(false);
                 }
                 Ok(true)

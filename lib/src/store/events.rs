@@ -7,12 +7,13 @@
 //! commits, the rows are resolved to the Sessions whose facts they are
 //! (a Run is its Session's current Run, a client receipt is its Session's,
 //! a flow or Task is its Sessions'), their attention is computed again
-//! with [`ATTENTION_SQL`], and the observer (`crate::changes`) records what
+//! with [`ATTENTION_SQL`] (the rule, here beside the write that keeps the
+//! column), and the observer (`crate::changes`) records what
 //! a person would see change, all before the one COMMIT.
 
-use super::readonly::{ATTENTION_SINCE_SQL, ATTENTION_SQL};
 use super::{Store, optional};
 use crate::Result;
+use crate::ids::SessionId;
 use crate::wire::{Attention, EventKind, SessionState};
 use rusqlite::hooks::Action;
 use rusqlite::params;
@@ -98,7 +99,7 @@ pub(super) struct Settled {
 /// A Session a write transaction touched.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Touched {
-    pub id: String,
+    pub id: SessionId,
     /// It was created by this transaction.
     pub created: bool,
     /// What was last told of it, before this transaction.
@@ -134,6 +135,8 @@ pub(crate) struct NewEvent<'a> {
     pub from: Option<&'a str>,
     pub to: Option<&'a str>,
     pub record: &'a str,
+    /// The person who acted, for an `answered` event.
+    pub by: Option<&'a str>,
 }
 
 /// A stored event, its record still JSON text.
@@ -146,7 +149,36 @@ pub(crate) struct EventRow {
     pub from: Option<String>,
     pub to: Option<String>,
     pub record: String,
+    pub by: Option<String>,
 }
+
+/// How a write maintains `sessions.attention`: the rule (`state::attention`)
+/// in SQL, over `SESSION_FROM` and `tasks t` joined on the Session's Task,
+/// computed for every Session a write transaction touched as it commits
+/// (`settle`), so nothing that reads attention decodes a row: the listing's
+/// `--attention`, `lf-session-next` and `lf-session-count` (through the
+/// counts a trigger keeps) read the column. `attention::tests` holds the
+/// column equal to the rule over a Home of every combination of the facts
+/// it reads. Only a read-only count of a Home older than the column uses
+/// this elsewhere.
+pub(crate) const ATTENTION_SQL: &str = "CASE \
+    WHEN s.completed_at IS NOT NULL THEN NULL \
+    WHEN (s.kind = 'flow' AND f.finished = 0 AND f.pending_session_id = s.id \
+          AND t.finished_at IS NULL) \
+      OR (s.kind = 'conversation' AND s.ready_summary IS NOT NULL AND s.ready_superseded = 0) \
+      THEN 'review' \
+    WHEN s.permission_pending = 1 THEN 'approve' \
+    WHEN s.interactive = 1 AND s.latest_turn = 'completed' \
+      AND r.outcome IS NOT 'interrupted' THEN 'reply' \
+    END";
+
+/// `state::attention_since` in SQL, for a row whose attention is `a`: how
+/// a write maintains `sessions.attention_since`.
+pub(super) const ATTENTION_SINCE_SQL: &str = "CASE \
+    WHEN a = 'review' AND s.kind = 'flow' THEN s.created_at \
+    WHEN a = 'review' THEN COALESCE(s.ready_at, s.updated_at) \
+    WHEN a = 'approve' THEN COALESCE(s.permission_at, s.updated_at) \
+    ELSE COALESCE(s.turn_completed_at, s.updated_at) END";
 
 /// Compute the maintained attention of the Sessions matching `condition`
 /// (over `sessions`) again.
@@ -241,7 +273,7 @@ impl Store {
         for (table, rowid, inserted) in rows {
             let mut statement = self.conn().prepare_cached(table.sessions_sql())?;
             let ids = statement
-                .query_map([rowid], |row| row.get::<_, String>(0))?
+                .query_map([rowid], |row| row.get::<_, SessionId>(0))?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
             for id in ids {
                 let created = table == Table::Sessions && inserted;
@@ -261,7 +293,7 @@ impl Store {
     /// A touched Session: what was last told of it, and its maintained
     /// attention as stored and by the rule, in one read (`None` when the
     /// row is gone, which leaves nothing to maintain or tell).
-    fn seen(&self, id: String, created: bool) -> Result<Option<Touched>> {
+    fn seen(&self, id: SessionId, created: bool) -> Result<Option<Touched>> {
         // The subquery is a fence (OFFSET): flattened, every use of `a`
         // would be a copy of the rule to compile and evaluate.
         let mut statement = self.conn().prepare_cached(&format!(
@@ -319,8 +351,8 @@ impl Store {
     pub(crate) fn insert_event(&self, event: &NewEvent<'_>) -> Result<u64> {
         self.conn()
             .prepare_cached(
-                "INSERT INTO events (at, session_id, kind, from_value, to_value, record) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO events (at, session_id, kind, from_value, to_value, record, by_person) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
             .execute(params![
                 event.at,
@@ -328,7 +360,8 @@ impl Store {
                 event.kind,
                 event.from,
                 event.to,
-                event.record
+                event.record,
+                event.by
             ])?;
         Ok(self.conn().last_insert_rowid() as u64)
     }
@@ -346,7 +379,7 @@ impl Store {
     /// Up to `limit` events after `seq`, oldest first.
     pub(crate) fn events_after(&self, seq: u64, limit: usize) -> Result<Vec<EventRow>> {
         let mut statement = self.conn().prepare_cached(
-            "SELECT seq, at, session_id, kind, from_value, to_value, record FROM events \
+            "SELECT seq, at, session_id, kind, from_value, to_value, record, by_person FROM events \
              WHERE seq > ?1 ORDER BY seq LIMIT ?2",
         )?;
         let rows = statement.query_map(params![seq as i64, limit as i64], |row| {
@@ -358,6 +391,7 @@ impl Store {
                 from: row.get(4)?,
                 to: row.get(5)?,
                 record: row.get(6)?,
+                by: row.get(7)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
@@ -375,7 +409,7 @@ impl Store {
     }
 
     /// The Sessions whose last event said they were active.
-    pub(crate) fn seen_active(&self) -> Result<Vec<String>> {
+    pub(crate) fn seen_active(&self) -> Result<Vec<SessionId>> {
         let mut statement = self
             .conn()
             .prepare_cached("SELECT id FROM sessions WHERE seen_state = 'active'")?;
@@ -386,7 +420,7 @@ impl Store {
     /// Look at Sessions again in a write transaction of their own, so the
     /// observer records what changed without anything being written
     /// (a client that died, which no hook reports).
-    pub(crate) fn observe_again(&self, ids: &[String]) -> Result<()> {
+    pub(crate) fn observe_again(&self, ids: &[SessionId]) -> Result<()> {
         if ids.is_empty() {
             return Ok(());
         }

@@ -9,6 +9,7 @@
 //! before it starts the provider, so that everything beneath it can be
 //! attributed by containment.
 
+use super::events::{ATTENTION_SINCE_SQL, ATTENTION_SQL};
 use super::{Store, schema};
 use crate::home::Home;
 use crate::home::HomeError;
@@ -82,6 +83,8 @@ pub(crate) struct ReadOnly {
     launchers: bool,
     /// Whether the counts of each attention are kept (`attention_counts`).
     counted: bool,
+    /// Whether each Session's attention is kept (`sessions.attention`).
+    maintained: bool,
 }
 
 impl ReadOnly {
@@ -128,14 +131,24 @@ impl ReadOnly {
             path,
             launchers,
             counted: version >= schema::ATTENTION_COUNTED,
+            maintained: version >= schema::MAINTAINED_ATTENTION,
         }))
     }
 
+    /// Count attention from the kept column, as in a Home not migrated to
+    /// the kept counts (version 8).
+    #[cfg(test)]
+    pub(crate) fn by_the_column(mut self) -> Self {
+        self.counted = false;
+        self
+    }
+
     /// Count attention by the rule, as in a Home not migrated to the kept
-    /// counts.
+    /// column either.
     #[cfg(test)]
     pub(crate) fn by_the_rule(mut self) -> Self {
         self.counted = false;
+        self.maintained = false;
         self
     }
 
@@ -228,32 +241,10 @@ impl ReadOnly {
     }
 }
 
-/// `state::attention` in SQL, over `SESSION_FROM` (and `tasks t` joined
-/// on the Session's Task): what the cheapest commands (`lf-session-count`,
-/// `lf-session-next`) need without decoding rows. `tests/wire.rs` holds it
-/// equal to the rule for every combination of the facts it reads.
-pub(crate) const ATTENTION_SQL: &str = "CASE \
-    WHEN s.completed_at IS NOT NULL THEN NULL \
-    WHEN (s.kind = 'flow' AND f.finished = 0 AND f.pending_session_id = s.id \
-          AND t.finished_at IS NULL) \
-      OR (s.kind = 'conversation' AND s.ready_summary IS NOT NULL AND s.ready_superseded = 0) \
-      THEN 'review' \
-    WHEN s.permission_pending = 1 THEN 'approve' \
-    WHEN s.interactive = 1 AND s.latest_turn = 'completed' \
-      AND r.outcome IS NOT 'interrupted' THEN 'reply' \
-    END";
-
-/// `state::attention_since` in SQL, for a row whose attention is `a`.
-pub(super) const ATTENTION_SINCE_SQL: &str = "CASE \
-    WHEN a = 'review' AND s.kind = 'flow' THEN s.created_at \
-    WHEN a = 'review' THEN COALESCE(s.ready_at, s.updated_at) \
-    WHEN a = 'approve' THEN COALESCE(s.permission_at, s.updated_at) \
-    ELSE COALESCE(s.turn_completed_at, s.updated_at) END";
-
 /// `columns` of the open Sessions that owe attention (`a`), then `tail`:
-/// read from the maintained column and its index, or (in a Home not yet
-/// migrated to it, which a read-only connection cannot migrate) by the rule
-/// for every open Session.
+/// read from the maintained column and its index, or (in a Home older than
+/// the column, which a read-only connection cannot migrate) by the rule,
+/// as the write that keeps the column computes it, for every open Session.
 fn owing(maintained: bool, columns: &str, tail: &str) -> String {
     if maintained {
         return format!(
@@ -275,7 +266,7 @@ fn owing(maintained: bool, columns: &str, tail: &str) -> String {
 /// One Session that owes attention, as `lf-session-next` orders them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Owed {
-    pub session: String,
+    pub session: crate::ids::SessionId,
     pub attention: crate::wire::Attention,
     pub since: i64,
 }
@@ -283,13 +274,14 @@ pub(crate) struct Owed {
 impl ReadOnly {
     /// How many open Sessions owe each kind of attention: the kept counts,
     /// or (in a Home not yet migrated to them, which a read-only
-    /// connection cannot migrate) by the rule over every open Session.
+    /// connection cannot migrate) the kept column's, or in a Home older
+    /// than that by the rule over every open Session.
     pub fn attention_counts(&self) -> Result<crate::wire::AttentionCounts> {
         use crate::wire::Attention;
         let sql = if self.counted {
             "SELECT attention, sessions FROM attention_counts".to_owned()
         } else {
-            owing(false, "a, count(*)", "GROUP BY a")
+            owing(self.maintained, "a, count(*)", "GROUP BY a")
         };
         let mut counts = crate::wire::AttentionCounts::default();
         let mut statement = self.conn.prepare(&sql).map_err(|error| self.fail(error))?;

@@ -13,7 +13,7 @@ use rusqlite::{Row, params};
 /// A Session row with its current Run's outcome: everything a record needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionRow {
-    pub id: String,
+    pub id: SessionId,
     pub kind: SessionKind,
     pub title: String,
     pub title_source: TitleSource,
@@ -80,8 +80,9 @@ pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.c
 pub(crate) struct ListQuery {
     pub all: bool,
     pub kind: Option<SessionKind>,
-    /// Only rows that may need the person: a superset of
-    /// `state::attention`, so rows that cannot are never decoded.
+    /// Only Sessions that owe the person attention, as every write keeps
+    /// it in `sessions.attention` (`store::events`): rows that owe none are
+    /// never decoded.
     pub attention: bool,
 }
 
@@ -105,11 +106,7 @@ impl Store {
             conditions.push("s.kind = :kind");
         }
         if query.attention {
-            conditions.push(
-                "s.completed_at IS NULL AND (s.ready_summary IS NOT NULL OR s.permission_pending = 1 \
-                 OR (s.interactive = 1 AND s.latest_turn = 'completed') \
-                 OR (s.kind = 'flow' AND f.finished = 0 AND f.pending_session_id = s.id))",
-            );
+            conditions.push("s.attention IS NOT NULL");
         }
         if after.is_some() {
             conditions.push("(s.created_at, s.id) < (:after_created, :after_id)");
@@ -220,7 +217,7 @@ pub struct HookTarget {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunRow {
     pub id: String,
-    pub session_id: String,
+    pub session_id: SessionId,
     pub provider: String,
     pub model: Option<String>,
     pub argv: Vec<String>,
@@ -441,7 +438,7 @@ impl Store {
         Ok(())
     }
 
-    pub fn session_row(&self, id: &str) -> Result<Option<SessionRow>> {
+    pub fn session_row(&self, id: &SessionId) -> Result<Option<SessionRow>> {
         optional(self.conn().query_row(
             &format!("SELECT {SESSION_COLUMNS} FROM {SESSION_FROM} WHERE s.id = ?1"),
             [id],
@@ -610,15 +607,9 @@ impl Store {
     /// person started after the agent marked itself ready supersedes that
     /// readiness (the summary stays).
     pub fn record_turn(&self, run: &str, turn: Turn, now: i64) -> Result<()> {
-        self.execute_write(
-            "UPDATE sessions SET latest_turn = ?2, permission_pending = 0, updated_at = ?3, \
-             ready_superseded = CASE WHEN ?2 = 'started' AND ready_summary IS NOT NULL THEN 1 \
-             ELSE ready_superseded END, \
-             turn_completed_at = CASE WHEN ?2 != 'completed' THEN NULL \
-             WHEN latest_turn = 'completed' THEN turn_completed_at ELSE ?3 END \
-             WHERE current_run_id = ?1 AND completed_at IS NULL",
-            params![run, turn.as_str(), now],
-        )
+        let tx = self.write()?;
+        record_turn_in(&tx, run, turn, now)?;
+        tx.commit()
     }
 
     /// A tool of the Run's agent ran: any permission it waited on was
@@ -946,7 +937,7 @@ impl Store {
     }
 
     /// The open primary Session of a scope, if any.
-    pub fn primary_session(&self, scope: &str) -> Result<Option<String>> {
+    pub fn primary_session(&self, scope: &str) -> Result<Option<SessionId>> {
         optional(self.conn().query_row(
             "SELECT id FROM sessions WHERE primary_scope = ?1 AND completed_at IS NULL",
             [scope],
@@ -963,11 +954,11 @@ impl Store {
     }
 
     /// The Session that replaced this one, if any.
-    pub fn replaced_by(&self, id: &str) -> Result<Option<String>> {
+    pub fn replaced_by(&self, id: &str) -> Result<Option<SessionId>> {
         Ok(optional(self.conn().query_row(
             "SELECT replaced_by FROM sessions WHERE id = ?1",
             [id],
-            |row| row.get::<_, Option<String>>(0),
+            |row| row.get::<_, Option<SessionId>>(0),
         ))?
         .flatten())
     }
@@ -977,7 +968,7 @@ impl Store {
     /// AND id < the prefix with its last character one higher`), which
     /// SQLite searches in the key's index, whatever the Home's size
     /// (`LIKE` would need `case_sensitive_like` to use it).
-    pub fn sessions_by_prefix(&self, prefix: &str, limit: i64) -> Result<Vec<(String, String)>> {
+    pub fn sessions_by_prefix(&self, prefix: &str, limit: i64) -> Result<Vec<(SessionId, String)>> {
         let mut statement = self.conn().prepare_cached(SESSIONS_BY_PREFIX)?;
         let rows = statement.query_map(params![prefix, prefix_end(prefix), limit], |row| {
             Ok((row.get(0)?, row.get(1)?))
@@ -992,7 +983,7 @@ impl Store {
         &self,
         prefix: &str,
         limit: i64,
-    ) -> Result<Vec<(String, String, String)>> {
+    ) -> Result<Vec<(RunId, SessionId, String)>> {
         let mut statement = self.conn().prepare_cached(RUNS_BY_PREFIX)?;
         let rows = statement.query_map(params![prefix, prefix_end(prefix), limit], |row| {
             Ok((row.get(0)?, row.get(1)?, row.get(2)?))
@@ -1001,7 +992,7 @@ impl Store {
     }
 
     /// The Session a Run belongs to.
-    pub fn session_of_run(&self, run: &str) -> Result<Option<String>> {
+    pub fn session_of_run(&self, run: &RunId) -> Result<Option<SessionId>> {
         optional(
             self.conn()
                 .query_row("SELECT session_id FROM runs WHERE id = ?1", [run], |row| {
@@ -1024,6 +1015,25 @@ fn prefix_end(prefix: &str) -> String {
         *last += 1;
     }
     String::from_utf8_lossy(&end).into_owned()
+}
+
+/// `Store::record_turn`, in a write transaction already open.
+pub(super) fn record_turn_in(
+    conn: &rusqlite::Connection,
+    run: &str,
+    turn: Turn,
+    now: i64,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE sessions SET latest_turn = ?2, permission_pending = 0, updated_at = ?3, \
+         ready_superseded = CASE WHEN ?2 = 'started' AND ready_summary IS NOT NULL THEN 1 \
+         ELSE ready_superseded END, \
+         turn_completed_at = CASE WHEN ?2 != 'completed' THEN NULL \
+         WHEN latest_turn = 'completed' THEN turn_completed_at ELSE ?3 END \
+         WHERE current_run_id = ?1 AND completed_at IS NULL",
+        params![run, turn.as_str(), now],
+    )?;
+    Ok(())
 }
 
 /// Set whether the open Session whose current Run this is waits on the
@@ -1188,7 +1198,7 @@ mod tests {
         ]);
         let ids = |prefix: &str| -> Vec<String> {
             let found = store.sessions_by_prefix(prefix, 10).unwrap();
-            found.into_iter().map(|(id, _)| id).collect()
+            found.into_iter().map(|(id, _)| id.into()).collect()
         };
         assert_eq!(
             ids("abcdef"),

@@ -1,7 +1,7 @@
 //! `lf flow advance`: the orchestrator moved a flow invocation past its
 //! review position, as `lf-flow advance` records it.
 
-use super::{open, shell, shown};
+use super::{open, shown};
 use crate::LfPlugin;
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{
@@ -72,12 +72,7 @@ invocation does not move."
 
 /// The `--invocation` of `lf flow advance` and `lf flow finish`.
 pub(crate) fn invocation_flag(call: &EvaluatedCall) -> Result<Spanned<String>, LabeledError> {
-    call.get_flag::<Spanned<String>>("invocation")
-        .map_err(shell)?
-        .ok_or_else(|| {
-            LabeledError::new("which flow invocation? give --invocation ID")
-                .with_label("needs --invocation", call.head)
-        })
+    super::required(call, "invocation")
 }
 
 #[cfg(test)]

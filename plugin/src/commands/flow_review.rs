@@ -2,7 +2,7 @@
 //! `lf-flow review` creates it. Its id is derived from the position, so
 //! asking again finds the same Session and launches nothing.
 
-use super::{flag_u32, open, shell, shown};
+use super::{flag_u32, open, required, shell, shown};
 use crate::LfPlugin;
 use lf::flow::{Position, ReviewRequest};
 use lf::provider::Provider;
@@ -134,24 +134,11 @@ pending on the review of node 2."
         let head = call.head;
         let text = |name: &str| call.get_flag::<Spanned<String>>(name).map_err(shell);
         let number = |name: &str| call.get_flag::<Spanned<i64>>(name).map_err(shell);
-        let required = |value: Option<Spanned<String>>, name: &str| {
-            value.ok_or_else(|| {
-                LabeledError::new(format!("lf flow review needs --{name}"))
-                    .with_label(format!("add --{name}"), head)
-            })
-        };
-        let task = required(text("task")?, "task")?;
-        let invocation = required(text("invocation")?, "invocation")?;
-        let flow = required(text("flow")?, "flow")?;
-        let step = required(text("step")?, "step")?;
-        let node = match number("node")? {
-            Some(node) => flag_u32(engine, "node", &node)?,
-            None => {
-                return Err(
-                    LabeledError::new("lf flow review needs --node").with_label("add --node", head)
-                );
-            }
-        };
+        let task: Spanned<String> = required(call, "task")?;
+        let invocation: Spanned<String> = required(call, "invocation")?;
+        let flow: Spanned<String> = required(call, "flow")?;
+        let step: Spanned<String> = required(call, "step")?;
+        let node = flag_u32(engine, "node", &required(call, "node")?)?;
         let iteration = match number("iteration")? {
             Some(iteration) => flag_u32(engine, "iteration", &iteration)?,
             None => 0,

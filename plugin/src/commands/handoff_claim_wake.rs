@@ -2,7 +2,7 @@
 //! body generation claims the wake, exactly once, as
 //! `lf-handoff claim-wake` does.
 
-use super::{flag_u32, open, shell, shown};
+use super::{flag_u32, open, required, shell, shown};
 use crate::LfPlugin;
 use lf::Arg;
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
@@ -68,15 +68,7 @@ nothing to wake for, and the claim is refused."
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let id: Spanned<String> = call.req(0).map_err(shell)?;
-        let generation = match call.get_flag::<Spanned<i64>>("generation").map_err(shell)? {
-            Some(generation) => flag_u32(engine, "generation", &generation)?,
-            None => {
-                return Err(LabeledError::new(
-                    "which body generation claims the wake? give --generation G",
-                )
-                .with_label("needs --generation", head));
-            }
-        };
+        let generation = flag_u32(engine, "generation", &required(call, "generation")?)?;
         let claimed = open(engine, head)?.claim_handoff_wake(&id.item, generation);
         shown(engine, call, &[(Arg::Id, id.span)], claimed)
     }

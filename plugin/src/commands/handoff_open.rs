@@ -2,7 +2,7 @@
 //! as `lf-handoff open` records it. Opening is idempotent on replay: the
 //! same parent and body generation find the same handoff.
 
-use super::{flag_u32, open, shell, shown, user_path, value_span};
+use super::{flag_u32, open, required, shell, shown, user_path, value_span};
 use crate::LfPlugin;
 use lf::Arg;
 use lf::handoff::OpenArgs;
@@ -127,24 +127,17 @@ refused, and what is not secret belongs in --argv, where the person sees it."
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let text = |name: &str| call.get_flag::<Spanned<String>>(name).map_err(shell);
-        let missing = |flag: &str| {
-            LabeledError::new(format!("lf handoff open needs --{flag}"))
-                .with_label(format!("add --{flag}"), head)
-        };
         let parent: Spanned<String> = call.req(0).map_err(shell)?;
-        let provider = text("provider")?.ok_or_else(|| missing("provider"))?;
-        let reason = text("reason")?.ok_or_else(|| missing("reason"))?;
+        let provider: Spanned<String> = required(call, "provider")?;
+        let reason: Spanned<String> = required(call, "reason")?;
         let provider_session_id = text("provider-session-id")?;
         let cwd_flag = text("cwd")?;
-        let generation = call
-            .get_flag::<Spanned<i64>>("body-generation")
-            .map_err(shell)?
-            .ok_or_else(|| missing("body-generation"))?;
-        let generation = flag_u32(engine, "body-generation", &generation)?;
-        let argv = call
-            .get_flag::<Spanned<Vec<String>>>("argv")
-            .map_err(shell)?
-            .ok_or_else(|| missing("argv"))?;
+        let generation = flag_u32(
+            engine,
+            "body-generation",
+            &required(call, "body-generation")?,
+        )?;
+        let argv: Spanned<Vec<String>> = required(call, "argv")?;
         let env_flag = call.get_flag::<Value>("env").map_err(shell)?;
         let environment = match &env_flag {
             Some(value) => environment(engine, value)?,

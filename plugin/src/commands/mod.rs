@@ -17,6 +17,7 @@ mod handoff_finish;
 mod handoff_open;
 mod handoff_show;
 mod handoffs;
+mod session_answer;
 mod session_bind;
 mod session_complete;
 mod session_diff;
@@ -24,6 +25,7 @@ mod session_new;
 mod session_open;
 mod session_ready;
 mod session_rename;
+mod session_send;
 mod sessions;
 mod watch;
 mod work_task_add;
@@ -44,6 +46,7 @@ pub use handoff_finish::HandoffFinish;
 pub use handoff_open::HandoffOpen;
 pub use handoff_show::HandoffShow;
 pub use handoffs::Handoffs;
+pub use session_answer::SessionAnswer;
 pub use session_bind::SessionBind;
 pub use session_complete::SessionComplete;
 pub use session_diff::SessionDiff;
@@ -51,6 +54,7 @@ pub use session_new::SessionNew;
 pub use session_open::SessionOpen;
 pub use session_ready::SessionReady;
 pub use session_rename::SessionRename;
+pub use session_send::SessionSend;
 pub use sessions::Sessions;
 pub use watch::Watch;
 pub use work_task_add::WorkTaskAdd;
@@ -139,6 +143,22 @@ pub(crate) fn fail(
     error_at(error, span)
 }
 
+/// Refuse what the library's rules of one operation refuse of the flags
+/// given together (`lf::input::LISTING`), under the flag at fault.
+pub(crate) fn check_flags(
+    engine: &EngineInterface,
+    call: &EvaluatedCall,
+    rules: &lf::input::ArgumentRules,
+) -> Result<(), LabeledError> {
+    rules
+        .check(|arg| {
+            call.named.iter().any(|(name, value)| {
+                name.item == arg.flag() && !matches!(value, Some(Value::Bool { val: false, .. }))
+            })
+        })
+        .map_err(|error| fail(engine, call, &[], error))
+}
+
 /// The span of a flag's value in this call, if it was given one.
 pub(crate) fn flag_span(
     engine: &EngineInterface,
@@ -182,6 +202,19 @@ pub(crate) fn value_span(engine: &EngineInterface, span: Span) -> Span {
 /// An engine failure (a bad argument type, a lost engine call).
 pub(crate) fn shell(error: ShellError) -> LabeledError {
     error.into()
+}
+
+/// A flag the signature declares with `required_named`: the engine refuses
+/// a call without it before the plugin runs, so its absence is only said,
+/// never decided, here.
+pub(crate) fn required<T: nu_protocol::FromValue>(
+    call: &EvaluatedCall,
+    flag: &str,
+) -> Result<T, LabeledError> {
+    call.get_flag(flag).map_err(shell)?.ok_or_else(|| {
+        LabeledError::new(format!("--{flag} is required"))
+            .with_label(format!("add --{flag}"), call.head)
+    })
 }
 
 /// A path the user typed, with `~` expanded as their shell would; the

@@ -10,7 +10,6 @@ use lf::Arg;
 use lf::session::worktree::{Completing, WorktreeRemoval};
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
 use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxShape, Type, Value};
-use std::time::Duration;
 
 pub struct SessionComplete;
 
@@ -121,30 +120,19 @@ several processes complete one session at once, exactly one succeeds."
     super::completes!(At::Positional(0) => Completes::Sessions);
 }
 
-/// How the call asks to complete: --grace within the library's bound,
-/// and --force only with --remove-worktree.
+/// How the call asks to complete: --grace within the library's bound
+/// (its default when not given), and the library's rules of its flags.
 fn completing(engine: &EngineInterface, call: &EvaluatedCall) -> Result<Completing, LabeledError> {
+    super::check_flags(engine, call, &lf::input::COMPLETING)?;
     let grace = match call.get_flag::<f64>("grace").map_err(shell)? {
         Some(grace) => lf::input::seconds(Arg::Grace, grace)
             .map_err(|error| super::fail(engine, call, &[], error))?,
-        None => Duration::from_secs(5),
+        None => lf::input::DEFAULT_GRACE,
     };
-    let remove_worktree = call.has_flag("remove-worktree").map_err(shell)?;
-    let force = call.has_flag("force").map_err(shell)?;
-    if force && !remove_worktree {
-        return Err(
-            LabeledError::new("--force only goes with --remove-worktree")
-                .with_label(
-                    "add --remove-worktree",
-                    super::flag_span(engine, call, "force").unwrap_or(call.head),
-                )
-                .with_code("lf::usage"),
-        );
-    }
     Ok(Completing {
         grace,
-        remove_worktree,
-        force,
+        remove_worktree: call.has_flag("remove-worktree").map_err(shell)?,
+        force: call.has_flag("force").map_err(shell)?,
     })
 }
 

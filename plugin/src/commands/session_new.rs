@@ -179,7 +179,8 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
             })
             .map_err(|error| fail(Some(provider), error))?;
         if launch {
-            lf.open_session(&record.id, OpenOptions::default())
+            lf.resolve(&record.id)
+                .and_then(|session| lf.open_session(&session, OpenOptions::default()))
                 .map_err(|error| {
                     let error = error.during(format!(
                         "Session {} was recorded but did not start",

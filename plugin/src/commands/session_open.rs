@@ -95,9 +95,9 @@ a plugin has no terminal to attach, so it returns the record; attach with \
         let fail = |error| super::fail(engine, call, &args, error);
         let lf = open(engine, head)?;
         let host = call.get_flag::<String>("host").map_err(shell)?;
-        // Located once: a prefix is the id it pinned from here on.
-        let pinned = match lf.locate(&id.item, host.as_deref(), None).map_err(fail)? {
-            lf::remote::Located::Here(pinned) => pinned.to_string(),
+        // Resolved once: the Session it names from here on.
+        let resolved = match lf.locate(&id.item, host.as_deref(), None).map_err(fail)? {
+            lf::remote::Located::Here(resolved) => resolved,
             lf::remote::Located::Remote(remote) => {
                 if !call.has_flag("print").map_err(shell)? {
                     let flags: Vec<&str> = [("replace", "--replace"), ("try", "--try")]
@@ -122,17 +122,16 @@ a plugin has no terminal to attach, so it returns the record; attach with \
                 return shown(engine, call, &args, Ok(remote.record));
             }
         };
-        // A Run id names the session only until a new attempt replaces it.
-        let session = lf.get(&pinned).map_err(fail)?.id;
         if call.has_flag("print").map_err(shell)? {
-            return shown(engine, call, &args, lf.get(&session));
+            return shown(engine, call, &args, lf.show(*resolved));
         }
+        let session = resolved.id();
         let options = OpenOptions {
             replace: call.has_flag("replace").map_err(shell)?,
             try_lock: call.has_flag("try").map_err(shell)?,
             here: false,
         };
-        match lf.open_session(&pinned, options).map_err(fail)? {
+        match lf.open_session(&resolved, options).map_err(fail)? {
             // Inside tmux the engine's client goes there.
             Destination::Tmux(name) if lf.caller().in_tmux() => lf.go_to(&name).map_err(fail)?,
             Destination::Tmux(name) => eprintln!(
@@ -146,7 +145,7 @@ a plugin has no terminal to attach, so it returns the record; attach with \
                 );
             }
         }
-        shown(engine, call, &args, lf.get(&session))
+        shown(engine, call, &args, lf.record_of(session))
     }
 
     super::completes!(At::Positional(0) => Completes::Sessions);

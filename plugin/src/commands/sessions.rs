@@ -8,7 +8,7 @@ use lf::ListFilter;
 use lf::wire::{SessionKind, SessionState};
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand};
 use nu_protocol::{
-    Category, Example, LabeledError, ListStream, PipelineData, Record, Signature, Span, Spanned,
+    Category, Example, LabeledError, ListStream, PipelineData, Record, Signature, Spanned,
     SyntaxShape, Type, Value,
 };
 use std::path::PathBuf;
@@ -198,12 +198,7 @@ and two closed ones."
         let (orphan, here, page) = (flag("orphan")?, flag("here")?, flag("page")?);
         let task = text("task")?;
         let cwd = text("cwd")?;
-        if orphan && let Some(task) = &task {
-            return Err(conflicting("--orphan", "--task", task.span));
-        }
-        if here && let Some(cwd) = &cwd {
-            return Err(conflicting("--here", "--cwd", cwd.span));
-        }
+        super::check_flags(engine, call, &lf::input::LISTING)?;
         let fail = |error| super::fail(engine, call, &[], error);
         let limit = super::natural_flag(engine, call, "limit", "a number of sessions")?;
         let filter = ListFilter {
@@ -265,14 +260,6 @@ and two closed ones."
         At::Flag("kind") => Completes::Words(SessionKind::NAMES),
         At::Flag("task") => Completes::Tasks,
     );
-}
-
-fn conflicting(flag: &str, other: &str, span: Span) -> LabeledError {
-    LabeledError::new(format!(
-        "the argument '{flag}' cannot be used with '{other}'"
-    ))
-    .with_label("not valid here", span)
-    .with_code("lf::usage")
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! `lf work task add`: register a Task, one identified piece of work,
 //! usually with a worktree.
 
-use super::{open, shell, shown, user_path};
+use super::{open, required, shell, shown, user_path};
 use crate::LfPlugin;
 use lf::Arg;
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
@@ -66,9 +66,7 @@ that Task (the innermost worktree wins)."
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let identifier: Spanned<String> = call.req(0).map_err(shell)?;
-        let title: String = call.get_flag("title").map_err(shell)?.ok_or_else(|| {
-            LabeledError::new("--title is required").with_label("needs --title", head)
-        })?;
+        let title: String = required(call, "title")?;
         let worktree = call
             .get_flag::<Spanned<String>>("worktree")
             .map_err(shell)?

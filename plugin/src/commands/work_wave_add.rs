@@ -1,7 +1,7 @@
 //! `lf work wave add`: register a wave, a named stream of work in a
 //! repository.
 
-use super::{open, shell, shown, user_path};
+use super::{open, required, shell, shown, user_path};
 use crate::LfPlugin;
 use lf::Arg;
 use nu_plugin::{EngineInterface, EvaluatedCall, PluginCommand, SimplePluginCommand};
@@ -54,9 +54,7 @@ impl SimplePluginCommand for WorkWaveAdd {
     ) -> Result<Value, LabeledError> {
         let head = call.head;
         let name: Spanned<String> = call.req(0).map_err(shell)?;
-        let repo: Spanned<String> = call.get_flag("repo").map_err(shell)?.ok_or_else(|| {
-            LabeledError::new("--repo is required").with_label("needs --repo", head)
-        })?;
+        let repo: Spanned<String> = required(call, "repo")?;
         let wave = open(engine, head)?.add_wave(&name.item, &user_path(engine, &repo));
         shown(engine, call, &[(Arg::Name, name.span)], wave)
     }

@@ -3,7 +3,7 @@
 //! with typed columns, and the snapshot is the one `lf-session-active`
 //! prints.
 
-use super::{Env, caught};
+use super::Env;
 use lf::clock::Timestamp;
 use lf::snapshot::{Discovery, LiveSnapshot, ProcessState};
 use lf::wire::WorkRef;
@@ -156,23 +156,4 @@ fn lf_active_shows_a_live_client_with_typed_columns() {
     let filtered: Snapshot = env.nu("lf active --task LOO-7 | to json -r").json();
     assert_eq!(filtered.task.as_deref(), Some(task.id.as_str()));
     assert!(filtered.sessions.is_empty(), "{filtered:?}");
-}
-
-#[test]
-fn an_unknown_task_is_a_labeled_error_under_the_flag_value() {
-    let env = Env::new();
-    env.session("Something", &env.mkdir("repo"));
-    let error = caught(&env, "lf active --task NOPE-1");
-    assert_eq!(error.msg, "Task \"NOPE-1\" is not registered");
-    // What to type next is the help, as Nushell spells the command.
-    assert_eq!(error.help.as_deref(), Some("see lf work task list"));
-    assert_eq!(error.code.as_deref(), Some("lf::not_found"));
-    assert_eq!(error.labels.len(), 1, "{error:?}");
-    assert_eq!(error.labels[0].source, "NOPE-1");
-    // The binary says the same, and names the binary to type.
-    let binary = env.binary_in(&env.work(), "lf-session-active", &["--task", "NOPE-1"]);
-    assert_eq!(
-        binary.stderr.trim(),
-        format!("lf-session-active: {}; see lf-work task list", error.msg)
-    );
 }

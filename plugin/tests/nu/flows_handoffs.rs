@@ -233,12 +233,6 @@ fn a_flow_review_needs_attention_until_its_flow_advances() {
         &env,
         "lf flow review --no-launch --task LOO-1 --invocation 'inv 9' --flow feature --node 1 --step s",
     );
-    assert!(
-        error
-            .msg
-            .starts_with("\"inv 9\" is not a valid invocation id"),
-        "{error:?}"
-    );
     assert_eq!(error.code.as_deref(), Some("lf::usage"));
     assert_eq!(error.labels[0].source, "'inv 9'");
     let error = caught(
@@ -250,6 +244,23 @@ fn a_flow_review_needs_attention_until_its_flow_advances() {
     let error = caught(&env, "lf flow advance --invocation inv-404");
     assert_eq!(error.code.as_deref(), Some("lf::not_found"), "{error:?}");
     assert_eq!(error.labels[0].source, "inv-404");
+}
+
+/// Whether a process other than this test holds `path` open.
+fn held_open(path: &std::path::Path) -> bool {
+    let me = std::process::id().to_string();
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|process| process.file_name() != me.as_str())
+        .any(|process| {
+            std::fs::read_dir(process.path().join("fd"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == path))
+        })
 }
 
 #[test]
@@ -269,10 +280,6 @@ fn lf_flow_wait_returns_the_feedback_once_the_review_is_completed() {
     let id = review.id;
 
     let error = caught(&env, &format!("lf flow wait {id} --timeout 200ms"));
-    assert_eq!(
-        error.msg,
-        format!("Session {id} was not completed within the timeout; it is still open")
-    );
     assert_eq!(error.code.as_deref(), Some("lf::operational"));
     assert_eq!(error.labels[0].source, id);
 
@@ -287,7 +294,18 @@ fn lf_flow_wait_returns_the_feedback_once_the_review_is_completed() {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let waiting = waiting.spawn().unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // Under way once its plugin holds the Home's database open (this
+    // test's own Home: no other process opens it).
+    let database = env.home().join("loopflow.db");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !held_open(&database) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the wait never opened {}",
+            database.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let lf = env.lf();
     lf.store()
         .unwrap()
@@ -354,7 +372,6 @@ fn finishing_a_handoff_twice_with_different_outcomes_is_a_labeled_error() {
         &format!("lf handoff finish {id} --failed 'the terminal is gone'"),
     );
     assert_eq!(error.code.as_deref(), Some("lf::conflict"), "{error:?}");
-    assert!(error.msg.contains("the first outcome stands"), "{error:?}");
     assert_eq!(error.labels.len(), 1, "{error:?}");
     assert_eq!(error.labels[0].source, "'the terminal is gone'");
     // The binary says the same, and the first outcome is what is stored.
@@ -364,7 +381,10 @@ fn finishing_a_handoff_twice_with_different_outcomes_is_a_labeled_error() {
         &["finish", &id, "--failed", "the terminal is gone"],
     );
     assert_eq!(binary.code, Some(4), "{}", binary.describe());
-    assert_eq!(binary.stderr.trim(), format!("lf-handoff: {}", error.msg));
+    assert_eq!(
+        binary.stderr.trim().strip_prefix("lf-handoff: "),
+        Some(error.msg.as_str())
+    );
     let shown: HandoffRecord = env.nu(&format!("lf handoff show {id} | to json -r")).json();
     assert_eq!(
         shown.outcome,
@@ -407,10 +427,6 @@ fn lf_handoff_open_points_at_what_is_wrong() {
         ),
     );
     assert_eq!(error.code.as_deref(), Some("lf::usage"), "{error:?}");
-    assert!(
-        error.msg.contains("is not the worktree of Task LOO-1"),
-        "{error:?}"
-    );
     assert_eq!(error.labels[0].source, format!("'{}'", work.repo.display()));
     // An unknown parent: under the parent.
     let error = caught(
@@ -426,14 +442,15 @@ fn lf_handoff_open_points_at_what_is_wrong() {
         "lf handoff open task:LOO-1 --provider codex --body-generation 1 --reason r --env {'1A': hunter2} --argv [tmux]",
     );
     assert_eq!(error.code.as_deref(), Some("lf::usage"), "{error:?}");
-    assert!(!error.msg.contains("hunter2"), "{error:?}");
+    assert!(!error.shows("hunter2"), "{error:?}");
     assert_eq!(error.labels[0].source, "{'1A': hunter2}");
     let error = caught(
         &env,
         "lf handoff open task:LOO-1 --provider codex --body-generation 1 --reason r --env {PORT: 8080} --argv [tmux]",
     );
-    assert!(error.msg.contains("needs a string value"), "{error:?}");
-    assert!(!error.msg.contains("8080"), "{error:?}");
+    assert_eq!(error.code.as_deref(), Some("lf::usage"), "{error:?}");
+    assert_eq!(error.labels[0].source, "8080");
+    assert!(!error.shows("8080"), "{error:?}");
     // An empty attach command: under --argv.
     let error = caught(
         &env,
