@@ -32,9 +32,10 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/part/s/{id}", get(session_part))
         .route("/s/{id}/complete", post(complete))
         // Reply, allow and deny go here, beside complete: POST routes that
-        // call Lf's send and answer operations (lf-session-send,
-        // lf-session-answer), their forms in `actions` below. The guard
-        // already asks them for the token and the CSRF token.
+        // call `Lf::send_reply` and `Lf::answer_prompt` (lib/src/session/
+        // act.rs, as lf-session-send and lf-session-answer do), their forms
+        // in `actions` below. The guard already asks them for the token
+        // and the CSRF token.
         .route("/events", get(crate::live::events))
         .merge(crate::assets::routes())
         .fallback(not_found)
