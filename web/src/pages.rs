@@ -8,12 +8,13 @@
 use crate::App;
 use crate::guard::{self, CSRF_FIELD};
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::{Form, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use lf::clock::Timestamp;
+use lf::provider::{Answer, Provider};
 use lf::wire::{ActionKind, SessionDiff, SessionRecord};
 use maud::{DOCTYPE, Markup, html};
 use std::sync::Arc;
@@ -31,11 +32,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/s/{id}", get(session))
         .route("/part/s/{id}", get(session_part))
         .route("/s/{id}/complete", post(complete))
-        // Reply, allow and deny go here, beside complete: POST routes that
-        // call `Lf::send_reply` and `Lf::answer_prompt` (lib/src/session/
-        // act.rs, as lf-session-send and lf-session-answer do), their forms
-        // in `actions` below. The guard already asks them for the token
-        // and the CSRF token.
+        .route("/s/{id}/reply", post(reply))
+        .route("/s/{id}/answer", post(answer))
         .route("/events", get(crate::live::events))
         .merge(crate::assets::routes())
         .fallback(not_found)
@@ -298,7 +296,7 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
                 dt { "Folder" } dd.path { (record.cwd) }
                 dt { "Id" } dd.id { (record.id) }
             }
-            (actions(record, csrf))
+            (actions(record, shown.screen.as_deref(), csrf))
             @if let Some(summary) = &record.ready_summary {
                 section {
                     h2 { "Ready summary" }
@@ -323,18 +321,38 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
     }
 }
 
-/// What the person may do with a Session from here.
-fn actions(record: &SessionRecord, csrf: &str) -> Markup {
+/// What the person may do with a Session from here: reply when it waits
+/// for a reply, allow or deny when it waits for an approval, complete it.
+fn actions(record: &SessionRecord, screen: Option<&[String]>, csrf: &str) -> Markup {
     let complete = record
         .actions
         .iter()
         .find(|action| action.kind == ActionKind::Complete);
     html! {
         section.actions {
-            // Reply (a text field and Send) and Allow / Deny (with
-            // "always") go first here, each a form like Complete's
-            // posting to its route in `router`, shown when the record's
-            // attention is reply or approve.
+            @match record.attention {
+                Some(lf::wire::Attention::Reply) => form.reply method="post" action={ "/s/" (record.id) "/reply" } {
+                    input type="hidden" name=(CSRF_FIELD) value=(csrf);
+                    label for="reply-text" { "Your reply" }
+                    span.field {
+                        input #reply-text type="text" name="text" required autocomplete="off"
+                            maxlength=(lf::session::act::REPLY_MAX) enterkeyhint="send";
+                        button type="submit" name="reply" { "Reply" }
+                    }
+                },
+                Some(lf::wire::Attention::Approve) => form.answer method="post" action={ "/s/" (record.id) "/answer" } {
+                    input type="hidden" name=(CSRF_FIELD) value=(csrf);
+                    p { "Its agent asks for your permission (see its screen below)." }
+                    span.buttons {
+                        button type="submit" name="answer" value="allow" { "Allow" }
+                        @if offers_always(record, screen) {
+                            button.secondary type="submit" name="answer" value="allow_always" { "Allow always" }
+                        }
+                        button.deny type="submit" name="answer" value="deny" { "Deny" }
+                    }
+                },
+                _ => {},
+            }
             @if let Some(action) = complete {
                 @match &action.unavailable_reason {
                     None => details.complete {
@@ -349,6 +367,20 @@ fn actions(record: &SessionRecord, csrf: &str) -> Markup {
                 }
             }
         }
+    }
+}
+
+/// Whether to offer "Allow always": when the prompt on the Session's
+/// screen offers it (the provider's own reading of its dialog), or when
+/// the page cannot tell (no prompt among the lines it shows), where the
+/// library's refusal then explains.
+fn offers_always(record: &SessionRecord, screen: Option<&[String]>) -> bool {
+    let provider = record.provider.as_deref().map(Provider::parse);
+    match (provider, screen) {
+        (Some(Ok(provider)), Some(lines)) if provider.shows_permission_prompt(lines) => provider
+            .answer_keys(Answer::AllowAlways, lines)
+            .is_some(),
+        _ => true,
     }
 }
 
@@ -392,5 +424,54 @@ async fn complete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
         })
     })
     .await?;
+    Ok(Redirect::to(&page).into_response())
+}
+
+/// The reply form's field.
+#[derive(serde::Deserialize)]
+struct ReplyForm {
+    text: String,
+}
+
+/// `POST /s/ID/reply`: what lf-session-send does, then the Session's page.
+async fn reply(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Form(form): Form<ReplyForm>,
+) -> Result<Response, Failed> {
+    let id = session_id(&id)?;
+    let page = format!("/s/{id}");
+    app.with_lf(move |lf| lf.send_reply(id.as_str(), &form.text))
+        .await?;
+    Ok(Redirect::to(&page).into_response())
+}
+
+/// The answer form's button.
+#[derive(serde::Deserialize)]
+struct AnswerForm {
+    answer: String,
+}
+
+/// `POST /s/ID/answer`: what lf-session-answer does, then the Session's
+/// page.
+async fn answer(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Form(form): Form<AnswerForm>,
+) -> Result<Response, Failed> {
+    let id = session_id(&id)?;
+    let answer = match form.answer.as_str() {
+        "allow" => Answer::Allow,
+        "allow_always" => Answer::AllowAlways,
+        "deny" => Answer::Deny,
+        _ => {
+            let status = StatusCode::BAD_REQUEST;
+            let message = "An answer is allow, allow_always or deny.";
+            return Ok((status, message_page(status, message)).into_response());
+        }
+    };
+    let page = format!("/s/{id}");
+    app.with_lf(move |lf| lf.answer_prompt(id.as_str(), answer))
+        .await?;
     Ok(Redirect::to(&page).into_response())
 }
