@@ -8,7 +8,7 @@ use lf::wire::{Attention, EventKind, SessionRecord, SessionState};
 
 /// The fake Claude, launched in `cwd` with a first prompt it echoes: the
 /// Session then waits for a reply. Its pane, and its record.
-fn waiting_for_a_reply(env: &Env) -> (SessionRecord, String) {
+pub(crate) fn waiting_for_a_reply(env: &Env) -> (SessionRecord, String) {
     let cwd = env.mkdir("repo");
     let record: SessionRecord = env
         .run(
@@ -31,7 +31,7 @@ fn waiting_for_a_reply(env: &Env) -> (SessionRecord, String) {
 }
 
 /// What the fake agent was told, in order: its turns' prompts.
-fn prompts(env: &Env) -> Vec<String> {
+pub(crate) fn prompts(env: &Env) -> Vec<String> {
     env.agent_log("hook")
         .into_iter()
         .filter(|hook| hook["event"] == "UserPromptSubmit")
@@ -40,7 +40,7 @@ fn prompts(env: &Env) -> Vec<String> {
 }
 
 /// A Claude hook for a Session's current Run, as its agent would send it.
-fn claude_hook(env: &Env, session: &str, event: &str) {
+pub(crate) fn claude_hook(env: &Env, session: &str, event: &str) {
     let run = env.current_run(session);
     let chosen = env.chosen_native_id(&run);
     let payload = format!(r#"{{"hook_event_name":"{event}","session_id":"{chosen}","cwd":"/"}}"#);

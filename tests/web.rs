@@ -18,14 +18,14 @@ fn program() -> PathBuf {
 }
 
 /// A running lf-web on a free port of 127.0.0.1, stopped when dropped.
-struct Web {
+pub(crate) struct Web {
     child: Child,
-    address: SocketAddr,
-    token: String,
+    pub(crate) address: SocketAddr,
+    pub(crate) token: String,
 }
 
 impl Web {
-    fn start(env: &Env) -> Web {
+    pub(crate) fn start(env: &Env) -> Web {
         Self::start_with(env, &[])
     }
 
@@ -53,7 +53,7 @@ impl Web {
         }
     }
 
-    fn host(&self) -> String {
+    pub(crate) fn host(&self) -> String {
         self.address.to_string()
     }
 
@@ -394,6 +394,92 @@ fn a_post_without_the_csrf_token_is_refused_and_with_it_completes() {
     assert_eq!(web.post(&path, &format!("csrf={token}")).status, 409);
 }
 
+/// Text as maud writes it into a page (what `&`, `<`, `>` and `"` become).
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[test]
+fn reply_and_answer_need_the_csrf_token_and_are_refused_as_the_binaries_are() {
+    use crate::session_send::{claude_hook, prompts, waiting_for_a_reply};
+    let env = Env::new();
+    let (record, _pane) = waiting_for_a_reply(&env);
+    let web = Web::start(&env);
+    let page = web.get(&format!("/s/{}", record.id)).body;
+    // Waiting for a reply: the field and its button, no answer buttons.
+    assert!(page.contains(r#"name="text""#), "{page}");
+    assert!(!page.contains(r#"name="answer""#), "{page}");
+    let token = csrf(&page);
+    let reply = format!("/s/{}/reply", record.id);
+    let answer = format!("/s/{}/answer", record.id);
+    for (path, form) in [
+        (&reply, "text=hello".to_owned()),
+        (&reply, format!("text=hello&csrf={}", "0".repeat(64))),
+        (&answer, "answer=allow".to_owned()),
+        (&answer, "answer=deny&csrf=".to_owned()),
+    ] {
+        let refused = web.post(path, &form);
+        assert_eq!(refused.status, 403, "{path} {form:?}: {refused:?}");
+    }
+    // Not waiting for an approval: refused with the library's words.
+    let not_approve = web.post(&answer, &format!("csrf={token}&answer=allow"));
+    assert_eq!(not_approve.status, 409, "{not_approve:?}");
+    let said = env
+        .attempt("lf-session-answer", &[&record.id, "allow"])
+        .fails_with(4, "not_waiting_for")
+        .message;
+    assert!(
+        not_approve
+            .body
+            .contains(&format!(r#"<p class="message">{}</p>"#, escaped(&said))),
+        "{said}\n{}",
+        not_approve.body
+    );
+    // The agent works (its prompt submitted): a reply is refused, as
+    // lf-session-send's, and nothing reaches the agent.
+    claude_hook(&env, &record.id, "UserPromptSubmit");
+    let working = web.post(&reply, &format!("csrf={token}&text=are+you+there%3F"));
+    assert_eq!(working.status, 409, "{working:?}");
+    let said = env
+        .attempt("lf-session-send", &[&record.id, "are you there?"])
+        .fails_with(4, "not_waiting_for")
+        .message;
+    assert!(
+        working
+            .body
+            .contains(&format!(r#"<p class="message">{}</p>"#, escaped(&said))),
+        "{said}\n{}",
+        working.body
+    );
+    assert!(!web.get(&format!("/s/{}", record.id)).body.contains(r#"name="text""#));
+    // An answer that is none of the three.
+    assert_eq!(
+        web.post(&answer, &format!("csrf={token}&answer=maybe")).status,
+        400
+    );
+    assert_eq!(prompts(&env), ["first"], "nothing was sent");
+}
+
+#[test]
+fn it_does_not_start_inside_an_lf_session() {
+    let env = Env::new();
+    for name in ["LF_RUN_ID", "LF_SESSION_ID"] {
+        let mut command = env.json_errors("lf-web");
+        command
+            .args(["--listen", "127.0.0.1:0", "--no-qr"])
+            .env(name, "01J0000000000000000000000");
+        let refused = env.run_command(command).fails_with(2, "command_line");
+        assert!(refused.message.starts_with(&format!("{name} is set")), "{}", refused.message);
+    }
+    assert!(
+        !env.home().join("web.token").exists(),
+        "a refused start makes no token"
+    );
+}
+
 #[test]
 fn a_sessions_strings_are_text_and_ids_are_checked() {
     let env = Env::new();
@@ -485,7 +571,7 @@ fn a_closed_stdout_does_not_stop_it() {
 }
 
 /// The browser tests: Chromium as Debian ships it, through chromedriver.
-mod browser {
+pub(crate) mod browser {
     use super::*;
     use fantoccini::{Client, ClientBuilder, Locator};
     use serde::Deserialize;

@@ -17,7 +17,7 @@ fn dialog(provider: &str) -> &'static str {
 
 /// A trusted repository with the real `provider` started in it by
 /// `lf-session-new`, its prompt on screen.
-fn started(provider: &str) -> (Server, Env, SessionRecord, String) {
+pub(super) fn started(provider: &str) -> (Server, Env, SessionRecord, String) {
     started_with(provider, |_| {})
 }
 
@@ -45,7 +45,7 @@ fn started_with(provider: &str, prepare: impl Fn(&Env)) -> (Server, Env, Session
 
 /// Prompt the agent to run `command` through its shell tool, and wait
 /// until lf says the Session waits for its permission.
-fn ask_permission(env: &Env, model: &Server, record: &SessionRecord, pane: &str, prompt: &str) {
+pub(super) fn ask_permission(env: &Env, model: &Server, record: &SessionRecord, pane: &str, prompt: &str) {
     say_until(env, pane, prompt, || model.received_prompt(prompt));
     wait_screen(env, pane, dialog(record.provider.as_deref().unwrap()), 30);
     wait_for_state(
@@ -58,7 +58,7 @@ fn ask_permission(env: &Env, model: &Server, record: &SessionRecord, pane: &str,
 }
 
 /// The `answered` events of a Session: `(from, to)`, each naming who.
-fn answered(env: &Env, id: &str) -> Vec<(String, String)> {
+pub(super) fn answered(env: &Env, id: &str) -> Vec<(String, String)> {
     crate::watch::all_events(env)
         .into_iter()
         .filter(|event| event.session_id == id && event.kind == EventKind::Answered)

@@ -13,6 +13,7 @@ mod bench;
 mod claude;
 mod codex;
 mod restore;
+mod web;
 
 use crate::model::Server;
 use crate::util::{Env, wait_for};
