@@ -454,10 +454,15 @@ fn reply_and_answer_need_the_csrf_token_and_are_refused_as_the_binaries_are() {
         "{said}\n{}",
         working.body
     );
-    assert!(!web.get(&format!("/s/{}", record.id)).body.contains(r#"name="text""#));
+    assert!(
+        !web.get(&format!("/s/{}", record.id))
+            .body
+            .contains(r#"name="text""#)
+    );
     // An answer that is none of the three.
     assert_eq!(
-        web.post(&answer, &format!("csrf={token}&answer=maybe")).status,
+        web.post(&answer, &format!("csrf={token}&answer=maybe"))
+            .status,
         400
     );
     assert_eq!(prompts(&env), ["first"], "nothing was sent");
@@ -472,7 +477,11 @@ fn it_does_not_start_inside_an_lf_session() {
             .args(["--listen", "127.0.0.1:0", "--no-qr"])
             .env(name, "01J0000000000000000000000");
         let refused = env.run_command(command).fails_with(2, "command_line");
-        assert!(refused.message.starts_with(&format!("{name} is set")), "{}", refused.message);
+        assert!(
+            refused.message.starts_with(&format!("{name} is set")),
+            "{}",
+            refused.message
+        );
     }
     assert!(
         !env.home().join("web.token").exists(),

@@ -45,7 +45,13 @@ fn started_with(provider: &str, prepare: impl Fn(&Env)) -> (Server, Env, Session
 
 /// Prompt the agent to run `command` through its shell tool, and wait
 /// until lf says the Session waits for its permission.
-pub(super) fn ask_permission(env: &Env, model: &Server, record: &SessionRecord, pane: &str, prompt: &str) {
+pub(super) fn ask_permission(
+    env: &Env,
+    model: &Server,
+    record: &SessionRecord,
+    pane: &str,
+    prompt: &str,
+) {
     say_until(env, pane, prompt, || model.received_prompt(prompt));
     wait_screen(env, pane, dialog(record.provider.as_deref().unwrap()), 30);
     wait_for_state(

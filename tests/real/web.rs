@@ -75,7 +75,10 @@ fn claude_reply_allow_and_deny_from_the_page_reach_the_agent() {
     let screenshot = browser.block(browser.client.screenshot()).unwrap();
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lf-web-approve-phone.png");
     std::fs::write(&path, &screenshot).unwrap();
-    eprintln!("a Session waiting for approval, at a phone's width: {}", path.display());
+    eprintln!(
+        "a Session waiting for approval, at a phone's width: {}",
+        path.display()
+    );
     browser.click("button[name=answer][value=allow]");
     wait_file(&env.mkdir("repo").join("allowed.txt"), 20);
     wait_for("the page to leave approve", 30, || {

@@ -377,9 +377,9 @@ fn actions(record: &SessionRecord, screen: Option<&[String]>, csrf: &str) -> Mar
 fn offers_always(record: &SessionRecord, screen: Option<&[String]>) -> bool {
     let provider = record.provider.as_deref().map(Provider::parse);
     match (provider, screen) {
-        (Some(Ok(provider)), Some(lines)) if provider.shows_permission_prompt(lines) => provider
-            .answer_keys(Answer::AllowAlways, lines)
-            .is_some(),
+        (Some(Ok(provider)), Some(lines)) if provider.shows_permission_prompt(lines) => {
+            provider.answer_keys(Answer::AllowAlways, lines).is_some()
+        }
         _ => true,
     }
 }
