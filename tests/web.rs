@@ -402,6 +402,13 @@ fn escaped(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// Whether a refusal's page says, as text, what the binary said (its
+/// sentence, without the hint that names a command to type there).
+fn says_as_text(page: &str, said: &str) -> bool {
+    let sentence = said.split("; see it").next().unwrap();
+    page.contains(&format!(r#"<p class="message">{}</p>"#, escaped(sentence)))
+}
+
 #[test]
 fn reply_and_answer_need_the_csrf_token_and_are_refused_as_the_binaries_are() {
     use crate::session_send::{claude_hook, prompts, waiting_for_a_reply};
@@ -432,9 +439,7 @@ fn reply_and_answer_need_the_csrf_token_and_are_refused_as_the_binaries_are() {
         .fails_with(4, "not_waiting_for")
         .message;
     assert!(
-        not_approve
-            .body
-            .contains(&format!(r#"<p class="message">{}</p>"#, escaped(&said))),
+        says_as_text(&not_approve.body, &said),
         "{said}\n{}",
         not_approve.body
     );
@@ -448,9 +453,7 @@ fn reply_and_answer_need_the_csrf_token_and_are_refused_as_the_binaries_are() {
         .fails_with(4, "not_waiting_for")
         .message;
     assert!(
-        working
-            .body
-            .contains(&format!(r#"<p class="message">{}</p>"#, escaped(&said))),
+        says_as_text(&working.body, &said),
         "{said}\n{}",
         working.body
     );
