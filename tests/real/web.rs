@@ -72,6 +72,17 @@ fn claude_reply_allow_and_deny_from_the_page_reach_the_agent() {
         30,
     );
     wait_shown(&browser, "approve");
+    // The page shows the dialog on its screen (looked at again every 5 s),
+    // and offers "Allow always" because Claude's prompt does.
+    wait_for("the page to show the dialog", 30, || {
+        let text: String =
+            browser.eval("return (document.querySelector('pre.screen') || {}).textContent || ''");
+        text.contains("Do you want to proceed?").then_some(())
+    });
+    let buttons: Vec<String> = browser.eval(
+        "return Array.from(document.querySelectorAll('button[name=answer]')).map(b => b.value)",
+    );
+    assert_eq!(buttons, ["allow", "allow_always", "deny"]);
     let screenshot = browser.block(browser.client.screenshot()).unwrap();
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lf-web-approve-phone.png");
     std::fs::write(&path, &screenshot).unwrap();
