@@ -299,7 +299,7 @@ impl Lf {
         }
         let provider = Provider::parse(&current.provider)?;
         let next = NewRun {
-            id: RunId::new(),
+            id: self.caller.new_run_id(),
             chosen_native_id: provider.chosen_native_id(),
             provider: current.provider.clone(),
             model: current.model.clone(),
