@@ -239,14 +239,23 @@ fn a_home_folder_that_cannot_be_made_is_named_with_why() {
     );
 }
 
+/// The ids in it are the seed's (`LF_TEST_SEED`, with the Run's time
+/// fixed by `LF_TEST_NOW`), so the whole line is pinned, ids and all.
 #[test]
 fn a_launch_that_failed_says_what_was_recorded_and_what_ran() {
     let env = Env::new();
     let mut new = env.command("lf-session-new");
-    new.arg("hello").env("FAKE_AGENT_CRASH_AT_START", "1");
+    new.arg("hello")
+        .env("FAKE_AGENT_CRASH_AT_START", "1")
+        .env("LF_TEST_SEED", "launch")
+        .env("LF_TEST_NOW", "2026-12-02T07:00:00Z");
     let message = env.run_command(new).fails(1);
-    let session = &env.list(&[])[0];
-    let run = env.current_run(&session.id);
+    let (session, run) = (
+        "37116aed5684455b83b2f031a88ad347",
+        "run-01m8trv4c0nfy42b76wm000001",
+    );
+    assert_eq!(env.list(&[])[0].id, session);
+    assert_eq!(env.current_run(session), run);
     let agent = fakes().join("claude");
     let digest = std::process::Command::new("sha256sum")
         .arg(&agent)
@@ -254,18 +263,17 @@ fn a_launch_that_failed_says_what_was_recorded_and_what_ran() {
         .unwrap()
         .stdout;
     let digest = String::from_utf8_lossy(&digest[..64]);
-    let launched = format!(
-        "Session {} was recorded but did not start: Run {run}: executable {} (sha256 {digest}), \
-         cwd {}, Home {}, database {}: exited with ",
-        session.id,
-        agent.display(),
-        env.work().display(),
-        env.home().display(),
-        env.home().join("loopflow.db").display()
-    );
-    assert!(
-        message.starts_with(&launched) && message.ends_with(" before becoming resumable"),
-        "{message}\nexpected {launched}… before becoming resumable"
+    assert_eq!(
+        message,
+        format!(
+            "Session {session} was recorded but did not start: Run {run}: executable {} \
+             (sha256 {digest}), cwd {}, Home {}, database {}: exited with exit status: 1 before \
+             becoming resumable",
+            agent.display(),
+            env.work().display(),
+            env.home().display(),
+            env.home().join("loopflow.db").display()
+        )
     );
 }
 
@@ -353,6 +361,27 @@ fn a_hosts_error_text_is_shown_escaped_on_every_path() {
     assert_eq!(problems[0].problem, HostProblemKind::Failed);
     assert_inert(&problems[0].message);
     assert!(problems[0].message.contains(HOSTILE_SHOWN), "{problems:?}");
+}
+
+/// Told apart from a timeout by its variant (tests/remote.rs); here, its
+/// words: which host, which bound, what was asked, what to check.
+#[test]
+fn a_host_that_floods_an_open_is_told_which_bound_it_passed() {
+    let remote = Remote::new();
+    remote.fake_twin(&[("lf-session-open", "exec yes")]);
+    let id = "0123456789abcdef0123456789abcdef";
+    assert_eq!(
+        said(
+            &remote.here,
+            "lf-session-open",
+            &["--print", id, "--host", "twin"],
+            1
+        ),
+        "host twin sent more than 1 MiB in answer to lf-session-open, more than lf reads from a \
+         host, so lf stopped reading and closed the connection; lf-session-open there prints one \
+         record, far smaller than that: check what it prints on that host (a login script that \
+         prints on stdout, or a program that is not lf)"
+    );
 }
 
 #[test]

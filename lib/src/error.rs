@@ -45,7 +45,6 @@ pub use untrusted::{HOST_TEXT_MAX, host_text, quote};
 
 pub use crate::{Error, Result};
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,6 +178,7 @@ mod tests {
             "hook_of_other_provider",
             "host_exists",
             "host_not_found",
+            "host_sent_too_much",
             "host_unavailable",
             "identifier_looks_like_id",
             "in_variable",

@@ -172,12 +172,6 @@ macro_rules! ulid_id {
                     .into())
                 }
             }
-            /// The next id of a seeded sequence (see [`TEST_SEED_ENV`]), made
-            /// at `millis` since the Unix epoch: ordered within one process,
-            /// as [`Self::new`]'s are.
-            pub(crate) fn seeded(seed: &str, millis: u64) -> Self {
-                $name(format!("{}{}", $prefix, seeded_ulid(seed, millis)))
-            }
             /// Whether the text has this id's prefix (and so is meant as one).
             pub fn looks_like(text: &str) -> bool {
                 text.starts_with($prefix)
@@ -225,6 +219,15 @@ ulid_id!(RunId, "run-", "Run", Arg::Id);
 ulid_id!(TaskId, "task-", "Task", Arg::Task);
 ulid_id!(WaveId, "wave-", "Wave", Arg::Wave);
 ulid_id!(HandoffId, "handoff-", "handoff", Arg::Id);
+
+impl RunId {
+    /// The next Run id of a seeded sequence (see [`TEST_SEED_ENV`]), made
+    /// at `millis` since the Unix epoch: ordered within one process, as
+    /// [`RunId::new`]'s are.
+    pub(crate) fn seeded(seed: &str, millis: u64) -> Self {
+        RunId(format!("{}{}", RunId::PREFIX, seeded_ulid(seed, millis)))
+    }
+}
 
 /// The fewest characters of an id a person may type for the whole id
 /// (after `run-` for a Run): six hexadecimal characters are 16.7 million
@@ -392,7 +395,10 @@ mod tests {
         assert!(is_session_id(&session), "{session}");
         assert_ne!(session, SessionId::seeded("7"), "the count moves on");
         let (first, second) = (RunId::seeded("7", 1_000), RunId::seeded("7", 1_000));
-        assert!(RunId::parse(&first).is_ok() && first < second, "{first} {second}");
+        assert!(
+            RunId::parse(&first).is_ok() && first < second,
+            "{first} {second}"
+        );
     }
 
     #[test]

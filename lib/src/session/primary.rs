@@ -9,7 +9,7 @@ use crate::Result;
 use crate::clock::now_micros;
 use crate::error::domain::Arg;
 use crate::facade::Lf;
-use crate::ids::{RunId, SessionId};
+use crate::ids::SessionId;
 use crate::provider::Provider;
 use crate::session::error::SessionError;
 use crate::store::{NewRun, NewSessionRow};
