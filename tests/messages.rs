@@ -732,3 +732,96 @@ fn removing_a_worktree_says_what_it_would_lose_and_what_it_discarded() {
         )
     );
 }
+
+/// What lf-install-shell tells a person beside its report: a file of their
+/// own it kept, a MANPATH that hides the pages, and a shell that will not
+/// complete lf's commands until a line is added (tests/install_shell.rs
+/// checks the kinds, files and lines; here, the words).
+#[test]
+fn lf_install_shell_says_what_it_kept_and_what_will_not_work_yet() {
+    use crate::install_shell::{BASH_COMPLETION, DEBIAN_BASHRC, User, only_warning, places_of};
+    let user = User::new();
+    let path = user.write(
+        ".local/share/bash-completion/completions/lf-session-list",
+        "complete -W '--mine' lf-session-list\n",
+    );
+    let (report, _) = user.install(&[]);
+    assert_eq!(
+        report.notes,
+        [format!(
+            "kept {}: it is not lf's (it has no \"{}\" line), so lf's bash completion for \
+             lf-session-list is not there; move it aside and run lf-install-shell again",
+            path.display(),
+            lf_bins::install::MARK
+        )]
+    );
+
+    let user = User::new().with("MANPATH", "/usr/share/man");
+    user.write(".bashrc", DEBIAN_BASHRC);
+    let (report, _) = user.install(&["--shell", "bash"]);
+    assert_eq!(
+        report.notes,
+        [format!(
+            "MANPATH is set, so man does not look beside PATH: add {} to it (or end it with a \
+             colon) to read lf's man pages",
+            user.home.join(".cargo/share/man").display()
+        )]
+    );
+
+    let user = User::new();
+    user.write(".bashrc", "# my own bash settings\nPS1='ready> '\n");
+    let (report, _) = user.install(&["--shell", "bash"]);
+    let bashrc = user.home.join(".bashrc").display().to_string();
+    assert_eq!(
+        only_warning(&report).message,
+        format!(
+            "bash will not complete lf's commands: bash-completion ({BASH_COMPLETION}) is \
+             installed but not loaded, as no line of {bashrc} or /etc/bash.bashrc sources it; add \
+             this line to {bashrc}: [ -r {BASH_COMPLETION} ] && . {BASH_COMPLETION}"
+        )
+    );
+
+    let user = User::new();
+    user.write(".zshrc", "# my own zsh settings\nPS1='ready> '\n");
+    let (report, _) = user.install(&["--shell", "zsh"]);
+    assert_eq!(
+        only_warning(&report).message,
+        format!(
+            "zsh will not complete lf's commands: {} runs no compinit (nor oh-my-zsh, prezto, Zim, \
+             antigen, zplug or zsh4humans, which run it), so zsh's completion system is off; add \
+             this line at its end, after lf's block: autoload -Uz compinit && compinit",
+            user.home.join(".zshrc").display()
+        )
+    );
+
+    // On a system of the test's making with bash-completion nowhere: each
+    // place looked in is named, and how to install it.
+    let dir = tempfile::tempdir().unwrap();
+    let (root, home) = (dir.path().join("root"), dir.path().join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let warnings = lf_bins::install::bash_warnings(&places_of(&home), &root, |_: &str| None);
+    let usual = root.join("usr/share/bash-completion/bash_completion");
+    assert_eq!(
+        warnings
+            .iter()
+            .map(|warning| &warning.message)
+            .collect::<Vec<_>>(),
+        [&format!(
+            "bash will not complete lf's commands: bash-completion, which loads them, is not \
+             installed (there is no {}, {}, {}, {}, {}); install its package (apt install \
+             bash-completion, dnf install bash-completion, pacman -S bash-completion), then add \
+             this line to {}: [ -r {} ] && . {}",
+            usual.display(),
+            root.join("usr/local/share/bash-completion/bash_completion")
+                .display(),
+            root.join("etc/bash_completion").display(),
+            root.join("home/linuxbrew/.linuxbrew/etc/profile.d/bash_completion.sh")
+                .display(),
+            home.join(".nix-profile/share/bash-completion/bash_completion")
+                .display(),
+            home.join(".bashrc").display(),
+            usual.display(),
+            usual.display()
+        )]
+    );
+}
