@@ -256,25 +256,67 @@ fn a_launch_that_failed_says_what_was_recorded_and_what_ran() {
     );
     assert_eq!(env.list(&[])[0].id, session);
     assert_eq!(env.current_run(session), run);
-    let agent = fakes().join("claude");
-    let digest = std::process::Command::new("sha256sum")
-        .arg(&agent)
-        .output()
-        .unwrap()
-        .stdout;
-    let digest = String::from_utf8_lossy(&digest[..64]);
     assert_eq!(
         message,
         format!(
-            "Session {session} was recorded but did not start: Run {run}: executable {} \
-             (sha256 {digest}), cwd {}, Home {}, database {}: exited with exit status: 1 before \
-             becoming resumable",
-            agent.display(),
+            "Session {session} was recorded but did not start: Run {run}: {}, cwd {}, Home {}, \
+             database {}: exited with exit status: 1 before becoming resumable",
+            fake_executable("claude"),
             env.work().display(),
             env.home().display(),
             env.home().join("loopflow.db").display()
         )
     );
+}
+
+/// A resume whose agent dies before confirming the conversation names the
+/// conversation, what the agent said, and what the next open does
+/// (tests/real drives the real CLIs to it).
+#[test]
+fn a_resume_that_dies_at_once_says_the_next_open_starts_anew() {
+    let env = Env::new();
+    let (id, run, native) = (
+        "5e55104f0e1d4c2b9a3e6f7a8b9c0d1e",
+        "run-01jx4q8zzzzzzzzzzzzzzzzzzz",
+        "4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a",
+    );
+    env.seed_conversation(id, run, "Fix the parser");
+    env.db()
+        .execute(
+            "UPDATE runs SET native_id = ?2, published = 1 WHERE id = ?1",
+            [run, native],
+        )
+        .unwrap();
+    let mut open = env.command("lf-session-open");
+    open.args(["--detach", id])
+        .env("FAKE_AGENT_CRASH_AT_START", "1");
+    assert_eq!(
+        env.run_command(open).fails(1),
+        format!(
+            "Run {run}: {}, cwd {}, Home {}, database {}: the resume of claude conversation \
+             {native} exited with exit status: 1 before claude confirmed it; the next open starts \
+             a new conversation",
+            fake_executable("claude"),
+            env.work().display(),
+            env.home().display(),
+            env.home().join("loopflow.db").display()
+        )
+    );
+}
+
+/// How a launch's message names a fake agent: its path and its digest.
+fn fake_executable(name: &str) -> String {
+    let agent = fakes().join(name);
+    let digest = Command::new("sha256sum")
+        .arg(&agent)
+        .output()
+        .unwrap()
+        .stdout;
+    format!(
+        "executable {} (sha256 {})",
+        agent.display(),
+        String::from_utf8_lossy(&digest[..64])
+    )
 }
 
 #[test]
@@ -823,5 +865,30 @@ fn lf_install_shell_says_what_it_kept_and_what_will_not_work_yet() {
             usual.display(),
             usual.display()
         )]
+    );
+}
+
+/// An agent CLI that is not installed is named, with how to install it,
+/// in one sentence (tests/real matches its variant with the real CLIs).
+#[test]
+fn a_provider_that_is_not_installed_is_named_with_how_to_install_it() {
+    let mut env = Env::new();
+    env.agents = env.dir.path().join("no-agents");
+    let said = ["claude", "codex"].map(|provider| {
+        said(
+            &env,
+            "lf-session-new",
+            &["--provider", provider, "Fix the parser"],
+            1,
+        )
+    });
+    assert_eq!(
+        said,
+        [
+            "\"claude\" is not on PATH: install Claude Code (npm install -g \
+             @anthropic-ai/claude-code) or choose another --provider",
+            "\"codex\" is not on PATH: install the Codex CLI (npm install -g @openai/codex) or \
+             choose another --provider"
+        ]
     );
 }
