@@ -29,7 +29,7 @@ const README: &str = include_str!("../README.md");
 
 /// How many blocks README.md marks `not run`. A block newly marked must say
 /// why it cannot run here; this number changes with it, on purpose.
-const NOT_RUN: usize = 10;
+const NOT_RUN: usize = 11;
 
 /// One fenced block of the README.
 #[derive(Debug, Clone, PartialEq, Eq)]

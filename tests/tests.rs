@@ -54,6 +54,8 @@ mod session_list;
 mod session_new;
 /// lf-session-ready and lf-session-rename.
 mod session_ready_rename;
+/// lf-session-send and lf-session-answer: what they refuse, and a reply typed literally.
+mod session_send;
 /// Short ids: a unique prefix of a Session or Run id names it; an ambiguous one is refused.
 mod short_ids;
 /// Many processes at once, killed writers, corrupt and newer databases.

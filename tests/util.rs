@@ -33,6 +33,8 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-session-diff" => env!("CARGO_BIN_EXE_lf-session-diff"),
         "lf-session-restore" => env!("CARGO_BIN_EXE_lf-session-restore"),
         "lf-host" => env!("CARGO_BIN_EXE_lf-host"),
+        "lf-session-send" => env!("CARGO_BIN_EXE_lf-session-send"),
+        "lf-session-answer" => env!("CARGO_BIN_EXE_lf-session-answer"),
         other => panic!("no binary named {other}"),
     };
     PathBuf::from(path)

@@ -348,7 +348,8 @@ mod tests {
             .execute_batch(
                 "DROP TRIGGER sessions_attention_counted; DROP TABLE attention_counts; \
                  CREATE INDEX sessions_attention_kind ON sessions (attention) \
-                 WHERE attention IS NOT NULL; PRAGMA user_version = 8;",
+                 WHERE attention IS NOT NULL; ALTER TABLE events DROP COLUMN by_person; \
+                 PRAGMA user_version = 8;",
             )
             .unwrap();
         let migrated = Lf::at(lf.home().clone(), Caller::default());

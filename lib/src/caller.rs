@@ -19,6 +19,8 @@ pub const VARIABLES: &[&str] = &[
     crate::home::HOME_ENV,
     "XDG_STATE_HOME",
     "HOME",
+    // Who the person is, named in what they do from afar (`session::act`).
+    "USER",
     // Where the agent CLIs are installed.
     "PATH",
     // Which tmux server and pane the person is in.

@@ -23,6 +23,8 @@
 //! - Primaries (`session/primary.rs`): [`Lf::primary_scope`],
 //!   [`Lf::ensure_primary`], [`Lf::replace_primary`].
 //! - Restoring lost Sessions (`session/restore.rs`): [`Lf::restore`].
+//! - Acting on a Session from afar (`session/act.rs`): [`Lf::send_reply`],
+//!   [`Lf::answer_prompt`].
 //! - Attention (`attention.rs`): [`Lf::attention_counts`],
 //!   [`Lf::next_waiting`].
 //! - The change stream (`changes/watch.rs`): [`Lf::watch`].

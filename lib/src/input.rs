@@ -91,6 +91,20 @@ impl Prose {
     }
 }
 
+/// A reply typed into an agent (`lf-session-send`): one line, since a
+/// newline would submit it early, and nothing a terminal would read as a
+/// key or a sequence.
+pub const REPLY: Prose = Prose {
+    arg: Arg::Text,
+    what: "reply",
+    max: crate::session::act::REPLY_MAX,
+    lines: false,
+};
+
+pub fn reply(text: &str) -> Result<String> {
+    REPLY.check(text)
+}
+
 pub fn title(text: &str) -> Result<String> {
     TITLE.check(text)
 }

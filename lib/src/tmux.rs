@@ -193,6 +193,23 @@ impl Tmux {
         Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     }
 
+    /// Type `text` into a pane as it is (`send-keys -l`, after `--`): no
+    /// word of it is read as a key name or a flag. The caller checks the
+    /// text holds no control character (a newline would submit early).
+    pub fn type_text(&self, pane: &PaneId, text: &str) -> Result<()> {
+        self.run(
+            &["send-keys", "-t", pane.as_str(), "-l", "--", text],
+            &format!("cannot type into the pane {pane}"),
+        )
+    }
+
+    /// Press keys in a pane, each a tmux key name (`Enter`, `Escape`, `y`).
+    pub fn press(&self, pane: &PaneId, keys: &[&str]) -> Result<()> {
+        let mut args = vec!["send-keys", "-t", pane.as_str(), "--"];
+        args.extend_from_slice(keys);
+        self.run(&args, &format!("cannot press keys in the pane {pane}"))
+    }
+
     /// Open a window in the caller's tmux session running `argv` (no
     /// shell), and show it: how a person inside tmux reaches a Session of
     /// another machine, whose ssh runs in that window.

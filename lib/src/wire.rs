@@ -403,6 +403,10 @@ crate::names::named! {
         Title,
         /// The agent's ready summary changed (`null` once there is none).
         ReadySummary,
+        /// A person answered the agent from afar (`lf-session-send`,
+        /// `lf-session-answer`): `from` is the attention answered, `to` what
+        /// they did ([`Answered`]), `by` who.
+        Answered,
     }
 }
 
@@ -420,7 +424,26 @@ pub struct SessionEvent {
     pub from: Option<String>,
     #[serde(deserialize_with = "required")]
     pub to: Option<String>,
+    /// Who acted, for an `answered` event (this machine's user name);
+    /// `null` for every other kind.
+    #[serde(deserialize_with = "required")]
+    pub by: Option<String>,
     pub record: SessionRecord,
+}
+
+crate::names::named! {
+    "answer";
+    /// What a person did to an agent from afar: an `answered` event's `to`.
+    pub enum Answered {
+        /// Typed a reply and submitted it (`lf-session-send`).
+        Sent,
+        /// Allowed what the permission prompt asked, this once.
+        Allowed,
+        /// Allowed it, and the like of it from now on (`--always`).
+        AllowedAlways,
+        /// Refused what the permission prompt asked.
+        Denied,
+    }
 }
 
 /// How many open Sessions owe each kind of attention (`lf-session-count`).

@@ -59,4 +59,18 @@ mod engine {
             _dir: dir,
         }
     }
+
+    impl DemoTest {
+        /// The error a source that must fail ends with, as text (its code
+        /// and message); a source that succeeds panics.
+        pub fn error_of(&mut self, source: &str) -> String {
+            let error = match self.test.eval(source) {
+                Ok(data) => data
+                    .into_value(nu_protocol::Span::test_data())
+                    .expect_err("refused"),
+                Err(error) => error,
+            };
+            format!("{error:?}")
+        }
+    }
 }

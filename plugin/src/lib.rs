@@ -30,6 +30,8 @@ impl Plugin for LfPlugin {
             Box::new(commands::SessionComplete),
             Box::new(commands::SessionDiff),
             Box::new(commands::SessionRename),
+            Box::new(commands::SessionSend),
+            Box::new(commands::SessionAnswer),
             Box::new(commands::SessionBind),
             Box::new(commands::WorkWaveAdd),
             Box::new(commands::WorkWaveList),

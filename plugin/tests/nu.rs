@@ -557,6 +557,30 @@ fn caught(env: &Env, call: &str) -> Caught {
     env.nu(&script).json()
 }
 
+/// Acting from afar on a Session with no live agent is refused as the
+/// binaries refuse it, labelled under the id; a reply with a newline under
+/// the text.
+#[test]
+fn send_and_answer_refuse_as_the_binaries_do() {
+    let env = Env::new();
+    let seeded = seed(&env);
+    let error = caught(&env, &format!("lf session send {} 'Go on'", seeded.reply));
+    assert_eq!(error.code.as_deref(), Some("lf::conflict"), "{error:?}");
+    assert_eq!(error.labels[0].source, seeded.reply);
+    binary_says_the_same(&env, "lf-session-send", &[&seeded.reply, "Go on"], &error);
+    let error = caught(&env, &format!("lf session answer {} allow", seeded.approve));
+    assert_eq!(error.code.as_deref(), Some("lf::conflict"), "{error:?}");
+    binary_says_the_same(
+        &env,
+        "lf-session-answer",
+        &[&seeded.approve, "allow"],
+        &error,
+    );
+    let error = caught(&env, &format!("lf session send {} \"a\\nb\"", seeded.reply));
+    assert_eq!(error.code.as_deref(), Some("lf::usage"), "{error:?}");
+    assert_eq!(error.labels[0].source, "\"a\\nb\"");
+}
+
 #[test]
 fn a_bad_id_is_a_labeled_error_pointing_at_the_argument() {
     let env = Env::new();
@@ -616,6 +640,7 @@ fn help_lf_sessions_shows_examples_with_results() {
             "lf handoff open",
             "lf handoff show",
             "lf handoffs",
+            "lf session answer",
             "lf session bind",
             "lf session complete",
             "lf session diff",
@@ -623,6 +648,7 @@ fn help_lf_sessions_shows_examples_with_results() {
             "lf session open",
             "lf session ready",
             "lf session rename",
+            "lf session send",
             "lf sessions",
             "lf watch",
             "lf work task add",

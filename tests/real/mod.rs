@@ -8,6 +8,7 @@
 //! They are never skipped: without the CLIs they fail saying how to get
 //! them (`scripts/test` installs them).
 
+mod act;
 mod bench;
 mod claude;
 mod codex;

@@ -8,6 +8,7 @@ pub mod install_shell;
 pub mod primary;
 pub mod serve;
 pub mod session_active;
+pub mod session_answer;
 pub mod session_bind;
 pub mod session_complete;
 pub mod session_count;
@@ -20,6 +21,7 @@ pub mod session_pick;
 pub mod session_ready;
 pub mod session_rename;
 pub mod session_restore;
+pub mod session_send;
 pub mod session_watch;
 pub mod work;
 
@@ -37,6 +39,8 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<session_ready::Cli>(),
         named::<session_rename::Cli>(),
         named::<session_complete::Cli>(),
+        named::<session_send::Cli>(),
+        named::<session_answer::Cli>(),
         named::<session_diff::Cli>(),
         named::<session_restore::Cli>(),
         named::<session_bind::Cli>(),

@@ -8,10 +8,13 @@ use std::time::Duration;
 
 /// Print every change to your sessions as it happens, as JSON lines.
 ///
-/// Each line is one event: {seq, at, session_id, kind, from, to, record},
-/// where kind is created, completed, state, attention, title or
-/// ready_summary, from and to are the value before and after, and record is
-/// the session after the change. Events are recorded in the same
+/// Each line is one event: {seq, at, session_id, kind, from, to, by,
+/// record}, where kind is created, completed, state, attention, title,
+/// ready_summary or answered, from and to are the value before and after,
+/// and record is the session after the change. An answered event is a
+/// person acting from afar (lf-session-send, lf-session-answer): from is
+/// the attention answered, to is sent, allowed, allowed_always or denied,
+/// and by is who (a user name; null for every other kind). Events are recorded in the same
 /// transaction as the change, so none is missed or told twice: a consumer
 /// that restarts with --since (the last seq it handled) goes on exactly
 /// where it stopped. Without --since it starts with the next change. A new

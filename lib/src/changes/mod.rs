@@ -103,6 +103,7 @@ impl Observer for Recorder {
                     from: from.as_deref(),
                     to: to.as_deref(),
                     record: &record,
+                    by: None,
                 })?);
             }
         }

@@ -193,6 +193,7 @@ fn event(row: EventRow) -> Result<SessionEvent> {
         kind: row.kind,
         from: row.from,
         to: row.to,
+        by: row.by,
         record,
     })
 }

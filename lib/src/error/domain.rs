@@ -83,6 +83,10 @@ pub enum Arg {
     /// The folder of lf's binaries on a remote host (`lf-host add --bin`).
     Bin,
     HostTimeout,
+    /// The text a reply types (`lf-session-send ID TEXT`).
+    Text,
+    /// `lf-session-answer --always`.
+    Always,
 }
 
 impl Arg {

@@ -9,7 +9,7 @@
 //! hook payload) records both at once; `lf-serve` reads them with
 //! [`transcript_interrupt`].
 
-use super::{HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
+use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::Result;
 use crate::provider::ProviderError;
 use serde_json::{Value, json};
@@ -201,6 +201,30 @@ pub(super) fn transcript_interrupt(line: &str) -> bool {
                     .is_some_and(|text| text.starts_with(MARK))
         }),
         _ => false,
+    }
+}
+
+/// The question of Claude's permission dialog ("Do you want to proceed?"
+/// for a command, "Do you want to make this edit to …?" for a file).
+const DIALOG_QUESTION: &str = "Do you want to ";
+
+/// Claude's permission dialog: its question, and "1. Yes" as its first
+/// option (2.1.197 and later).
+pub(super) fn shows_permission_prompt(lines: &[String]) -> bool {
+    lines.iter().any(|line| line.contains(DIALOG_QUESTION))
+        && super::options(lines).any(|(number, label)| number == "1" && label.starts_with("Yes"))
+}
+
+/// Claude's dialog takes an option's number at once: "1. Yes", "2. Yes,
+/// and don't ask again …" (or "allow all edits during this session"); Esc
+/// refuses ("No, and tell Claude what to do differently (esc)").
+pub(super) fn answer_keys(answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+    match answer {
+        Answer::Allow => Some(&["1"]),
+        Answer::AllowAlways => super::options(lines)
+            .any(|(number, label)| number == "2" && label.starts_with("Yes, "))
+            .then_some(&["2"]),
+        Answer::Deny => Some(&["Escape"]),
     }
 }
 
@@ -603,5 +627,35 @@ mod tests {
         );
         std::fs::write(dir.path().join(".claude.json"), "{").unwrap();
         assert_eq!(start_needs_person(cwd, &env), None);
+    }
+
+    /// The permission dialog of Claude Code 2.1.332 as the real CLI draws
+    /// it, and the keys each answer takes.
+    #[test]
+    fn the_permission_dialog_is_seen_and_answered_with_its_own_keys() {
+        let screen: Vec<String> = [
+            " Bash command",
+            " touch allowed.txt",
+            " Do you want to proceed?",
+            " ❯ 1. Yes",
+            "   2. Yes, and always allow access to /tmp/repo from this project",
+            "   3. Yes, and switch to auto mode · auto mode handles these prompts for you",
+            "   4. No",
+            " Esc to cancel · Tab to amend",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert!(shows_permission_prompt(&screen));
+        assert_eq!(answer_keys(Answer::Allow, &screen), Some(&["1"][..]));
+        assert_eq!(answer_keys(Answer::AllowAlways, &screen), Some(&["2"][..]));
+        assert_eq!(answer_keys(Answer::Deny, &screen), Some(&["Escape"][..]));
+        let answered = ["❯ [run: touch allowed.txt] Make a file".to_owned()];
+        assert!(!shows_permission_prompt(&answered));
+        let trust = [
+            " Do you want to trust this folder?".to_owned(),
+            " ❯ 1. No, exit".to_owned(),
+            "   2. Yes, I trust this folder".to_owned(),
+        ];
+        assert!(!shows_permission_prompt(&trust), "not a permission prompt");
     }
 }

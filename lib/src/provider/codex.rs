@@ -14,7 +14,9 @@
 //! (`transcript_path` in every payload), where `lf-serve` reads it with
 //! [`transcript_turn_ended`].
 
-use super::{Hook, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
+use super::{
+    Answer, Hook, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote,
+};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -129,6 +131,43 @@ fn trusted_hash(label: &str, command: &str, timeout: u64) -> String {
     let digest = sha2::Sha256::digest(identity.as_bytes());
     let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
     format!("sha256:{hex}")
+}
+
+/// The questions of Codex's approval prompt: a command, or edits.
+const DIALOG_QUESTIONS: [&str; 2] = [
+    "Would you like to run the following command?",
+    "Would you like to make the following edits?",
+];
+
+/// Codex's approval prompt: its question, and "1. Yes, proceed (y)" as its
+/// first option (0.171).
+pub(super) fn shows_permission_prompt(lines: &[String]) -> bool {
+    lines.iter().any(|line| {
+        DIALOG_QUESTIONS
+            .iter()
+            .any(|question| line.contains(question))
+    }) && super::options(lines)
+        .any(|(number, label)| number == "1" && label.starts_with("Yes, proceed"))
+}
+
+/// Codex's prompt takes each option's own key, shown after it (0.171):
+/// "1. Yes, proceed (y)"; "2. Yes, and don't ask again for commands that
+/// start with `…` (p)" (for edits, "… for these files (a)"); and Esc for
+/// "3. No, and tell Codex what to do differently (esc)".
+pub(super) fn answer_keys(answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+    const ALWAYS: [(&str, &[&str]); 2] = [("(p)", &["p"]), ("(a)", &["a"])];
+    match answer {
+        Answer::Allow => Some(&["y"]),
+        Answer::AllowAlways => super::options(lines)
+            .filter(|(_, label)| label.starts_with("Yes, and don't ask again"))
+            .find_map(|(_, label)| {
+                ALWAYS
+                    .iter()
+                    .find(|(shown, _)| label.ends_with(shown))
+                    .map(|(_, keys)| *keys)
+            }),
+        Answer::Deny => Some(&["Escape"]),
+    }
 }
 
 /// Which of Codex's two payloads a call carries: `notify`'s (an agent
@@ -481,5 +520,33 @@ mod tests {
         ] {
             assert!(!transcript_turn_ended(line), "{line}");
         }
+    }
+
+    /// The approval prompt of Codex 0.171 as the real CLI draws it, and
+    /// the keys each answer takes.
+    #[test]
+    fn the_approval_prompt_is_seen_and_answered_with_its_own_keys() {
+        let screen: Vec<String> = [
+            "  Would you like to run the following command?",
+            "  $ touch allowed.txt",
+            "› 1. Yes, proceed (y)",
+            "  2. Yes, and don't ask again for commands that start with `touch allowed.txt` (p)",
+            "  3. No, and tell Codex what to do differently (esc)",
+            "  Press enter to confirm or esc to cancel",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert!(shows_permission_prompt(&screen));
+        assert_eq!(answer_keys(Answer::Allow, &screen), Some(&["y"][..]));
+        assert_eq!(answer_keys(Answer::AllowAlways, &screen), Some(&["p"][..]));
+        assert_eq!(answer_keys(Answer::Deny, &screen), Some(&["Escape"][..]));
+        let composer = ["› Would you like to run the following command?".to_owned()];
+        assert!(!shows_permission_prompt(&composer), "a prompt quoting it");
+        let without_always: Vec<String> = screen
+            .iter()
+            .filter(|line| !line.contains("don't ask again"))
+            .cloned()
+            .collect();
+        assert_eq!(answer_keys(Answer::AllowAlways, &without_always), None);
     }
 }

@@ -167,6 +167,74 @@ impl Provider {
     }
 }
 
+impl Provider {
+    /// Whether a screen (its lines as plain text, `crate::screen::plain`)
+    /// shows this provider's permission prompt, waiting for its answer.
+    pub fn shows_permission_prompt(self, lines: &[String]) -> bool {
+        match self {
+            Provider::Claude => claude::shows_permission_prompt(lines),
+            Provider::Codex => codex::shows_permission_prompt(lines),
+            Provider::Command => false,
+        }
+    }
+
+    /// The keys (tmux key names) that give `answer` to the permission
+    /// prompt on `lines`, or `None` when it offers no such choice (a
+    /// prompt without "don't ask again").
+    pub fn answer_keys(self, answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+        match self {
+            Provider::Claude => claude::answer_keys(answer, lines),
+            Provider::Codex => codex::answer_keys(answer, lines),
+            Provider::Command => None,
+        }
+    }
+}
+
+/// How a person answers a permission prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Yes, this once.
+    Allow,
+    /// Yes, and do not ask again for the like of it.
+    AllowAlways,
+    /// No.
+    Deny,
+}
+
+impl Answer {
+    /// `allow` or `deny`, and `--always` (which only an allow may have).
+    pub fn new(allow: bool, always: bool) -> Result<Answer> {
+        match (allow, always) {
+            (true, false) => Ok(Answer::Allow),
+            (true, true) => Ok(Answer::AllowAlways),
+            (false, false) => Ok(Answer::Deny),
+            (false, true) => Err(crate::session::SessionError::AlwaysOnlyAllows.into()),
+        }
+    }
+
+    /// What the change stream says was done.
+    pub fn answered(self) -> crate::wire::Answered {
+        match self {
+            Answer::Allow => crate::wire::Answered::Allowed,
+            Answer::AllowAlways => crate::wire::Answered::AllowedAlways,
+            Answer::Deny => crate::wire::Answered::Denied,
+        }
+    }
+}
+
+/// The numbered options of a dialog on screen: `(number, label)`, the
+/// selection mark (`❯`, `›`) taken off.
+pub(crate) fn options(lines: &[String]) -> impl Iterator<Item = (&str, &str)> {
+    lines.iter().filter_map(|line| {
+        let text = line
+            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '❯' | '›' | '>' | '│'))
+            .trim_end_matches(|c: char| c.is_whitespace() || c == '│');
+        let (number, label) = text.split_once(". ")?;
+        (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit()))
+            .then_some((number, label))
+    })
+}
+
 /// Whether a launch starts a conversation or resumes one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode<'a> {

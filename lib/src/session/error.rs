@@ -6,6 +6,7 @@
 use crate::error::domain::{Arg, Domain, ErrorKind, What};
 use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::quote;
+use crate::wire::Attention;
 
 /// Sessions and their Runs: one that is not there, and what their rules refuse.
 #[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
@@ -61,6 +62,57 @@ pub enum SessionError {
     ArgvNotForAgent(&'static str),
     #[error("{name} is not set: this is run by an agent inside a session that lf launched")]
     NotLaunchedByLf { name: &'static str },
+    /// An action from afar on a Session that does not wait for it: nothing
+    /// was sent to its agent.
+    #[error("Session {session} does not wait for {}: {}; nothing was sent to its agent", wanted_words(*.wanted), owed_words(*.attention))]
+    NotWaitingFor {
+        session: String,
+        wanted: Attention,
+        attention: Option<Attention>,
+    },
+    #[error(
+        "Session {0} shows no permission prompt on its screen (answered at its terminal, or a dialog lf does not answer); nothing was sent to its agent"
+    )]
+    NoPromptOnScreen(String),
+    #[error(
+        "the permission prompt of Session {0} offers no \"don't ask again\"; nothing was sent to its agent"
+    )]
+    NoAlwaysOnPrompt(String),
+    #[error(
+        "the agent of Session {0} did not take the answer: its permission prompt is still on its screen; nothing was recorded"
+    )]
+    AnswerNotTaken(String),
+    #[error("Session {0} has no live agent in a tmux pane to send to")]
+    NotLive(String),
+    #[error("Session {0} runs a command, not an agent: lf sends nothing to it")]
+    NoAgentToAnswer(String),
+    #[error("--always goes with allow: a refusal answers this prompt alone")]
+    AlwaysOnlyAllows,
+    /// An agent lf launched (its `LF_RUN_ID` set) asked to act for the
+    /// person: it may not answer its own prompt, nor another agent's.
+    #[error(
+        "an agent cannot answer for the person: LF_RUN_ID is set, so this runs inside a session that lf launched; nothing was sent"
+    )]
+    AgentActsForPerson,
+}
+
+/// What a Session waits for, in an action's refusal.
+fn wanted_words(wanted: Attention) -> &'static str {
+    match wanted {
+        Attention::Reply => "a reply",
+        Attention::Approve => "an answer to a permission prompt",
+        Attention::Review => "a review",
+    }
+}
+
+/// What a Session owes now, in an action's refusal.
+fn owed_words(attention: Option<Attention>) -> &'static str {
+    match attention {
+        None => "its agent is working, or was answered already",
+        Some(Attention::Reply) => "it waits for a reply",
+        Some(Attention::Approve) => "it waits for its permission prompt to be answered",
+        Some(Attention::Review) => "it is ready for review",
+    }
 }
 
 impl Domain for SessionError {
@@ -78,10 +130,19 @@ impl Domain for SessionError {
             | SupersededRun { .. }
             | ChangedMeanwhile(..)
             | AlreadyBound { .. }
-            | NotPrimary(..) => ErrorKind::Conflict,
-            NotInRepository(..) | NeedsAgent(..) | ArgvNotForAgent(..) | NotLaunchedByLf { .. } => {
-                ErrorKind::Usage
-            }
+            | NotPrimary(..)
+            | NotWaitingFor { .. }
+            | NoPromptOnScreen(..)
+            | NoAlwaysOnPrompt(..)
+            | NotLive(..)
+            | NoAgentToAnswer(..) => ErrorKind::Conflict,
+            AnswerNotTaken(..) => ErrorKind::Operational,
+            NotInRepository(..)
+            | NeedsAgent(..)
+            | ArgvNotForAgent(..)
+            | NotLaunchedByLf { .. }
+            | AlwaysOnlyAllows
+            | AgentActsForPerson => ErrorKind::Usage,
         }
     }
 
@@ -93,7 +154,12 @@ impl Domain for SessionError {
             | AlreadyComplete { .. }
             | HistoricalRun { .. }
             | AlreadyBound { .. }
-            | NotPrimary(_) => Arg::Id,
+            | NotPrimary(_)
+            | NotWaitingFor { .. }
+            | NoPromptOnScreen(_)
+            | NotLive(_)
+            | NoAgentToAnswer(_) => Arg::Id,
+            NoAlwaysOnPrompt(_) | AlwaysOnlyAllows => Arg::Always,
             NeedsAgent(_) => Arg::Provider,
             ArgvNotForAgent(_) => Arg::Argv,
             _ => return None,
@@ -111,6 +177,21 @@ impl Domain for SessionError {
                     .command(Command::SessionNew { command: None })
                     .then(", or see it with ")
                     .command(Command::SessionList { all: true }),
+            ),
+            SessionError::NotWaitingFor { session, .. }
+            | SessionError::NoPromptOnScreen(session)
+            | SessionError::NoAlwaysOnPrompt(session)
+            | SessionError::AnswerNotTaken(session) => Some(
+                Hint::text("see it and answer it there with ").command(Command::SessionOpen {
+                    id: session.clone(),
+                    host: None,
+                }),
+            ),
+            SessionError::NotLive(session) => Some(
+                Hint::text("start its agent again with ").command(Command::SessionOpen {
+                    id: session.clone(),
+                    host: None,
+                }),
             ),
             SessionError::NotInRepository(_) => Some(
                 Hint::text("run ")

@@ -5,6 +5,7 @@
 //! picker's order and filter (`pick`). The rules those records follow —
 //! state, attention, actions — are `crate::state`.
 
+pub mod act;
 pub mod error;
 pub mod launch;
 pub mod ops;

@@ -135,6 +135,8 @@ pub(crate) struct NewEvent<'a> {
     pub from: Option<&'a str>,
     pub to: Option<&'a str>,
     pub record: &'a str,
+    /// The person who acted, for an `answered` event.
+    pub by: Option<&'a str>,
 }
 
 /// A stored event, its record still JSON text.
@@ -147,6 +149,7 @@ pub(crate) struct EventRow {
     pub from: Option<String>,
     pub to: Option<String>,
     pub record: String,
+    pub by: Option<String>,
 }
 
 /// How a write maintains `sessions.attention`: the rule (`state::attention`)
@@ -348,8 +351,8 @@ impl Store {
     pub(crate) fn insert_event(&self, event: &NewEvent<'_>) -> Result<u64> {
         self.conn()
             .prepare_cached(
-                "INSERT INTO events (at, session_id, kind, from_value, to_value, record) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO events (at, session_id, kind, from_value, to_value, record, by_person) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
             .execute(params![
                 event.at,
@@ -357,7 +360,8 @@ impl Store {
                 event.kind,
                 event.from,
                 event.to,
-                event.record
+                event.record,
+                event.by
             ])?;
         Ok(self.conn().last_insert_rowid() as u64)
     }
@@ -375,7 +379,7 @@ impl Store {
     /// Up to `limit` events after `seq`, oldest first.
     pub(crate) fn events_after(&self, seq: u64, limit: usize) -> Result<Vec<EventRow>> {
         let mut statement = self.conn().prepare_cached(
-            "SELECT seq, at, session_id, kind, from_value, to_value, record FROM events \
+            "SELECT seq, at, session_id, kind, from_value, to_value, record, by_person FROM events \
              WHERE seq > ?1 ORDER BY seq LIMIT ?2",
         )?;
         let rows = statement.query_map(params![seq as i64, limit as i64], |row| {
@@ -387,6 +391,7 @@ impl Store {
                 from: row.get(4)?,
                 to: row.get(5)?,
                 record: row.get(6)?,
+                by: row.get(7)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)

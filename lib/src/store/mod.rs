@@ -12,6 +12,7 @@
 //! [`WAL_LIMIT`] as it closes checkpoints it and truncates it (see
 //! `docs/decisions/0001-store.md`).
 
+mod act;
 mod clients;
 mod events;
 pub mod handoffs;

@@ -240,6 +240,11 @@ pub const MIGRATIONS: &[&str] = &[
     END;
     DROP INDEX sessions_attention_kind;
     "#,
+    // 10: who acted on a Session from afar (`lf-session-send`,
+    // `lf-session-answer`): an event of kind `answered` names the person.
+    r#"
+    ALTER TABLE events ADD COLUMN by_person TEXT;
+    "#,
 ];
 
 /// The version whose migration records the launcher of each Run.

@@ -607,15 +607,9 @@ impl Store {
     /// person started after the agent marked itself ready supersedes that
     /// readiness (the summary stays).
     pub fn record_turn(&self, run: &str, turn: Turn, now: i64) -> Result<()> {
-        self.execute_write(
-            "UPDATE sessions SET latest_turn = ?2, permission_pending = 0, updated_at = ?3, \
-             ready_superseded = CASE WHEN ?2 = 'started' AND ready_summary IS NOT NULL THEN 1 \
-             ELSE ready_superseded END, \
-             turn_completed_at = CASE WHEN ?2 != 'completed' THEN NULL \
-             WHEN latest_turn = 'completed' THEN turn_completed_at ELSE ?3 END \
-             WHERE current_run_id = ?1 AND completed_at IS NULL",
-            params![run, turn.as_str(), now],
-        )
+        let tx = self.write()?;
+        record_turn_in(&tx, run, turn, now)?;
+        tx.commit()
     }
 
     /// A tool of the Run's agent ran: any permission it waited on was
@@ -1021,6 +1015,25 @@ fn prefix_end(prefix: &str) -> String {
         *last += 1;
     }
     String::from_utf8_lossy(&end).into_owned()
+}
+
+/// `Store::record_turn`, in a write transaction already open.
+pub(super) fn record_turn_in(
+    conn: &rusqlite::Connection,
+    run: &str,
+    turn: Turn,
+    now: i64,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE sessions SET latest_turn = ?2, permission_pending = 0, updated_at = ?3, \
+         ready_superseded = CASE WHEN ?2 = 'started' AND ready_summary IS NOT NULL THEN 1 \
+         ELSE ready_superseded END, \
+         turn_completed_at = CASE WHEN ?2 != 'completed' THEN NULL \
+         WHEN latest_turn = 'completed' THEN turn_completed_at ELSE ?3 END \
+         WHERE current_run_id = ?1 AND completed_at IS NULL",
+        params![run, turn.as_str(), now],
+    )?;
+    Ok(())
 }
 
 /// Set whether the open Session whose current Run this is waits on the

@@ -30,9 +30,10 @@ impl PluginCommand for Watch {
 
     fn extra_description(&self) -> &str {
         "One record per event, as lf-session-watch prints it: seq (the event's number, in commit \
-order), at (a datetime), session_id, kind (created, completed, state, attention, title or \
-ready_summary), from and to (the value before and after, a string or null), and record (the \
-session after the change). Without --since it starts with the next change and follows until \
+order), at (a datetime), session_id, kind (created, completed, state, attention, title, \
+ready_summary or answered), from and to (the value before and after, a string or null), by (who \
+answered the agent from afar, for an answered event: to is sent, allowed, allowed_always or \
+denied; null otherwise), and record (the session after the change). Without --since it starts with the next change and follows until \
 Ctrl-C; --since SEQ resumes exactly after an event, and --no-follow ends once caught up.
 
 Compose it:

@@ -1,0 +1,51 @@
+use crate::{Output, Tool, open_lf};
+use clap::{Parser, ValueEnum};
+use lf::provider::Answer;
+
+/// Answer a session's permission prompt: allow or deny; print its record.
+///
+/// Only when the session waits for exactly that (its attention is
+/// `approve`) and its agent's dialog is on its screen: a prompt already
+/// answered (here or at its terminal), an agent that is working, a
+/// completed session or one with no live agent in a tmux pane is refused
+/// (exit 4) and no key is pressed. The keys are the agent's own for its
+/// dialog (Claude Code: 1, 2, Esc; Codex: y, p or a, Esc). --always allows
+/// the like of it from now on, where the dialog offers that. The answer is
+/// an `answered` event of lf-session-watch, naming who gave it. An agent
+/// (inside a session lf launched) cannot answer for the person.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    after_help = "\
+Examples:
+  lf-session-answer 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c allow
+  lf-session-answer 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c deny
+  lf-session-answer 3f2a9c0e allow --always"
+)]
+pub struct Cli {
+    /// The session id (or its first 6 or more characters), or the id of its current Run.
+    #[arg(value_name = "ID")]
+    id: String,
+    /// Allow what the prompt asks, or deny it.
+    #[arg(value_name = "ANSWER")]
+    answer: Decision,
+    /// With allow: do not ask again for the like of it (where the dialog offers that).
+    #[arg(long)]
+    always: bool,
+}
+
+/// What the person decided.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Decision {
+    Allow,
+    Deny,
+}
+
+impl Tool for Cli {
+    const NAME: &'static str = "lf-session-answer";
+
+    fn run(self, out: &mut Output) -> lf::Result<()> {
+        let answer = Answer::new(matches!(self.answer, Decision::Allow), self.always)?;
+        out.json(&open_lf()?.answer_prompt(&self.id, answer)?)
+    }
+}

@@ -1,0 +1,240 @@
+//! Acting from afar on the real Claude Code and Codex: a permission prompt
+//! answered by `lf-session-answer` runs the tool (or does not), a second
+//! answer is refused, a reply typed by `lf-session-send` is the model's
+//! next user turn, and nothing is sent to an agent that works.
+
+use super::*;
+use crate::model::{Server, anthropic, responses};
+use lf::wire::EventKind;
+
+/// The permission dialog of each CLI's shell tool.
+fn dialog(provider: &str) -> &'static str {
+    match provider {
+        "claude" => "Do you want to proceed?",
+        _ => "Would you like to run the following command?",
+    }
+}
+
+/// A trusted repository with the real `provider` started in it by
+/// `lf-session-new`, its prompt on screen.
+fn started(provider: &str) -> (Server, Env, SessionRecord, String) {
+    started_with(provider, |_| {})
+}
+
+/// As `started`, with `prepare` run on the environment before the launch.
+fn started_with(provider: &str, prepare: impl Fn(&Env)) -> (Server, Env, SessionRecord, String) {
+    let (model, env) = match provider {
+        "claude" => {
+            let model = anthropic::start();
+            let env = claude_env(&model, &["repo"]);
+            (model, env)
+        }
+        _ => {
+            let model = responses::start();
+            let env = codex_env(&model, &["repo"]);
+            (model, env)
+        }
+    };
+    prepare(&env);
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, provider, &cwd, None);
+    let pane = pane(&record);
+    wait_screen(&env, &pane, "for shortcuts", 60);
+    (model, env, record, pane)
+}
+
+/// Prompt the agent to run `command` through its shell tool, and wait
+/// until lf says the Session waits for its permission.
+fn ask_permission(env: &Env, model: &Server, record: &SessionRecord, pane: &str, prompt: &str) {
+    say_until(env, pane, prompt, || model.received_prompt(prompt));
+    wait_screen(env, pane, dialog(record.provider.as_deref().unwrap()), 30);
+    wait_for_state(
+        env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        30,
+    );
+}
+
+/// The `answered` events of a Session: `(from, to)`, each naming who.
+fn answered(env: &Env, id: &str) -> Vec<(String, String)> {
+    crate::watch::all_events(env)
+        .into_iter()
+        .filter(|event| event.session_id == id && event.kind == EventKind::Answered)
+        .map(|event| {
+            assert!(event.by.is_some(), "{event:#?}");
+            (event.from.unwrap(), event.to.unwrap())
+        })
+        .collect()
+}
+
+fn allowed_runs_the_tool_once(provider: &str) {
+    let (model, env, record, pane) = started(provider);
+    ask_permission(
+        &env,
+        &model,
+        &record,
+        &pane,
+        "[run: touch allowed.txt] [then-slow: 120] Make a file",
+    );
+    let after: SessionRecord = env.run("lf-session-answer", &[&record.id, "allow"]).json();
+    assert_eq!(after.attention, None, "{after:#?}");
+    wait_file(&env.mkdir("repo").join("allowed.txt"), 20);
+    // Answered already, before any hook and after: refused, nothing sent.
+    let again = env
+        .attempt("lf-session-answer", &[&record.id, "allow"])
+        .fails_with(4, "not_waiting_for");
+    assert!(
+        again.message.contains("answered already"),
+        "{}",
+        again.message
+    );
+    // The agent works on (the model stalls after the tool): a reply is
+    // refused too.
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    env.attempt("lf-session-send", &[&record.id, "are you there?"])
+        .fails_with(4, "not_waiting_for");
+    assert!(!model.received_prompt("are you there?"));
+    assert_eq!(
+        answered(&env, &record.id),
+        [("approve".to_owned(), "allowed".to_owned())]
+    );
+}
+
+fn allowed_always_runs_the_tool(provider: &str) {
+    let (model, env, record, pane) = started(provider);
+    ask_permission(
+        &env,
+        &model,
+        &record,
+        &pane,
+        "[run: touch always.txt] [then-slow: 120] Make a file",
+    );
+    env.run("lf-session-answer", &[&record.id, "allow", "--always"])
+        .ok();
+    wait_file(&env.mkdir("repo").join("always.txt"), 20);
+    assert_eq!(
+        answered(&env, &record.id),
+        [("approve".to_owned(), "allowed_always".to_owned())]
+    );
+}
+
+fn denied_runs_nothing(provider: &str) {
+    let (model, env, record, pane) = started(provider);
+    ask_permission(
+        &env,
+        &model,
+        &record,
+        &pane,
+        "[run: touch denied.txt] Make a file",
+    );
+    env.run("lf-session-answer", &[&record.id, "deny"]).ok();
+    // Refusing ends the turn; the agent waits for the person.
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        20,
+    );
+    env.attempt("lf-session-answer", &[&record.id, "deny"])
+        .fails_with(4, "not_waiting_for");
+    assert!(!env.mkdir("repo").join("denied.txt").exists());
+    assert_eq!(
+        answered(&env, &record.id),
+        [("approve".to_owned(), "denied".to_owned())]
+    );
+}
+
+fn a_reply_is_the_next_user_turn(provider: &str) {
+    a_reply_is_the_next_user_turn_of(started(provider));
+}
+
+fn a_reply_is_the_next_user_turn_of(
+    (model, env, record, pane): (Server, Env, SessionRecord, String),
+) {
+    say_until(&env, &pane, "Hello there", || {
+        model.received_prompt("Hello there")
+    });
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    // A reply the model stalls on: the agent then works.
+    let reply = "Second question, typed from afar [slow: 120]";
+    let after: SessionRecord = env.run("lf-session-send", &[&record.id, reply]).json();
+    assert_eq!(after.attention, None, "{after:#?}");
+    model.wait_received_prompt("Second question, typed from afar", 30);
+    let last = model
+        .conversation()
+        .into_iter()
+        .next_back()
+        .expect("a conversation request");
+    assert!(last.prompt.contains(reply), "{:?}", last.prompt);
+    // Sent once: while the agent works a second reply is refused.
+    env.attempt("lf-session-send", &[&record.id, "and another"])
+        .fails_with(4, "not_waiting_for");
+    assert!(!model.received_prompt("and another"));
+    assert_eq!(
+        answered(&env, &record.id),
+        [("reply".to_owned(), "sent".to_owned())]
+    );
+}
+
+#[test]
+fn claude_a_prompt_allowed_from_afar_runs_the_tool_once() {
+    allowed_runs_the_tool_once("claude");
+}
+
+#[test]
+fn codex_a_prompt_allowed_from_afar_runs_the_tool_once() {
+    allowed_runs_the_tool_once("codex");
+}
+
+#[test]
+fn claude_a_prompt_denied_from_afar_runs_nothing() {
+    denied_runs_nothing("claude");
+}
+
+#[test]
+fn codex_a_prompt_denied_from_afar_runs_nothing() {
+    denied_runs_nothing("codex");
+}
+
+#[test]
+fn claude_a_reply_sent_from_afar_is_the_next_user_turn() {
+    a_reply_is_the_next_user_turn("claude");
+}
+
+#[test]
+fn codex_a_reply_sent_from_afar_is_the_next_user_turn() {
+    a_reply_is_the_next_user_turn("codex");
+}
+
+#[test]
+fn claude_a_prompt_allowed_always_from_afar_runs_the_tool() {
+    allowed_always_runs_the_tool("claude");
+}
+
+#[test]
+fn codex_a_prompt_allowed_always_from_afar_runs_the_tool() {
+    allowed_always_runs_the_tool("codex");
+}
+
+/// Codex as a person runs it: its paste-burst detection on (the tests'
+/// environment turns it off), which takes text typed at once as a paste
+/// and an Enter right after it as a new line. The reply is submitted all
+/// the same: Enter is pressed once the text is on screen.
+#[test]
+fn codex_a_reply_sent_from_afar_is_submitted_with_paste_bursts_detected() {
+    a_reply_is_the_next_user_turn_of(started_with("codex", |env| {
+        let config = env.work().parent().unwrap().join(".codex/config.toml");
+        let text = std::fs::read_to_string(&config).unwrap();
+        assert!(text.contains("disable_paste_burst = true\n"), "{text}");
+        std::fs::write(&config, text.replace("disable_paste_burst = true\n", "")).unwrap();
+    }));
+}
