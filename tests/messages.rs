@@ -892,3 +892,22 @@ fn a_provider_that_is_not_installed_is_named_with_how_to_install_it() {
         ]
     );
 }
+
+/// An action from afar on a Session that does not wait for it says what
+/// it waits for instead, and that nothing reached its agent. The one
+/// Session's id is the seed's (`LF_TEST_SEED`), so it is spelled out.
+#[test]
+fn a_reply_to_a_session_that_owes_none_says_what_it_waits_for() {
+    use crate::session_send::{claude_hook, waiting_for_a_reply};
+    let mut env = Env::new();
+    env.vars.push(("LF_TEST_SEED".into(), "reply".into()));
+    let (record, _) = waiting_for_a_reply(&env);
+    assert_eq!(record.id, "77a1228b44c24495a6403b737d99dfea");
+    claude_hook(&env, &record.id, "UserPromptSubmit");
+    assert_eq!(
+        said(&env, "lf-session-send", &[&record.id, "too late"], 4),
+        "Session 77a1228b does not wait for a reply: its agent is working, or was answered \
+         already; nothing was sent to its agent; see it and answer it there with lf-session-open \
+         77a1228b"
+    );
+}

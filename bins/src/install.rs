@@ -819,4 +819,3 @@ fn or_list(items: &[impl AsRef<str>]) -> String {
         ),
     }
 }
-
