@@ -796,7 +796,6 @@ fn new_launches_in_tmux_and_open_outside_tmux_returns_the_record() {
         .json();
     assert_eq!(launched.state, SessionState::Active, "{launched:?}");
     assert_eq!(launched.title, "sleep in repo");
-    let name = format!("lf-{}", &launched.id[..12]);
     let opened = env.nu_in(
         &work,
         &format!("lf session open {} | to json -r", launched.id),
