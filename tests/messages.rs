@@ -911,3 +911,28 @@ fn a_reply_to_a_session_that_owes_none_says_what_it_waits_for() {
          77a1228b"
     );
 }
+
+#[test]
+fn lf_web_says_why_it_does_not_listen_and_what_to_do() {
+    let env = Env::new();
+    assert_eq!(
+        said(&env, "lf-web", &["--listen", "0.0.0.0:7780"], 2),
+        "--listen 0.0.0.0:7780 is not a loopback address: anyone who can reach it could try the \
+         token; add --allow-remote to listen there anyway (a VPN's address), or reach 127.0.0.1 \
+         through an SSH tunnel (see the README)"
+    );
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let busy = said(&env, "lf-web", &["--listen", &address], 1);
+    assert_eq!(
+        busy.lines().next(),
+        Some(
+            format!(
+                "cannot listen on {address}: another program listens there; choose another port \
+                 with --listen"
+            )
+            .as_str()
+        ),
+        "{busy}"
+    );
+}

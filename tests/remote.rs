@@ -565,11 +565,7 @@ fn the_plugin_lists_remote_sessions_with_their_host() {
         "nu 0.115.1 is missing at {}: run scripts/test (or set LF_TEST_NU)",
         nu.display()
     );
-    let plugin = bin("lf-session-list").with_file_name("nu_plugin_lf");
-    assert!(
-        plugin.is_file(),
-        "the plugin is not built: cargo build --workspace"
-    );
+    let plugin = crate::util::built_beside("nu_plugin_lf", "nu_plugin_lf");
     let remote = Remote::new();
     let here = &remote.here;
     remote.add("other");

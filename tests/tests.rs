@@ -62,6 +62,8 @@ mod short_ids;
 mod stress;
 /// lf-session-watch: the change stream, resumed, filtered, run per event, pruned.
 mod watch;
+/// lf-web: its guard over real HTTP, its page in a real headless Chromium.
+mod web;
 /// The JSON contract: schema and fixtures.
 mod wire;
 /// lf-work: waves and tasks, association by worktree.

@@ -35,9 +35,25 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-host" => env!("CARGO_BIN_EXE_lf-host"),
         "lf-session-send" => env!("CARGO_BIN_EXE_lf-session-send"),
         "lf-session-answer" => env!("CARGO_BIN_EXE_lf-session-answer"),
+        // The web crate's binary: built beside these.
+        "lf-web" => return built_beside("lf-web", "lf-web"),
         other => panic!("no binary named {other}"),
     };
     PathBuf::from(path)
+}
+
+/// A program of another package of the workspace (the plugin, lf-web),
+/// built beside the binaries: cargo builds only this package's binaries
+/// for its tests, so `cargo build -p PACKAGE` (or scripts/test, which
+/// builds the workspace) must have built it.
+pub fn built_beside(name: &str, package: &str) -> PathBuf {
+    let path = bin("lf-session-list").with_file_name(name);
+    assert!(
+        path.is_file(),
+        "{} is missing: build it with cargo build -p {package} (scripts/test builds the workspace)",
+        path.display()
+    );
+    path
 }
 
 /// One sealed environment: a temp dir holding the Home and a work folder,

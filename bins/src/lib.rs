@@ -38,20 +38,38 @@ pub fn main<T: Tool>() -> ! {
 }
 
 fn run<T: Tool>(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
-    let matches = match T::command().name(T::NAME).try_get_matches_from(args) {
+    run_with(T::NAME, args, T::run)
+}
+
+/// [`main`] for a binary outside this crate (`lf-web`), whose command line
+/// is defined here but whose work is done by `run`: the same edges.
+pub fn main_with<T: CommandFactory + FromArgMatches>(
+    name: &'static str,
+    run: impl FnOnce(T, &mut Output) -> lf::Result<()>,
+) -> ! {
+    let code = run_with(name, std::env::args_os(), run);
+    std::process::exit(code)
+}
+
+fn run_with<T: CommandFactory + FromArgMatches>(
+    name: &'static str,
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+    run: impl FnOnce(T, &mut Output) -> lf::Result<()>,
+) -> i32 {
+    let matches = match T::command().name(name).try_get_matches_from(args) {
         Ok(matches) => matches,
-        Err(error) => return usage_error(T::NAME, error),
+        Err(error) => return usage_error(name, error),
     };
     let tool = match T::from_arg_matches(&matches) {
         Ok(tool) => tool,
-        Err(error) => return usage_error(T::NAME, error),
+        Err(error) => return usage_error(name, error),
     };
     let mut out = Output::stdout();
-    let result = tool.run(&mut out).and_then(|()| out.finish());
+    let result = run(tool, &mut out).and_then(|()| out.finish());
     match result {
         Ok(()) => 0,
         Err(_) if out.reader_gone() => 0,
-        Err(error) => report(T::NAME, &error),
+        Err(error) => report(name, &error),
     }
 }
 

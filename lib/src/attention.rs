@@ -113,6 +113,17 @@ impl Lf {
     }
 }
 
+/// A record's turn in the order a person takes Sessions: those that wait
+/// first, in `state::WAITING_ORDER`, each kind longest-waiting first;
+/// then the rest. Sorting by it is stable, so the rest keep their order.
+pub fn turn(record: &SessionRecord) -> (usize, i64) {
+    let since = record
+        .attention_since
+        .filter(|_| record.attention.is_some())
+        .map_or(i64::MAX, |since| since.0);
+    (crate::state::waiting_rank(record.attention), since)
+}
+
 /// A Session that waits: one of this Home's, or a host's record.
 enum Waiting {
     Here {
@@ -136,14 +147,14 @@ impl Waiting {
         let (attention, since) = match self {
             Waiting::Here {
                 attention, since, ..
-            } => (Some(*attention), *since),
-            Waiting::There(record) => (
-                record.attention,
-                record.attention_since.map_or(i64::MAX, |since| since.0),
-            ),
+            } => (*attention, *since),
+            Waiting::There(record) => {
+                let (rank, since) = turn(record);
+                return (rank, since, record.id.clone());
+            }
         };
         (
-            crate::state::waiting_rank(attention),
+            crate::state::waiting_rank(Some(attention)),
             since,
             self.id().to_owned(),
         )

@@ -27,6 +27,7 @@
 //!   [`Lf::answer_prompt`].
 //! - Attention (`attention.rs`): [`Lf::attention_counts`],
 //!   [`Lf::next_waiting`].
+//! - What a Session's pane shows (`session/pick.rs`): [`Lf::screen`].
 //! - The change stream (`changes/watch.rs`): [`Lf::watch`].
 //! - The live-process snapshot (`snapshot/`): [`Lf::active`].
 //! - Hooks (`hook.rs`): [`Lf::receive_hook`], [`Lf::log_hook`].

@@ -74,6 +74,61 @@ impl Home {
     pub fn hook_log(&self) -> PathBuf {
         self.root.join("hook.log")
     }
+    /// The secret `lf-web` asks of every request (see [`Home::web_token`]).
+    pub fn web_token_file(&self) -> PathBuf {
+        self.root.join("web.token")
+    }
+
+    /// The secret of this Home's `lf-web`: 256 random bits as 64 hex
+    /// digits, made on first use (or anew with `renew`, which locks out
+    /// every browser that had the old one) and kept owner-only in
+    /// `web.token`. Two first uses at once agree: only one creates it.
+    pub fn web_token(&self, renew: bool) -> Result<String> {
+        self.ensure()?;
+        let path = self.web_token_file();
+        let mut replace = renew;
+        if !renew {
+            match std::fs::read_to_string(&path) {
+                Ok(text) if is_token(text.trim()) => {
+                    // Owner-only, whatever made it wider since.
+                    let meta = std::fs::metadata(&path)
+                        .with_context_path("cannot read the lf-web token", &path)?;
+                    tighten(&path, &meta, PRIVATE_FILE)?;
+                    return Ok(text.trim().to_owned());
+                }
+                // Not a token (cut short, edited): made anew.
+                Ok(_) => replace = true,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => {
+                    return Err(error).with_context_path("cannot read the lf-web token", &path);
+                }
+            }
+        }
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes)
+            .map_err(|error| std::io::Error::other(error.to_string()))
+            .with_context_path("cannot make the lf-web token", &path)?;
+        let token: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+        // Written beside, then renamed over: a reader sees the old token
+        // or the new one, never half of one.
+        let fresh = path.with_extension(format!("token.{}", std::process::id()));
+        write_private(&fresh, format!("{token}\n").as_bytes())?;
+        if replace {
+            std::fs::rename(&fresh, &path)
+                .with_context_path("cannot write the lf-web token", &path)?;
+            return Ok(token);
+        }
+        // A first use: the first writer's token stands.
+        let linked = std::fs::hard_link(&fresh, &path);
+        let _ = std::fs::remove_file(&fresh);
+        match linked {
+            Ok(()) => Ok(token),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                self.web_token(false)
+            }
+            Err(error) => Err(error).with_context_path("cannot write the lf-web token", &path),
+        }
+    }
 
     /// Create the Home and its folders, private to this user (0700). A
     /// folder that exists with a wider mode is made private when it is this
@@ -222,6 +277,14 @@ pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
     )
     .and_then(|mut file| file.write_all(bytes))
     .with_context_path("cannot write", path)
+}
+
+/// 64 lowercase hex digits: what [`Home::web_token`] writes.
+fn is_token(text: &str) -> bool {
+    text.len() == 64
+        && text
+            .bytes()
+            .all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 fn current_uid() -> u32 {
@@ -385,6 +448,44 @@ impl Domain for HomeError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// lf-web's token: made once, owner-only, kept; made anew only when
+    /// asked or when the file holds no token.
+    #[test]
+    fn the_web_token_is_made_once_and_kept_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path().join("home"));
+        let token = home.web_token(false).unwrap();
+        assert!(is_token(&token), "{token}");
+        let mode = |home: &Home| {
+            std::fs::metadata(home.web_token_file())
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        assert_eq!(mode(&home), 0o600);
+        assert_eq!(home.web_token(false).unwrap(), token);
+        std::fs::set_permissions(
+            home.web_token_file(),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
+        assert_eq!(home.web_token(false).unwrap(), token);
+        assert_eq!(mode(&home), 0o600, "a wider token file is tightened");
+        let renewed = home.web_token(true).unwrap();
+        assert_ne!(renewed, token);
+        assert_eq!(home.web_token(false).unwrap(), renewed);
+        std::fs::write(home.web_token_file(), "cut sh").unwrap();
+        let made = home.web_token(false).unwrap();
+        assert!(is_token(&made) && made != renewed);
+        let left: Vec<_> = std::fs::read_dir(home.root())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .filter(|name| name.to_string_lossy().starts_with("web."))
+            .collect();
+        assert_eq!(left, ["web.token"], "no temporary file is left");
+    }
 
     #[test]
     fn lf_home_wins_then_xdg_state_then_home() {

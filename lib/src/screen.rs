@@ -15,6 +15,24 @@ pub fn plain(line: &str) -> String {
     text.shown.trim().to_owned()
 }
 
+/// The last `count` lines of a captured screen that show anything, as
+/// plain text (see [`plain`]): what a page shows of a Session's pane.
+pub fn last_lines(captured: &str, count: usize) -> Vec<String> {
+    let mut lines: Vec<String> = captured.lines().map(plain_untrimmed).collect();
+    while lines.last().is_some_and(|line| line.trim().is_empty()) {
+        lines.pop();
+    }
+    let skip = lines.len().saturating_sub(count);
+    lines.split_off(skip)
+}
+
+/// [`plain`], keeping the line's indentation (a screen's columns).
+fn plain_untrimmed(line: &str) -> String {
+    let mut text = Text::new(None);
+    vte::Parser::new().advance(&mut text, line.as_bytes());
+    text.shown.trim_end().to_owned()
+}
+
 /// A line to draw in `width` columns of a terminal: its text and colours
 /// (SGR), every other sequence and control character removed, a tab
 /// expanded to the next multiple of 8 columns, cut at `width`, and ending
@@ -120,6 +138,15 @@ mod tests {
         );
         assert_eq!(plain("\u{202e}evil\u{2066}"), "evil");
         assert_eq!(plain("   "), "");
+    }
+
+    #[test]
+    fn last_lines_are_plain_and_end_with_what_shows_something() {
+        let captured = "one\n  \x1b[1mtwo\x1b[0m\n\x1b]0;title\x07three\x1b[2J\n\n  \n";
+        assert_eq!(last_lines(captured, 2), ["  two", "three"]);
+        assert_eq!(last_lines(captured, 9), ["one", "  two", "three"]);
+        assert!(last_lines("\n\n", 3).is_empty());
+        assert!(last_lines("x", 0).is_empty());
     }
 
     #[test]

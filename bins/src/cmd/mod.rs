@@ -23,6 +23,7 @@ pub mod session_rename;
 pub mod session_restore;
 pub mod session_send;
 pub mod session_watch;
+pub mod web;
 pub mod work;
 
 use crate::Tool;
@@ -60,6 +61,10 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<flow::Cli>(),
         named::<handoff::Cli>(),
         named::<install_shell::Cli>(),
+        {
+            use clap::CommandFactory;
+            web::Cli::command().name(web::Cli::NAME)
+        },
     ]
 }
 

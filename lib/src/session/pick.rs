@@ -164,6 +164,17 @@ pub fn pane(record: &SessionRecord) -> Option<PaneId> {
     record.terminal_ids.iter().find_map(|id| PaneId::parse(id))
 }
 
+impl crate::Lf {
+    /// The last `count` lines of what a Session's live pane shows now, as
+    /// plain text (`screen::last_lines`); none when its agent runs in no
+    /// tmux pane (or the pane went away meanwhile). Its text is the
+    /// agent's: untrusted.
+    pub fn screen(&self, record: &SessionRecord, count: usize) -> Option<Vec<String>> {
+        let captured = self.caller.tmux().capture_pane(&pane(record)?).ok()?;
+        Some(crate::screen::last_lines(&captured, count))
+    }
+}
+
 /// A rectangle of the terminal, in cells from the top left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Area {

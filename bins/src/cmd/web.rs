@@ -1,0 +1,57 @@
+//! `lf-web`'s command line. The server is its own crate (`web/`), so the
+//! binaries that must start in a millisecond carry no HTTP stack; its
+//! flags live here, beside every other binary's, so its completions, man
+//! page and edges (exit codes, error format, a closed stdout) are theirs.
+
+use clap::Parser;
+use std::net::SocketAddr;
+
+/// Serve the Sessions that need you as one page, for a browser or a phone.
+///
+/// The page lists the Sessions that wait for you first (approve, then
+/// reply, then review, each longest waiting first, with how long), then
+/// the rest; a Session's page shows its state, ready summary, the last
+/// lines of its screen and its worktree's diff, and can complete it. It
+/// follows the change stream, so it updates as your agents work.
+///
+/// lf-web listens on 127.0.0.1 and asks every request for this Home's
+/// token (kept owner-only in $LF_HOME/web.token, made on first run). It
+/// prints the URL that carries the token, and a QR code of it on a
+/// terminal; a browser that opened it keeps the token in a cookie. To use
+/// it from a phone, reach this machine through an SSH tunnel or a VPN (see
+/// the README): never on a public address.
+#[derive(Debug, Parser)]
+#[command(
+    version,
+    after_help = "\
+Examples:
+  lf-web                                   # http://127.0.0.1:7780/?token=…
+  lf-web --listen 127.0.0.1:8080 --no-qr
+  ssh -L 7780:127.0.0.1:7780 devbox        # then open the printed URL here
+  lf-web --listen 100.101.102.103:7780 --allow-remote --host devbox.tailnet.ts.net
+  lf-web --new-token                       # lock out every browser that had the old one"
+)]
+pub struct Cli {
+    /// The address and port to listen on (port 0: any free port).
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:7780")]
+    pub listen: SocketAddr,
+    /// Listen on an address other than loopback (a VPN's): anyone who can
+    /// reach it and has the token controls your agents.
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// Another name this machine is reached by (a VPN's name for it):
+    /// requests are accepted for it as for the listen address.
+    #[arg(long = "host", value_name = "NAME")]
+    pub hosts: Vec<String>,
+    /// Make a new token first: browsers that had the old one must open
+    /// the new URL.
+    #[arg(long)]
+    pub new_token: bool,
+    /// Print the URL alone, without its QR code.
+    #[arg(long)]
+    pub no_qr: bool,
+}
+
+impl Cli {
+    pub const NAME: &'static str = "lf-web";
+}

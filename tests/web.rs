@@ -1,0 +1,824 @@
+//! lf-web, lf's only network surface: its guard over real HTTP on
+//! 127.0.0.1 (the token, the Host and Origin, the CSRF token, ids), and
+//! its page in a real headless Chromium driven through chromedriver
+//! (WebDriver) at a phone's width: it lists the Sessions in the order a
+//! person takes them, follows changes made by the real binaries, shows a
+//! Session's strings as text, and completes a Session.
+
+use crate::util::{Env, bin, wait_for};
+use lf::wire::{SessionRecord, SessionState};
+use std::io::{BufRead, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+/// The lf-web binary, built beside the others.
+fn program() -> PathBuf {
+    bin("lf-web")
+}
+
+/// A running lf-web on a free port of 127.0.0.1, stopped when dropped.
+struct Web {
+    child: Child,
+    address: SocketAddr,
+    token: String,
+}
+
+impl Web {
+    fn start(env: &Env) -> Web {
+        Self::start_with(env, &[])
+    }
+
+    fn start_with(env: &Env, args: &[&str]) -> Web {
+        let mut command = env.program(program());
+        command
+            .args(["--listen", "127.0.0.1:0", "--no-qr"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(env.dir.path().join("lf-web.stderr")).unwrap());
+        let mut child = command.spawn().expect("lf-web starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let (address, token) = line
+            .trim()
+            .strip_prefix("http://")
+            .and_then(|rest| rest.split_once("/?token="))
+            .unwrap_or_else(|| panic!("lf-web printed no URL first: {line:?}"));
+        Web {
+            address: address.parse().unwrap(),
+            token: token.to_owned(),
+            child,
+        }
+    }
+
+    fn host(&self) -> String {
+        self.address.to_string()
+    }
+
+    fn cookie(&self) -> (String, String) {
+        (
+            "cookie".to_owned(),
+            format!("lf-web-{}={}", self.address.port(), self.token),
+        )
+    }
+
+    /// A request with this server's Host and the given headers.
+    fn request(&self, method: &str, path: &str, headers: &[(String, String)], body: &str) -> Reply {
+        let mut all = vec![("host".to_owned(), self.host())];
+        all.extend(headers.iter().cloned());
+        http(self.address, method, path, &all, body)
+    }
+
+    /// A GET as a browser that opened the URL sends it.
+    fn get(&self, path: &str) -> Reply {
+        self.request("GET", path, &[self.cookie()], "")
+    }
+
+    /// A form POST as the page sends it (cookie and Origin), with `form`.
+    fn post(&self, path: &str, form: &str) -> Reply {
+        let headers = [
+            self.cookie(),
+            ("origin".to_owned(), format!("http://{}", self.host())),
+            (
+                "content-type".to_owned(),
+                "application/x-www-form-urlencoded".to_owned(),
+            ),
+        ];
+        self.request("POST", path, &headers, form)
+    }
+}
+
+impl Drop for Web {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What a server answered.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// One HTTP/1.1 request with exactly these headers, the connection closed
+/// after it; the answer decoded with httparse.
+fn http(
+    address: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: &str,
+) -> Reply {
+    let mut stream = TcpStream::connect(address).expect("lf-web accepts");
+    // A time limit for a failure (a server that never answers), not a
+    // speed assertion.
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut request = format!("{method} {path} HTTP/1.1\r\nconnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str(&format!("content-length: {}\r\n\r\n{body}", body.len()));
+    stream.write_all(request.as_bytes()).unwrap();
+    // The head, then as many bytes as it says the body has (or all until
+    // the server closes, when it does not say).
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let (code, headers, length) = loop {
+        let read = stream.read(&mut chunk).unwrap();
+        bytes.extend_from_slice(&chunk[..read]);
+        let mut parsed = [httparse::EMPTY_HEADER; 32];
+        let mut response = httparse::Response::new(&mut parsed);
+        if let httparse::Status::Complete(length) = response.parse(&bytes).unwrap() {
+            let headers: Vec<(String, String)> = response
+                .headers
+                .iter()
+                .map(|header| {
+                    (
+                        header.name.to_ascii_lowercase(),
+                        String::from_utf8_lossy(header.value).into_owned(),
+                    )
+                })
+                .collect();
+            break (response.code.unwrap(), headers, length);
+        }
+        assert!(
+            read > 0,
+            "a partial answer: {}",
+            String::from_utf8_lossy(&bytes)
+        );
+    };
+    assert!(
+        !headers
+            .iter()
+            .any(|(name, value)| name == "transfer-encoding" && value == "chunked"),
+        "a chunked answer where a whole one was expected"
+    );
+    let size = headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .map(|(_, value)| value.parse::<usize>().unwrap());
+    loop {
+        if size.is_some_and(|size| bytes.len() >= length + size) {
+            break;
+        }
+        let read = stream.read(&mut chunk).unwrap();
+        if read == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&chunk[..read]);
+    }
+    Reply {
+        status: code,
+        headers,
+        body: String::from_utf8_lossy(&bytes[length..]).into_owned(),
+    }
+}
+
+/// The CSRF token in a page's forms.
+fn csrf(page: &str) -> String {
+    let start = page
+        .find(r#"name="csrf" value=""#)
+        .expect("the page has a form with the CSRF token")
+        + r#"name="csrf" value=""#.len();
+    page[start..start + 64].to_owned()
+}
+
+#[test]
+fn every_request_needs_the_token_then_its_cookie() {
+    let env = Env::new();
+    let session = env.new_session(&["--title", "mine"]);
+    let web = Web::start(&env);
+    let page = format!("/s/{}", session.id);
+    let complete = format!("/s/{}/complete", session.id);
+    for (method, path) in [
+        ("GET", "/"),
+        ("GET", "/part/"),
+        ("GET", page.as_str()),
+        ("GET", "/events"),
+        ("POST", complete.as_str()),
+        ("GET", "/?token=0000"),
+        ("GET", "/nothing-here"),
+    ] {
+        let reply = web.request(method, path, &[], "");
+        assert_eq!(reply.status, 401, "{method} {path}: {reply:?}");
+        assert_eq!(reply.header("set-cookie"), None, "{method} {path}");
+    }
+    // A cookie with another token is no cookie.
+    let wrong = (
+        "cookie".to_owned(),
+        format!("lf-web-{}={}", web.address.port(), "0".repeat(64)),
+    );
+    assert_eq!(web.request("GET", "/", &[wrong], "").status, 401);
+    // The printed URL: a cookie the page's scripts cannot read and no
+    // other site's request carries, then the same page without the token.
+    let opened = web.request("GET", &format!("{page}?token={}", web.token), &[], "");
+    assert_eq!(opened.status, 303, "{opened:?}");
+    assert_eq!(opened.header("location"), Some(page.as_str()));
+    let cookie = opened.header("set-cookie").unwrap();
+    let (name_value, attributes) = cookie.split_once(';').unwrap();
+    assert_eq!(name_value, web.cookie().1);
+    let attributes: Vec<&str> = attributes.split(';').map(str::trim).collect();
+    assert!(attributes.contains(&"HttpOnly"), "{cookie}");
+    assert!(attributes.contains(&"SameSite=Strict"), "{cookie}");
+    assert_eq!(web.get("/").status, 200);
+    assert_eq!(web.get(&page).status, 200);
+    // The page's own files hold nothing of the Home: a phone installs it.
+    for asset in [
+        "/manifest.webmanifest",
+        "/static/icon.svg",
+        "/static/page.js",
+    ] {
+        assert_eq!(web.request("GET", asset, &[], "").status, 200, "{asset}");
+    }
+    // The token is the Home's, owner-only, and the same next time.
+    let file = env.home().join("web.token");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert_eq!(std::fs::read_to_string(&file).unwrap().trim(), web.token);
+    drop(web);
+    let again = Web::start(&env);
+    assert_eq!(again.get("/").status, 200, "the same token after a restart");
+    drop(again);
+    let renewed = Web::start_with(&env, &["--new-token"]);
+    assert_ne!(renewed.token, "", "a token");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap().trim(),
+        renewed.token
+    );
+    let old = (
+        "cookie".to_owned(),
+        format!(
+            "lf-web-{}={}",
+            renewed.address.port(),
+            web_token_of(&opened)
+        ),
+    );
+    assert_eq!(renewed.request("GET", "/", &[old], "").status, 401);
+    assert_eq!(renewed.get("/").status, 200);
+}
+
+/// The token a Set-Cookie header carried.
+fn web_token_of(reply: &Reply) -> String {
+    let cookie = reply.header("set-cookie").unwrap();
+    cookie
+        .split(';')
+        .next()
+        .unwrap()
+        .split_once('=')
+        .unwrap()
+        .1
+        .to_owned()
+}
+
+#[test]
+fn another_host_or_origin_is_refused() {
+    let env = Env::new();
+    env.new_session(&["--title", "mine"]);
+    let web = Web::start(&env);
+    let port = web.address.port();
+    // DNS rebinding: another site's name pointed at 127.0.0.1.
+    for host in [
+        format!("evil.example:{port}"),
+        format!("127.0.0.1:{}", port.wrapping_add(1)),
+        "127.0.0.1".to_owned(),
+    ] {
+        let reply = http(
+            web.address,
+            "GET",
+            "/",
+            &[("host".to_owned(), host.clone()), web.cookie()],
+            "",
+        );
+        assert_eq!(reply.status, 403, "Host {host}: {reply:?}");
+    }
+    let localhost = http(
+        web.address,
+        "GET",
+        "/",
+        &[
+            ("host".to_owned(), format!("localhost:{port}")),
+            web.cookie(),
+        ],
+        "",
+    );
+    assert_eq!(localhost.status, 200, "localhost is this machine");
+    // Another site's page or form.
+    for origin in [
+        "http://evil.example",
+        "null",
+        &format!("https://{}", web.host()),
+    ] {
+        let reply = web.request(
+            "GET",
+            "/",
+            &[web.cookie(), ("origin".to_owned(), origin.to_owned())],
+            "",
+        );
+        assert_eq!(reply.status, 403, "Origin {origin}: {reply:?}");
+    }
+    let own = web.request(
+        "GET",
+        "/",
+        &[
+            web.cookie(),
+            ("origin".to_owned(), format!("http://{}", web.host())),
+        ],
+        "",
+    );
+    assert_eq!(own.status, 200);
+}
+
+#[test]
+fn a_post_without_the_csrf_token_is_refused_and_with_it_completes() {
+    let env = Env::new();
+    let session = env.new_session(&["--title", "to complete"]);
+    let web = Web::start(&env);
+    let path = format!("/s/{}/complete", session.id);
+    for form in [
+        "",
+        "csrf=",
+        &format!("csrf={}", "0".repeat(64)),
+        &format!("token={}", web.token),
+    ] {
+        let reply = web.post(&path, form);
+        assert_eq!(reply.status, 403, "form {form:?}: {reply:?}");
+        assert_eq!(
+            env.show(&session.id).state,
+            SessionState::Unknown,
+            "nothing changed"
+        );
+    }
+    let token = csrf(&web.get(&format!("/s/{}", session.id)).body);
+    // The right token from another site's form is still another site's.
+    let foreign = web.request(
+        "POST",
+        &path,
+        &[
+            web.cookie(),
+            ("origin".to_owned(), "http://evil.example".to_owned()),
+            (
+                "content-type".to_owned(),
+                "application/x-www-form-urlencoded".to_owned(),
+            ),
+        ],
+        &format!("csrf={token}"),
+    );
+    assert_eq!(foreign.status, 403);
+    assert_eq!(env.show(&session.id).state, SessionState::Unknown);
+    let reply = web.post(&path, &format!("csrf={token}"));
+    assert_eq!(reply.status, 303, "{reply:?}");
+    assert_eq!(
+        reply.header("location"),
+        Some(format!("/s/{}", session.id).as_str())
+    );
+    let record = env.show(&session.id);
+    assert_eq!(record.state, SessionState::Closed);
+    // As lf-session-complete's: a second completion is refused.
+    assert_eq!(web.post(&path, &format!("csrf={token}")).status, 409);
+}
+
+#[test]
+fn a_sessions_strings_are_text_and_ids_are_checked() {
+    let env = Env::new();
+    let hostile = "<img src=x onerror=alert(1)>";
+    let session = env.new_session(&["--title", hostile]);
+    let other = Env::new();
+    let elsewhere = other.new_session(&["--title", "another Home's"]);
+    let web = Web::start(&env);
+    for path in [
+        "/".to_owned(),
+        "/part/".to_owned(),
+        format!("/s/{}", session.id),
+    ] {
+        let page = web.get(&path).body;
+        assert!(
+            page.contains("&lt;img src=x onerror=alert(1)&gt;"),
+            "{path}: the title is shown as text\n{page}"
+        );
+        assert!(
+            !page.contains(hostile),
+            "{path}: the title is not markup\n{page}"
+        );
+    }
+    // Another Home's Session, a prefix, and what is no id at all.
+    for path in [
+        format!("/s/{}", elsewhere.id),
+        format!("/part/s/{}", elsewhere.id),
+        format!("/s/{}", &session.id[..8]),
+        format!("/s/{}", session.id.to_uppercase()),
+        "/s/..%2f..%2fetc%2fpasswd".to_owned(),
+        "/s/%3Cscript%3E".to_owned(),
+    ] {
+        let reply = web.get(&path);
+        assert_eq!(reply.status, 404, "{path}: {reply:?}");
+        assert!(!reply.body.contains("<script"), "{path}");
+    }
+    let token = csrf(&web.get(&format!("/s/{}", session.id)).body);
+    let reply = web.post(
+        &format!("/s/{}/complete", elsewhere.id),
+        &format!("csrf={token}"),
+    );
+    assert_eq!(reply.status, 404);
+    assert_eq!(other.show(&elsewhere.id).state, SessionState::Unknown);
+}
+
+#[test]
+fn listening_beyond_loopback_is_asked_for_and_errors_say_what_to_do() {
+    let env = Env::new();
+    // The words are pinned in tests/messages.rs.
+    env.attempt("lf-web", &["--listen", "0.0.0.0:0"])
+        .fails_with(2, "command_line");
+    env.attempt("lf-web", &["--listen", "[::]:0"])
+        .fails_with(2, "command_line");
+    env.attempt("lf-web", &["--listen", "nowhere"])
+        .fails_with(2, "command_line");
+    assert!(
+        !env.home().join("web.token").exists(),
+        "a refused command line makes no token"
+    );
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    env.attempt("lf-web", &["--listen", &address])
+        .fails_with(1, "io");
+    let help = env.run("lf-web", &["--help"]);
+    help.ok();
+    assert!(help.stdout.contains("Examples:"), "{}", help.stdout);
+}
+
+#[test]
+fn a_closed_stdout_does_not_stop_it() {
+    let env = Env::new();
+    let mut command = env.program(program());
+    command
+        .args(["--listen", "127.0.0.1:0", "--no-qr"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    let mut child = command.spawn().unwrap();
+    // Nobody reads what it prints.
+    drop(child.stdout.take());
+    let token = wait_for("lf-web to make its token", 20, || {
+        std::fs::read_to_string(env.home().join("web.token")).ok()
+    });
+    assert_eq!(token.trim().len(), 64);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let alive = child.try_wait().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(alive, None, "lf-web ended when its stdout closed");
+}
+
+/// The browser tests: Chromium as Debian ships it, through chromedriver.
+mod browser {
+    use super::*;
+    use fantoccini::{Client, ClientBuilder, Locator};
+    use serde::Deserialize;
+
+    /// A headless Chromium at a phone's size (390×844 CSS pixels), with a
+    /// profile and a HOME of its own, ended when dropped.
+    pub struct Browser {
+        pub client: Client,
+        runtime: tokio::runtime::Runtime,
+        driver: Child,
+        port: u16,
+        _profile: tempfile::TempDir,
+    }
+
+    impl Drop for Browser {
+        fn drop(&mut self) {
+            let client = self.client.clone();
+            let _ = self.runtime.block_on(client.close());
+            let _ = self.driver.kill();
+            let _ = self.driver.wait();
+        }
+    }
+
+    impl Browser {
+        pub fn start() -> Browser {
+            let driver_path = PathBuf::from("/usr/bin/chromedriver");
+            assert!(
+                driver_path.is_file() && std::path::Path::new("/usr/bin/chromium").is_file(),
+                "the browser tests need Debian's chromium and chromium-driver \
+                 (apt-get install chromium chromium-driver; scripts/test installs them)"
+            );
+            let profile = tempfile::tempdir().unwrap();
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            let driver = Command::new(driver_path)
+                .arg(format!("--port={port}"))
+                .env_clear()
+                .env("PATH", "/usr/bin:/bin")
+                .env("HOME", profile.path())
+                .env("XDG_CONFIG_HOME", profile.path().join("config"))
+                .env("XDG_CACHE_HOME", profile.path().join("cache"))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts");
+            wait_for("chromedriver to listen", 30, || {
+                TcpStream::connect(("127.0.0.1", port)).ok()
+            });
+            let capabilities = serde_json::json!({
+                "browserName": "chrome",
+                "goog:chromeOptions": {
+                    "binary": "/usr/bin/chromium",
+                    "args": [
+                        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                        "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync",
+                        "--disable-dev-shm-usage",
+                        format!("--user-data-dir={}", profile.path().join("chromium").display()),
+                    ],
+                    "mobileEmulation": {
+                        "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2.0 },
+                    },
+                },
+            });
+            let serde_json::Value::Object(capabilities) = capabilities else {
+                unreachable!()
+            };
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            let client = runtime
+                .block_on(
+                    ClientBuilder::new(connector)
+                        .capabilities(capabilities)
+                        .connect(&format!("http://127.0.0.1:{port}")),
+                )
+                .expect("chromedriver starts a headless Chromium");
+            Browser {
+                client,
+                runtime,
+                driver,
+                port,
+                _profile: profile,
+            }
+        }
+
+        /// A Chrome DevTools command, through chromedriver's own endpoint.
+        pub fn devtools<T: serde::de::DeserializeOwned>(&self, command: &str) -> T {
+            let session = self.block(self.client.session_id()).unwrap().unwrap();
+            let body = serde_json::json!({ "cmd": command, "params": {} }).to_string();
+            let reply = http(
+                SocketAddr::from(([127, 0, 0, 1], self.port)),
+                "POST",
+                &format!("/session/{session}/goog/cdp/execute"),
+                &[
+                    ("host".to_owned(), format!("127.0.0.1:{}", self.port)),
+                    ("content-type".to_owned(), "application/json".to_owned()),
+                ],
+                &body,
+            );
+            #[derive(Deserialize)]
+            struct Answer<T> {
+                value: T,
+            }
+            let answer: Answer<T> = serde_json::from_str(&reply.body)
+                .unwrap_or_else(|error| panic!("{command}: {error}: {}", reply.body));
+            answer.value
+        }
+
+        pub fn block<T>(&self, future: impl std::future::Future<Output = T>) -> T {
+            self.runtime.block_on(future)
+        }
+
+        /// Open a page and wait until it follows the change stream and
+        /// has drawn its live part from it once.
+        pub fn goto(&self, url: &str) {
+            self.block(self.client.goto(url)).unwrap();
+            wait_for("the page to follow the change stream", 20, || {
+                let page = viewport(self);
+                (page.live == "on" && page.shown).then_some(())
+            });
+        }
+
+        /// Run a script in the page and decode what it returns.
+        pub fn eval<T: serde::de::DeserializeOwned>(&self, script: &str) -> T {
+            let value = self
+                .block(self.client.execute(script, Vec::new()))
+                .unwrap_or_else(|error| panic!("{script}: {error}"));
+            serde_json::from_value(value.clone())
+                .unwrap_or_else(|error| panic!("{script} gave {value}: {error}"))
+        }
+
+        pub fn click(&self, css: &str) {
+            let element = self
+                .block(self.client.find(Locator::Css(css)))
+                .unwrap_or_else(|error| panic!("{css}: {error}"));
+            self.block(element.click()).unwrap();
+        }
+
+        /// The rows of the Sessions list, as the page shows them.
+        pub fn rows(&self) -> Vec<Row> {
+            self.eval(
+                "return Array.from(document.querySelectorAll('li.session')).map(li => ({\
+                   id: li.dataset.id, attention: li.dataset.attention || null,\
+                   title: li.querySelector('.title').textContent,\
+                   waited: (li.querySelector('.waited') || {}).textContent || null,\
+                   section: li.closest('section').className }))",
+            )
+        }
+    }
+
+    /// One row of the page's list.
+    #[derive(Debug, Deserialize, PartialEq)]
+    pub struct Row {
+        pub id: String,
+        pub attention: Option<String>,
+        pub title: String,
+        pub waited: Option<String>,
+        pub section: String,
+    }
+
+    /// Why Chromium would not install the page as an app (none).
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Installability {
+        installability_errors: Vec<serde_json::Value>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Viewport {
+        width: u32,
+        scroll_width: u32,
+        images: usize,
+        seq: u64,
+        live: String,
+        shown: bool,
+    }
+
+    fn viewport(browser: &Browser) -> Viewport {
+        browser.eval(
+            "return { width: window.innerWidth, \
+               scroll_width: document.documentElement.scrollWidth, \
+               images: document.querySelectorAll('main img').length, \
+               seq: Number(document.documentElement.dataset.seq || 0), \
+               live: document.getElementById('live').className, \
+               shown: 'shownAt' in document.documentElement.dataset }",
+        )
+    }
+
+    fn hook(env: &Env, session: &SessionRecord, event: &str, extra: &str) {
+        let run = env.current_run(&session.id);
+        let chosen = env.chosen_native_id(&run);
+        let payload =
+            format!(r#"{{"hook_event_name":"{event}","session_id":"{chosen}","cwd":"/"{extra}}}"#);
+        env.hook("claude", Some(&run), payload.as_bytes()).ok();
+    }
+
+    #[test]
+    fn the_page_lists_follows_and_completes_at_a_phones_width() {
+        let env = Env::new();
+        let hostile = "<img src=x onerror=alert(1)>";
+        let reply = env.new_session(&["--title", "Write the migration for the billing tables"]);
+        let idle = env.new_session(&["--title", hostile]);
+        let approve = env.new_session(&["--title", "Refactor the session store"]);
+        let review = env.new_session(&["--title", "Fix the flaky upload test"]);
+        // A Session whose agent runs in a pane that prints colours and
+        // markup, then waits.
+        let screen: SessionRecord = env
+            .run(
+                "lf-session-new",
+                &[
+                    "--provider", "command", "--title", "Screen",
+                    "--", "sh", "-c",
+                    "printf '\\033[1;31mred\\033[0m <b>bold</b>\\n\\033]0;title\\007done\\n'; exec sleep 300",
+                ],
+            )
+            .json();
+        // Attention, as the agents' hooks and lf-session-ready tell it:
+        // a reply owed first, then an approval.
+        hook(&env, &reply, "Stop", "");
+        hook(
+            &env,
+            &approve,
+            "Notification",
+            r#","notification_type":"permission_prompt""#,
+        );
+
+        let web = Web::start(&env);
+        let browser = Browser::start();
+        browser.goto(&format!("http://{}/?token={}", web.host(), web.token));
+        let rows = wait_for("the page to list the sessions", 20, || {
+            let rows = browser.rows();
+            (rows.len() == 5).then_some(rows)
+        });
+        // Approve first, then reply: the library's order; then the rest.
+        let order: Vec<(&str, Option<&str>, &str)> = rows
+            .iter()
+            .map(|row| {
+                (
+                    row.id.as_str(),
+                    row.attention.as_deref(),
+                    row.section.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(order[0], (approve.id.as_str(), Some("approve"), "waiting"));
+        assert_eq!(order[1], (reply.id.as_str(), Some("reply"), "waiting"));
+        assert!(
+            rows[2..]
+                .iter()
+                .all(|row| row.section == "rest" && row.attention.is_none())
+        );
+        assert!(
+            rows[0]
+                .waited
+                .as_deref()
+                .is_some_and(|waited| waited.starts_with("waited "))
+        );
+        // The hostile title is text: nothing it says became markup.
+        let shown = rows.iter().find(|row| row.id == idle.id).unwrap();
+        assert_eq!(shown.title, hostile);
+        let page = viewport(&browser);
+        assert_eq!(page.images, 0, "no element came from a title");
+        assert_eq!(page.width, 390);
+        assert!(
+            page.scroll_width <= 390,
+            "nothing is wider than a phone: {page:?}"
+        );
+        // Installable: its manifest and icon are what Chromium asks of an app.
+        let installable: Installability = browser.devtools("Page.getInstallabilityErrors");
+        assert!(
+            installable.installability_errors.is_empty(),
+            "{installable:?}"
+        );
+
+        // Live: the agent says its work is ready; the page follows.
+        let before = viewport(&browser).seq;
+        env.ready(&review.id, "Fixed: the test waited on a timer")
+            .ok();
+        let rows = wait_for("the page to show the review", 20, || {
+            let rows = browser.rows();
+            rows.iter()
+                .any(|row| row.id == review.id && row.attention.as_deref() == Some("review"))
+                .then_some(rows)
+        });
+        assert_eq!(rows[2].id, review.id, "reviews after replies");
+        assert!(viewport(&browser).seq > before);
+
+        let screenshot = browser.block(browser.client.screenshot()).unwrap();
+        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lf-web-phone.png");
+        std::fs::write(&path, &screenshot).unwrap();
+        eprintln!("lf-web at a phone's width (390x844): {}", path.display());
+
+        // A Session's page: its screen as text, its strings as text.
+        wait_for("the pane to show its lines", 20, || {
+            env.show(&screen.id)
+                .terminal_ids
+                .iter()
+                .any(|id| id.starts_with('%'))
+                .then_some(())
+        });
+        browser.goto(&format!("http://{}/s/{}", web.host(), screen.id));
+        let lines: String = wait_for("the screen", 20, || {
+            let text: String = browser
+                .eval("return (document.querySelector('pre.screen') || {}).textContent || ''");
+            text.contains("done").then_some(text)
+        });
+        assert!(lines.contains("red <b>bold</b>\n"), "{lines:?}");
+        assert!(
+            !lines.contains('\u{1b}') && !lines.contains("title"),
+            "{lines:?}"
+        );
+        browser.goto(&format!("http://{}/s/{}", web.host(), idle.id));
+        let title: String = browser.eval("return document.querySelector('h1').textContent");
+        assert_eq!(title, hostile);
+
+        // Complete: the same operation as lf-session-complete.
+        browser.goto(&format!("http://{}/s/{}", web.host(), review.id));
+        browser.click("details.complete summary");
+        browser.click("button[name=complete]");
+        wait_for("the page to show the session closed", 20, || {
+            let state: Option<String> = browser.eval(
+                "return (document.querySelector('article.session') || {dataset: {}}).dataset.state || null",
+            );
+            (state.as_deref() == Some("closed")).then_some(())
+        });
+        assert_eq!(env.show(&review.id).state, SessionState::Closed);
+        assert!(env.show(&review.id).completed_at.is_some());
+    }
+}

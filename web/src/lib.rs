@@ -1,0 +1,162 @@
+//! lf-web: lf's only network surface, a thin page over the library. It
+//! shows the Sessions that need the person (the library's order and
+//! records), a Session's screen and diff, and completes a Session with the
+//! library's own operation; it follows the change stream to stay current.
+//! Everything here is about HTTP, HTML and who may ask: `guard` checks
+//! every request (the Host and Origin, the token, the CSRF token), `pages`
+//! renders (escaping every string a Session holds), `live` follows the
+//! change stream once for every open page, and `assets` is the page's
+//! CSS, script, manifest and icon, carried in the binary.
+
+mod assets;
+mod guard;
+mod live;
+mod pages;
+
+use lf_bins::Output;
+use lf_bins::cmd::web::Cli;
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// What every request handler shares.
+pub(crate) struct App {
+    home: lf::Home,
+    caller: lf::Caller,
+    guard: guard::Guard,
+    changes: live::Changes,
+}
+
+impl App {
+    /// lf for one request, on a blocking thread (SQLite, tmux and git are
+    /// blocking work).
+    pub(crate) async fn with_lf<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(lf::Lf) -> lf::Result<T> + Send + 'static,
+    ) -> lf::Result<T> {
+        let app = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let lf = lf::Lf::at(app.home.clone(), app.caller.clone());
+            work(lf)
+        })
+        .await
+        .unwrap_or_else(|joined| {
+            Err(lf::Error::io(
+                "a request failed",
+                std::io::Error::other(joined),
+            ))
+        })
+    }
+}
+
+/// Run lf-web until it is stopped (Ctrl-C, SIGTERM).
+pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
+    let caller = lf::Caller::from_process();
+    let lf = lf::Lf::open(caller.clone())?;
+    let home = lf.home().clone();
+    if !cli.listen.ip().is_loopback() && !cli.allow_remote {
+        return Err(usage(format!(
+            "--listen {} is not a loopback address: anyone who can reach it could try the \
+             token; add --allow-remote to listen there anyway (a VPN's address), or reach \
+             127.0.0.1 through an SSH tunnel (see the README)",
+            cli.listen
+        )));
+    }
+    let token = home.web_token(cli.new_token)?;
+    let listener = std::net::TcpListener::bind(cli.listen)
+        .and_then(|listener| listener.set_nonblocking(true).map(|()| listener))
+        .map_err(|source| cannot_listen(cli.listen, source))?;
+    let address = listener
+        .local_addr()
+        .map_err(|source| cannot_listen(cli.listen, source))?;
+    let url = format!("http://{address}/?token={token}");
+    // The URL is for the person; a reader that went away (`| head -1`)
+    // does not stop the server.
+    let _ = out.raw(&format!("{url}\n")).and_then(|()| out.finish());
+    if !cli.no_qr && std::io::stdout().is_terminal() {
+        let _ = out.raw(&qr(&url)).and_then(|()| out.finish());
+    }
+    eprintln!(
+        "{}: serving the Home {} on http://{address}/ (Ctrl-C stops it)",
+        Cli::NAME,
+        home.root().display()
+    );
+    if !address.ip().is_loopback() {
+        eprintln!(
+            "{}: listening beyond this machine (--allow-remote): whoever reaches {address} \
+             with the token controls your agents",
+            Cli::NAME
+        );
+    }
+    let app = Arc::new(App {
+        guard: guard::Guard::new(token, address, &cli.hosts)?,
+        changes: live::Changes::follow(home.clone(), caller.clone())?,
+        home,
+        caller,
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        // The library's work (SQLite, tmux, git) on a few threads: a
+        // machine of a few cores gains nothing from more, and each thread
+        // that renders a page keeps its own memory arena.
+        .max_blocking_threads(4)
+        .enable_all()
+        .build()
+        .map_err(|source| lf::Error::io("cannot start lf-web's runtime", source))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)
+            .map_err(|source| cannot_listen(address, source))?;
+        axum::serve(listener, pages::router(app))
+            .with_graceful_shutdown(stopped())
+            .await
+            .map_err(|source| lf::Error::io(format!("lf-web on {address} stopped"), source))
+    })
+}
+
+/// The URL as a QR code drawn with half blocks, two modules a character.
+fn qr(url: &str) -> String {
+    use qrcode::render::unicode::Dense1x2;
+    match qrcode::QrCode::new(url.as_bytes()) {
+        Ok(code) => {
+            code.render::<Dense1x2>()
+                .dark_color(Dense1x2::Light)
+                .light_color(Dense1x2::Dark)
+                .quiet_zone(true)
+                .build()
+                + "\n"
+        }
+        Err(_) => String::new(),
+    }
+}
+
+/// Ctrl-C or SIGTERM: stop taking requests and end.
+async fn stopped() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = match signal(SignalKind::terminate()) {
+        Ok(term) => term,
+        Err(_) => return std::future::pending().await,
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+fn cannot_listen(address: SocketAddr, source: std::io::Error) -> lf::Error {
+    let why = match source.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            "another program listens there; choose another port with --listen"
+        }
+        std::io::ErrorKind::AddrNotAvailable => "no interface of this machine has that address",
+        std::io::ErrorKind::PermissionDenied => {
+            "ports below 1024 need privileges; choose a port above"
+        }
+        _ => "check the address given to --listen",
+    };
+    lf::Error::io(format!("cannot listen on {address}: {why}"), source)
+}
+
+/// A refusal of the command line (exit 2), as clap's are.
+fn usage(message: String) -> lf::Error {
+    lf::error::InputError::CommandLine(message).into()
+}

@@ -1,0 +1,396 @@
+//! The pages: the Sessions that need the person, then the rest; one
+//! Session; and the parts of both that a page fetches again when the
+//! change stream tells it something changed. Every string a Session holds
+//! (a title, a summary, its screen, a file name) is the agent's or a
+//! repository's, so it is untrusted: maud escapes every interpolation,
+//! and nothing here writes raw HTML.
+
+use crate::App;
+use crate::guard::{self, CSRF_FIELD};
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::from_fn_with_state;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use lf::clock::Timestamp;
+use lf::wire::{ActionKind, SessionDiff, SessionRecord};
+use maud::{DOCTYPE, Markup, html};
+use std::sync::Arc;
+
+/// Lines of a Session's screen its page shows.
+const SCREEN_LINES: usize = 40;
+/// How long a completed agent gets between SIGTERM and SIGKILL, as
+/// lf-session-complete's default.
+const GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+pub(crate) fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/part/", get(index_part))
+        .route("/s/{id}", get(session))
+        .route("/part/s/{id}", get(session_part))
+        .route("/s/{id}/complete", post(complete))
+        // Reply, allow and deny go here, beside complete: POST routes that
+        // call `Lf::send_reply` and `Lf::answer_prompt` (lib/src/session/
+        // act.rs, as lf-session-send and lf-session-answer do), their forms
+        // in `actions` below. The guard already asks them for the token
+        // and the CSRF token.
+        .route("/events", get(crate::live::events))
+        .merge(crate::assets::routes())
+        .fallback(not_found)
+        .layer(from_fn_with_state(Arc::clone(&app), guard::check))
+        .with_state(app)
+}
+
+/// The headers every response carries: nothing but this server's own
+/// files may run or load, no page may frame it, and nothing is cached
+/// or sent on as a referrer.
+pub(crate) fn secure(headers: &mut HeaderMap) {
+    let set = [
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+             connect-src 'self'; manifest-src 'self'; form-action 'self'; \
+             frame-ancestors 'none'; base-uri 'none'",
+        ),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ];
+    for (name, value) in set {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    headers
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+}
+
+/// A failure as a page: its status and the library's message.
+struct Failed(lf::Error);
+
+impl From<lf::Error> for Failed {
+    fn from(error: lf::Error) -> Self {
+        Failed(error)
+    }
+}
+
+impl IntoResponse for Failed {
+    fn into_response(self) -> Response {
+        let status = match self.0.kind() {
+            lf::ErrorKind::NotFound => StatusCode::NOT_FOUND,
+            lf::ErrorKind::Usage => StatusCode::BAD_REQUEST,
+            lf::ErrorKind::Conflict => StatusCode::CONFLICT,
+            lf::ErrorKind::Operational => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        (
+            status,
+            message_page(status, &self.0.one_line_without_hint()),
+        )
+            .into_response()
+    }
+}
+
+/// A page that says one thing (a refusal, a failure).
+pub(crate) fn message_page(status: StatusCode, message: &str) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (status.as_u16()) " · lf" }
+                link rel="stylesheet" href="/static/page.css";
+            }
+            body {
+                main {
+                    h1 { (status.canonical_reason().unwrap_or("Refused")) }
+                    p.message { (message) }
+                    p { a href="/" { "All sessions" } }
+                }
+            }
+        }
+    }
+}
+
+async fn not_found() -> Response {
+    let status = StatusCode::NOT_FOUND;
+    (status, message_page(status, "There is no such page.")).into_response()
+}
+
+/// A page around its live part: `part` is where it fetches that part
+/// again when the change stream says something changed, and every
+/// `every` seconds (what no event tells: the time waited, a screen).
+fn page(title: &str, part: &str, every: u32, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" data-seq="0" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="theme-color" content="#17202c";
+                title { (title) }
+                link rel="manifest" href="/manifest.webmanifest";
+                link rel="icon" href="/static/icon.svg" type="image/svg+xml";
+                link rel="stylesheet" href="/static/page.css";
+                script src="/static/page.js" defer {}
+            }
+            body data-part=(part) data-every=(every) {
+                header.bar {
+                    a.home href="/" { "lf" }
+                    span #live title="Follows your sessions as they change" { "live" }
+                }
+                main #part { (body) }
+            }
+        }
+    }
+}
+
+/// The open Sessions in the order a person takes them: those that wait
+/// first (the library's order, longest waiting first), then the rest,
+/// newest first.
+fn in_turn(lf: lf::Lf) -> lf::Result<Vec<SessionRecord>> {
+    let mut records = lf
+        .list(&lf::ListFilter::default())?
+        .collect::<lf::Result<Vec<_>>>()?;
+    records.sort_by_key(lf::attention::turn);
+    Ok(records)
+}
+
+async fn index(State(app): State<Arc<App>>) -> Result<Markup, Failed> {
+    let records = app.with_lf(in_turn).await?;
+    Ok(page("lf", "/part/", 30, sessions(&records)))
+}
+
+async fn index_part(State(app): State<Arc<App>>) -> Result<Markup, Failed> {
+    let records = app.with_lf(in_turn).await?;
+    Ok(sessions(&records))
+}
+
+fn sessions(records: &[SessionRecord]) -> Markup {
+    let now = Timestamp::now();
+    let waiting = records
+        .iter()
+        .take_while(|record| record.attention.is_some());
+    let rest = records
+        .iter()
+        .skip_while(|record| record.attention.is_some());
+    let count = records
+        .iter()
+        .filter(|record| record.attention.is_some())
+        .count();
+    html! {
+        section.waiting {
+            h1 {
+                @if count == 0 { "Nothing waits for you" }
+                @else if count == 1 { "1 session waits for you" }
+                @else { (count) " sessions wait for you" }
+            }
+            ul.sessions { @for record in waiting { (row(record, now)) } }
+        }
+        @if records.len() > count {
+            section.rest {
+                h2 { "The rest" }
+                ul.sessions { @for record in rest { (row(record, now)) } }
+            }
+        }
+        @if records.is_empty() {
+            p.none { "No open sessions in this Home." }
+        }
+    }
+}
+
+fn row(record: &SessionRecord, now: Timestamp) -> Markup {
+    let attention = record.attention.map(|attention| attention.as_str());
+    html! {
+        li.session data-id=(record.id) data-attention=[attention] {
+            a href={ "/s/" (record.id) } {
+                span.line {
+                    @if let Some(attention) = attention {
+                        span class={ "badge " (attention) } { (attention) }
+                    }
+                    @if let Some(waited) = lf::session::pick::waited(record, now) {
+                        span.waited { "waited " (lf::session::pick::short(waited)) }
+                    }
+                    span class={ "state " (record.state.as_str()) } { (record.state.as_str()) }
+                }
+                span.title { (record.title) }
+                span.where {
+                    (record.work_path.as_deref().unwrap_or(&record.cwd))
+                    " · " (lf::ids::short_id(&record.id))
+                }
+            }
+        }
+    }
+}
+
+/// A Session's id from the path: exactly an id, checked before it reaches
+/// the library (a prefix or anything else is no page).
+fn session_id(text: &str) -> Result<lf::ids::SessionId, Failed> {
+    lf::ids::SessionId::parse(text)
+        .map_err(|_| Failed(lf::error::SessionError::SessionNotFound(text.to_owned()).into()))
+}
+
+/// What a Session's page shows.
+struct Shown {
+    record: SessionRecord,
+    screen: Option<Vec<String>>,
+    diff: Result<SessionDiff, String>,
+}
+
+async fn shown(app: &Arc<App>, id: lf::ids::SessionId) -> Result<Shown, Failed> {
+    Ok(app
+        .with_lf(move |lf| {
+            let record = lf.get(id.as_str())?;
+            let screen = lf.screen(&record, SCREEN_LINES);
+            let diff = lf
+                .diff(&record.id)
+                .map_err(|error| error.one_line_without_hint());
+            Ok(Shown {
+                record,
+                screen,
+                diff,
+            })
+        })
+        .await?)
+}
+
+async fn session(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Markup, Failed> {
+    let id = session_id(&id)?;
+    let part = format!("/part/s/{id}");
+    let shown = shown(&app, id).await?;
+    let title = format!("{} · lf", shown.record.title);
+    Ok(page(
+        &title,
+        &part,
+        5,
+        session_body(&shown, app.guard.csrf()),
+    ))
+}
+
+async fn session_part(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Markup, Failed> {
+    let id = session_id(&id)?;
+    let shown = shown(&app, id).await?;
+    Ok(session_body(&shown, app.guard.csrf()))
+}
+
+fn session_body(shown: &Shown, csrf: &str) -> Markup {
+    let record = &shown.record;
+    let now = Timestamp::now();
+    html! {
+        article.session data-id=(record.id) data-state=(record.state.as_str()) {
+            h1 { (record.title) }
+            p.line {
+                @if let Some(attention) = record.attention {
+                    span class={ "badge " (attention.as_str()) } { (attention.as_str()) }
+                }
+                @if let Some(waited) = lf::session::pick::waited(record, now) {
+                    span.waited { "waited " (lf::session::pick::short(waited)) }
+                }
+                span class={ "state " (record.state.as_str()) } { (record.state.as_str()) }
+            }
+            dl {
+                dt { "Agent" } dd { (record.detail) }
+                @if let Some(work) = &record.work_path { dt { "Work" } dd { (work) } }
+                dt { "Folder" } dd.path { (record.cwd) }
+                dt { "Id" } dd.id { (record.id) }
+            }
+            (actions(record, csrf))
+            @if let Some(summary) = &record.ready_summary {
+                section {
+                    h2 { "Ready summary" }
+                    p.summary { (summary) }
+                }
+            }
+            section {
+                h2 { "Screen" }
+                @match &shown.screen {
+                    Some(lines) => pre.screen { @for line in lines { (line) "\n" } },
+                    None => p.none { "Its agent runs in no tmux pane now." },
+                }
+            }
+            section {
+                h2 { "Changes" }
+                @match &shown.diff {
+                    Ok(diff) => (diff_summary(diff)),
+                    Err(why) => p.none { (why) },
+                }
+            }
+        }
+    }
+}
+
+/// What the person may do with a Session from here.
+fn actions(record: &SessionRecord, csrf: &str) -> Markup {
+    let complete = record
+        .actions
+        .iter()
+        .find(|action| action.kind == ActionKind::Complete);
+    html! {
+        section.actions {
+            // Reply (a text field and Send) and Allow / Deny (with
+            // "always") go first here, each a form like Complete's
+            // posting to its route in `router`, shown when the record's
+            // attention is reply or approve.
+            @if let Some(action) = complete {
+                @match &action.unavailable_reason {
+                    None => details.complete {
+                        summary { (action.label) "…" }
+                        form method="post" action={ "/s/" (record.id) "/complete" } {
+                            input type="hidden" name=(CSRF_FIELD) value=(csrf);
+                            p { (action.help) }
+                            button type="submit" name="complete" { "Complete this session" }
+                        }
+                    },
+                    Some(reason) => p.none { (action.label) ": " (reason) },
+                }
+            }
+        }
+    }
+}
+
+fn diff_summary(diff: &SessionDiff) -> Markup {
+    html! {
+        p.line {
+            @if let Some(branch) = &diff.branch { span.branch { (branch) } " " }
+            "against " (diff.base)
+            @if diff.ahead > 0 { " · " (diff.ahead) " ahead" }
+            @if diff.behind > 0 { " · " (diff.behind) " behind" }
+            @if diff.uncommitted { " · uncommitted changes" }
+        }
+        @if diff.files.is_empty() && diff.untracked.is_empty() {
+            p.none { "No changes." }
+        } @else {
+            p { span.add { "+" (diff.insertions) } " " span.del { "−" (diff.deletions) } " in " (diff.files.len()) " files" }
+            ul.files {
+                @for file in &diff.files {
+                    li {
+                        span.add { @if let Some(n) = file.insertions { "+" (n) } @else { "bin" } }
+                        span.del { @if let Some(n) = file.deletions { "−" (n) } }
+                        span.path { (file.path) }
+                    }
+                }
+                @for path in &diff.untracked {
+                    li { span.add { "new" } span.del {} span.path { (path) } }
+                }
+            }
+        }
+    }
+}
+
+/// `POST /s/ID/complete`: what lf-session-complete does, then the
+/// Session's page again.
+async fn complete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, Failed> {
+    let id = session_id(&id)?;
+    let page = format!("/s/{id}");
+    app.with_lf(move |lf| {
+        lf.complete(id.as_str(), GRACE, &mut |stopping| {
+            eprintln!("lf-web: {stopping}");
+        })
+    })
+    .await?;
+    Ok(Redirect::to(&page).into_response())
+}
