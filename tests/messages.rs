@@ -239,34 +239,84 @@ fn a_home_folder_that_cannot_be_made_is_named_with_why() {
     );
 }
 
+/// The ids in it are the seed's (`LF_TEST_SEED`, with the Run's time
+/// fixed by `LF_TEST_NOW`), so the whole line is pinned, ids and all.
 #[test]
 fn a_launch_that_failed_says_what_was_recorded_and_what_ran() {
     let env = Env::new();
     let mut new = env.command("lf-session-new");
-    new.arg("hello").env("FAKE_AGENT_CRASH_AT_START", "1");
+    new.arg("hello")
+        .env("FAKE_AGENT_CRASH_AT_START", "1")
+        .env("LF_TEST_SEED", "launch")
+        .env("LF_TEST_NOW", "2026-12-02T07:00:00Z");
     let message = env.run_command(new).fails(1);
-    let session = &env.list(&[])[0];
-    let run = env.current_run(&session.id);
-    let agent = fakes().join("claude");
-    let digest = std::process::Command::new("sha256sum")
+    let (session, run) = (
+        "37116aed5684455b83b2f031a88ad347",
+        "run-01m8trv4c0nfy42b76wm000001",
+    );
+    assert_eq!(env.list(&[])[0].id, session);
+    assert_eq!(env.current_run(session), run);
+    assert_eq!(
+        message,
+        format!(
+            "Session {session} was recorded but did not start: Run {run}: {}, cwd {}, Home {}, \
+             database {}: exited with exit status: 1 before becoming resumable",
+            fake_executable("claude"),
+            env.work().display(),
+            env.home().display(),
+            env.home().join("loopflow.db").display()
+        )
+    );
+}
+
+/// A resume whose agent dies before confirming the conversation names the
+/// conversation, what the agent said, and what the next open does
+/// (tests/real drives the real CLIs to it).
+#[test]
+fn a_resume_that_dies_at_once_says_the_next_open_starts_anew() {
+    let env = Env::new();
+    let (id, run, native) = (
+        "5e55104f0e1d4c2b9a3e6f7a8b9c0d1e",
+        "run-01jx4q8zzzzzzzzzzzzzzzzzzz",
+        "4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a",
+    );
+    env.seed_conversation(id, run, "Fix the parser");
+    env.db()
+        .execute(
+            "UPDATE runs SET native_id = ?2, published = 1 WHERE id = ?1",
+            [run, native],
+        )
+        .unwrap();
+    let mut open = env.command("lf-session-open");
+    open.args(["--detach", id])
+        .env("FAKE_AGENT_CRASH_AT_START", "1");
+    assert_eq!(
+        env.run_command(open).fails(1),
+        format!(
+            "Run {run}: {}, cwd {}, Home {}, database {}: the resume of claude conversation \
+             {native} exited with exit status: 1 before claude confirmed it; the next open starts \
+             a new conversation",
+            fake_executable("claude"),
+            env.work().display(),
+            env.home().display(),
+            env.home().join("loopflow.db").display()
+        )
+    );
+}
+
+/// How a launch's message names a fake agent: its path and its digest.
+fn fake_executable(name: &str) -> String {
+    let agent = fakes().join(name);
+    let digest = Command::new("sha256sum")
         .arg(&agent)
         .output()
         .unwrap()
         .stdout;
-    let digest = String::from_utf8_lossy(&digest[..64]);
-    let launched = format!(
-        "Session {} was recorded but did not start: Run {run}: executable {} (sha256 {digest}), \
-         cwd {}, Home {}, database {}: exited with ",
-        session.id,
+    format!(
+        "executable {} (sha256 {})",
         agent.display(),
-        env.work().display(),
-        env.home().display(),
-        env.home().join("loopflow.db").display()
-    );
-    assert!(
-        message.starts_with(&launched) && message.ends_with(" before becoming resumable"),
-        "{message}\nexpected {launched}… before becoming resumable"
-    );
+        String::from_utf8_lossy(&digest[..64])
+    )
 }
 
 #[test]
@@ -353,6 +403,27 @@ fn a_hosts_error_text_is_shown_escaped_on_every_path() {
     assert_eq!(problems[0].problem, HostProblemKind::Failed);
     assert_inert(&problems[0].message);
     assert!(problems[0].message.contains(HOSTILE_SHOWN), "{problems:?}");
+}
+
+/// Told apart from a timeout by its variant (tests/remote.rs); here, its
+/// words: which host, which bound, what was asked, what to check.
+#[test]
+fn a_host_that_floods_an_open_is_told_which_bound_it_passed() {
+    let remote = Remote::new();
+    remote.fake_twin(&[("lf-session-open", "exec yes")]);
+    let id = "0123456789abcdef0123456789abcdef";
+    assert_eq!(
+        said(
+            &remote.here,
+            "lf-session-open",
+            &["--print", id, "--host", "twin"],
+            1
+        ),
+        "host twin sent more than 1 MiB in answer to lf-session-open, more than lf reads from a \
+         host, so lf stopped reading and closed the connection; lf-session-open there prints one \
+         record, far smaller than that: check what it prints on that host (a login script that \
+         prints on stdout, or a program that is not lf)"
+    );
 }
 
 #[test]
@@ -701,6 +772,143 @@ fn removing_a_worktree_says_what_it_would_lose_and_what_it_discarded() {
              commit was {tip})\n",
             worktree.display()
         )
+    );
+}
+
+/// What lf-install-shell tells a person beside its report: a file of their
+/// own it kept, a MANPATH that hides the pages, and a shell that will not
+/// complete lf's commands until a line is added (tests/install_shell.rs
+/// checks the kinds, files and lines; here, the words).
+#[test]
+fn lf_install_shell_says_what_it_kept_and_what_will_not_work_yet() {
+    use crate::install_shell::{BASH_COMPLETION, DEBIAN_BASHRC, User, only_warning, places_of};
+    let user = User::new();
+    let path = user.write(
+        ".local/share/bash-completion/completions/lf-session-list",
+        "complete -W '--mine' lf-session-list\n",
+    );
+    let (report, _) = user.install(&[]);
+    assert_eq!(
+        report.notes,
+        [format!(
+            "kept {}: it is not lf's (it has no \"{}\" line), so lf's bash completion for \
+             lf-session-list is not there; move it aside and run lf-install-shell again",
+            path.display(),
+            lf_bins::install::MARK
+        )]
+    );
+
+    let user = User::new().with("MANPATH", "/usr/share/man");
+    user.write(".bashrc", DEBIAN_BASHRC);
+    let (report, _) = user.install(&["--shell", "bash"]);
+    assert_eq!(
+        report.notes,
+        [format!(
+            "MANPATH is set, so man does not look beside PATH: add {} to it (or end it with a \
+             colon) to read lf's man pages",
+            user.home.join(".cargo/share/man").display()
+        )]
+    );
+
+    let user = User::new();
+    user.write(".bashrc", "# my own bash settings\nPS1='ready> '\n");
+    let (report, _) = user.install(&["--shell", "bash"]);
+    let bashrc = user.home.join(".bashrc").display().to_string();
+    assert_eq!(
+        only_warning(&report).message,
+        format!(
+            "bash will not complete lf's commands: bash-completion ({BASH_COMPLETION}) is \
+             installed but not loaded, as no line of {bashrc} or /etc/bash.bashrc sources it; add \
+             this line to {bashrc}: [ -r {BASH_COMPLETION} ] && . {BASH_COMPLETION}"
+        )
+    );
+
+    let user = User::new();
+    user.write(".zshrc", "# my own zsh settings\nPS1='ready> '\n");
+    let (report, _) = user.install(&["--shell", "zsh"]);
+    assert_eq!(
+        only_warning(&report).message,
+        format!(
+            "zsh will not complete lf's commands: {} runs no compinit (nor oh-my-zsh, prezto, Zim, \
+             antigen, zplug or zsh4humans, which run it), so zsh's completion system is off; add \
+             this line at its end, after lf's block: autoload -Uz compinit && compinit",
+            user.home.join(".zshrc").display()
+        )
+    );
+
+    // On a system of the test's making with bash-completion nowhere: each
+    // place looked in is named, and how to install it.
+    let dir = tempfile::tempdir().unwrap();
+    let (root, home) = (dir.path().join("root"), dir.path().join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let warnings = lf_bins::install::bash_warnings(&places_of(&home), &root, |_: &str| None);
+    let usual = root.join("usr/share/bash-completion/bash_completion");
+    assert_eq!(
+        warnings
+            .iter()
+            .map(|warning| &warning.message)
+            .collect::<Vec<_>>(),
+        [&format!(
+            "bash will not complete lf's commands: bash-completion, which loads them, is not \
+             installed (there is no {}, {}, {}, {}, {}); install its package (apt install \
+             bash-completion, dnf install bash-completion, pacman -S bash-completion), then add \
+             this line to {}: [ -r {} ] && . {}",
+            usual.display(),
+            root.join("usr/local/share/bash-completion/bash_completion")
+                .display(),
+            root.join("etc/bash_completion").display(),
+            root.join("home/linuxbrew/.linuxbrew/etc/profile.d/bash_completion.sh")
+                .display(),
+            home.join(".nix-profile/share/bash-completion/bash_completion")
+                .display(),
+            home.join(".bashrc").display(),
+            usual.display(),
+            usual.display()
+        )]
+    );
+}
+
+/// An agent CLI that is not installed is named, with how to install it,
+/// in one sentence (tests/real matches its variant with the real CLIs).
+#[test]
+fn a_provider_that_is_not_installed_is_named_with_how_to_install_it() {
+    let mut env = Env::new();
+    env.agents = env.dir.path().join("no-agents");
+    let said = ["claude", "codex"].map(|provider| {
+        said(
+            &env,
+            "lf-session-new",
+            &["--provider", provider, "Fix the parser"],
+            1,
+        )
+    });
+    assert_eq!(
+        said,
+        [
+            "\"claude\" is not on PATH: install Claude Code (npm install -g \
+             @anthropic-ai/claude-code) or choose another --provider",
+            "\"codex\" is not on PATH: install the Codex CLI (npm install -g @openai/codex) or \
+             choose another --provider"
+        ]
+    );
+}
+
+/// An action from afar on a Session that does not wait for it says what
+/// it waits for instead, and that nothing reached its agent. The one
+/// Session's id is the seed's (`LF_TEST_SEED`), so it is spelled out.
+#[test]
+fn a_reply_to_a_session_that_owes_none_says_what_it_waits_for() {
+    use crate::session_send::{claude_hook, waiting_for_a_reply};
+    let mut env = Env::new();
+    env.vars.push(("LF_TEST_SEED".into(), "reply".into()));
+    let (record, _) = waiting_for_a_reply(&env);
+    assert_eq!(record.id, "77a1228b44c24495a6403b737d99dfea");
+    claude_hook(&env, &record.id, "UserPromptSubmit");
+    assert_eq!(
+        said(&env, "lf-session-send", &[&record.id, "too late"], 4),
+        "Session 77a1228b does not wait for a reply: its agent is working, or was answered \
+         already; nothing was sent to its agent; see it and answer it there with lf-session-open \
+         77a1228b"
     );
 }
 

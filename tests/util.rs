@@ -630,6 +630,18 @@ impl Env {
             .unwrap()
     }
 
+    /// Whether the current Run of a Session is marked as a resume that
+    /// failed (so the next open starts a new conversation).
+    pub fn resume_failed(&self, session: &str) -> bool {
+        self.db()
+            .query_row(
+                "SELECT r.resume_failed FROM sessions s JOIN runs r ON r.id = s.current_run_id WHERE s.id = ?1",
+                [session],
+                |row| row.get(0),
+            )
+            .unwrap()
+    }
+
     pub fn current_run(&self, session: &str) -> String {
         self.db()
             .query_row(

@@ -710,7 +710,7 @@ pub fn bash_warnings(
     let scripts = bash_completion_scripts(places, root, var);
     let found = scripts.iter().find(|script| script.is_file());
     let script = found.unwrap_or(&scripts[0]);
-    let quoted = sh_quote(&script.display().to_string());
+    let quoted = lf::provider::shell_quote(&script.display().to_string());
     let line = format!("[ -r {quoted} ] && . {quoted}");
     let shown = |path: &Path| path.display().to_string();
     let warning = match (found, loaded) {
@@ -817,18 +817,5 @@ fn or_list(items: &[impl AsRef<str>]) -> String {
                 .join(", "),
             last.as_ref()
         ),
-    }
-}
-
-/// A word for sh: as it is when it needs no quotes, else single-quoted.
-fn sh_quote(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c))
-    {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }

@@ -38,6 +38,8 @@ pub const VARIABLES: &[&str] = &[
     EVENTS_KEEP_ENV,
     // Test-only: a fixed clock (see `clock::TEST_NOW_ENV`).
     crate::clock::TEST_NOW_ENV,
+    // Test-only: a seed for new ids (see `ids::TEST_SEED_ENV`).
+    crate::ids::TEST_SEED_ENV,
 ];
 
 /// Where `lf-session-new --worktree` puts worktrees,
@@ -122,6 +124,27 @@ impl Caller {
         self.var(crate::clock::TEST_NOW_ENV)
             .and_then(crate::clock::Timestamp::parse)
             .unwrap_or_else(crate::clock::Timestamp::now)
+    }
+
+    /// A new Session id: random, or the next of `$LF_TEST_SEED`'s sequence
+    /// when a test set one (see `ids::TEST_SEED_ENV`).
+    pub fn new_session_id(&self) -> crate::ids::SessionId {
+        match self.var(crate::ids::TEST_SEED_ENV) {
+            Some(seed) => crate::ids::SessionId::seeded(seed),
+            None => crate::ids::SessionId::new(),
+        }
+    }
+
+    /// A new Run id, made now by this caller's clock: random, or the next
+    /// of `$LF_TEST_SEED`'s sequence when a test set one.
+    pub fn new_run_id(&self) -> crate::ids::RunId {
+        match self.var(crate::ids::TEST_SEED_ENV) {
+            Some(seed) => {
+                let millis = u64::try_from(self.now().micros() / 1000).unwrap_or(0);
+                crate::ids::RunId::seeded(seed, millis)
+            }
+            None => crate::ids::RunId::new(),
+        }
     }
 
     /// Whether the caller runs inside tmux (so "go there" is a switch).

@@ -45,19 +45,6 @@ pub use untrusted::{HOST_TEXT_MAX, host_text, quote};
 
 pub use crate::{Error, Result};
 
-use std::fmt;
-
-/// Say what was being done when a lower-level error happened.
-pub trait Context<T> {
-    fn during(self, what: impl fmt::Display) -> Result<T>;
-}
-
-impl<T, E: Into<Error>> Context<T> for std::result::Result<T, E> {
-    fn during(self, what: impl fmt::Display) -> Result<T> {
-        self.map_err(|error| error.into().during(what))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +181,7 @@ mod tests {
             "hook_of_other_provider",
             "host_exists",
             "host_not_found",
+            "host_sent_too_much",
             "host_unavailable",
             "identifier_looks_like_id",
             "in_variable",

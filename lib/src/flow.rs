@@ -9,7 +9,7 @@ use crate::Result;
 use crate::clock::{Timestamp, now_micros};
 use crate::error::domain::{Arg, Domain, ErrorKind};
 use crate::facade::Lf;
-use crate::ids::{RunId, SessionId};
+use crate::ids::SessionId;
 use crate::input;
 use crate::provider::Provider;
 use crate::session::OpenOptions;
@@ -144,7 +144,7 @@ impl Lf {
                 independent: false,
             };
             let run = NewRun {
-                id: RunId::new(),
+                id: self.caller.new_run_id(),
                 chosen_native_id: provider.chosen_native_id(),
                 provider: provider.as_str().to_owned(),
                 model,
@@ -182,7 +182,7 @@ impl Lf {
         let invocation = input::INVOCATION.check(invocation)?;
         let _lock = crate::locks::named(self.home(), &format!("flow:{invocation}"))?;
         self.store()?
-            .advance_flow(&invocation, RunId::new().as_str(), now_micros())?;
+            .advance_flow(&invocation, self.caller.new_run_id().as_str(), now_micros())?;
         self.flow(&invocation)
     }
 

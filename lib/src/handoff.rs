@@ -46,7 +46,6 @@ use std::path::{Path, PathBuf};
 pub const ENVIRONMENT_MAX_ENTRIES: usize = 200;
 pub const ENVIRONMENT_NAME_MAX_CHARS: usize = 128;
 pub const ENVIRONMENT_VALUE_MAX_BYTES: usize = 32 * 1024;
-pub const ARGV_MAX_ITEMS: usize = 1_000;
 
 /// The parent a person hands work back to, as given: `task:T` (a Task id
 /// or identifier) or `wave:W` (a Wave id or name).

@@ -10,6 +10,16 @@ use crate::error::domain::{Arg, What};
 use crate::input::InputError;
 use std::fmt;
 
+/// Test-only: a seed for the ids lf makes (Session and Run ids), as jj's
+/// `JJ_RANDOMNESS_SEED`, so a test pins a whole line that names a new
+/// Session instead of redacting its id. Read through `Caller::new_session_id`
+/// and `Caller::new_run_id`; no person sets it. The seed makes the sequence
+/// of one process deterministic: its n-th id is drawn from the seed and n,
+/// so two processes given one seed make the same ids. A test that needs ids
+/// distinct across processes gives each its own seed. A Run id keeps its
+/// creation time, which is the caller's clock (`LF_TEST_NOW` fixes it too).
+pub const TEST_SEED_ENV: &str = "LF_TEST_SEED";
+
 /// Crockford's base32 alphabet, lowercase: no i, l, o or u.
 const BASE32: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -107,6 +117,15 @@ impl SessionId {
             .into())
         }
     }
+    /// The next Session id of a seeded sequence (see [`TEST_SEED_ENV`]): a
+    /// version-4 UUID whose random bits come from the seed.
+    pub(crate) fn seeded(seed: &str) -> Self {
+        let bytes = seeded_bytes(seed);
+        let mut random = [0; 16];
+        random.copy_from_slice(&bytes[..16]);
+        let uuid = uuid::Builder::from_random_bytes(random).into_uuid();
+        SessionId(uuid.simple().to_string())
+    }
     /// A Session id derived from stable text, such as a flow position.
     pub fn derived(text: &str) -> Self {
         use sha2::Digest;
@@ -200,6 +219,15 @@ ulid_id!(RunId, "run-", "Run", Arg::Id);
 ulid_id!(TaskId, "task-", "Task", Arg::Task);
 ulid_id!(WaveId, "wave-", "Wave", Arg::Wave);
 ulid_id!(HandoffId, "handoff-", "handoff", Arg::Id);
+
+impl RunId {
+    /// The next Run id of a seeded sequence (see [`TEST_SEED_ENV`]), made
+    /// at `millis` since the Unix epoch: ordered within one process, as
+    /// [`RunId::new`]'s are.
+    pub(crate) fn seeded(seed: &str, millis: u64) -> Self {
+        RunId(format!("{}{}", RunId::PREFIX, seeded_ulid(seed, millis)))
+    }
+}
 
 /// The fewest characters of an id a person may type for the whole id
 /// (after `run-` for a Run): six hexadecimal characters are 16.7 million
@@ -306,6 +334,31 @@ fn ulid() -> String {
         .to_ascii_lowercase()
 }
 
+/// How many seeded ids this process has made: the n in "the seed's n-th id".
+static SEEDED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The bytes of this process's next seeded id: sha256 of the seed and n.
+fn seeded_bytes(seed: &str) -> [u8; 32] {
+    use sha2::Digest;
+    let n = SEEDED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    sha2::Sha256::digest(format!("{seed}\n{n}").as_bytes()).into()
+}
+
+/// A seeded ULID: its time, then 48 bits from the seed and a 32-bit count
+/// of this process's seeded ids, so later ids sort after earlier ones even
+/// within a millisecond (and under a fixed clock).
+fn seeded_ulid(seed: &str, millis: u64) -> String {
+    use sha2::Digest;
+    let n = SEEDED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let digest = sha2::Sha256::digest(seed.as_bytes());
+    let mut high = [0; 8];
+    high[2..].copy_from_slice(&digest[..6]);
+    let random = (u128::from(u64::from_be_bytes(high)) << 32) | u128::from(n as u32);
+    ulid::Ulid::from_parts(millis, random)
+        .to_string()
+        .to_ascii_lowercase()
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
@@ -334,6 +387,18 @@ mod tests {
         assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
         let sessions: std::collections::HashSet<_> = (0..1000).map(|_| SessionId::new()).collect();
         assert_eq!(sessions.len(), 1000);
+    }
+
+    #[test]
+    fn a_seed_makes_valid_ordered_ids() {
+        let session = SessionId::seeded("7");
+        assert!(is_session_id(&session), "{session}");
+        assert_ne!(session, SessionId::seeded("7"), "the count moves on");
+        let (first, second) = (RunId::seeded("7", 1_000), RunId::seeded("7", 1_000));
+        assert!(
+            RunId::parse(&first).is_ok() && first < second,
+            "{first} {second}"
+        );
     }
 
     #[test]

@@ -91,13 +91,16 @@ impl Prose {
     }
 }
 
+/// The longest reply `lf-session-send` types, in characters.
+pub const REPLY_MAX: usize = 10_000;
+
 /// A reply typed into an agent (`lf-session-send`): one line, since a
 /// newline would submit it early, and nothing a terminal would read as a
 /// key or a sequence.
 pub const REPLY: Prose = Prose {
     arg: Arg::Text,
     what: "reply",
-    max: crate::session::act::REPLY_MAX,
+    max: REPLY_MAX,
     lines: false,
 };
 

@@ -31,8 +31,6 @@ macro_rules! named {
         pub enum $ty { $($(#[$variant_meta])* $variant),* }
 
         impl $ty {
-            /// What a person calls this type, in error messages.
-            pub const WHAT: &'static str = $what;
             pub const ALL: &'static [Self] = <Self as strum::VariantArray>::VARIANTS;
             pub const NAMES: &'static [&'static str] = <Self as strum::VariantNames>::VARIANTS;
 

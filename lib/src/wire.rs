@@ -522,13 +522,6 @@ crate::names::named! {
     }
 }
 
-impl HandoffStatus {
-    /// Whether the handoff still waits for its outcome.
-    pub fn is_active(self) -> bool {
-        matches!(self, HandoffStatus::Waiting | HandoffStatus::Attached)
-    }
-}
-
 /// How an interactive handoff ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

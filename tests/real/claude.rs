@@ -426,9 +426,13 @@ fn claude_resume_dying_at_once_reported_as_success() {
     });
     // Claude's history of the conversation is gone.
     std::fs::remove_dir_all(env.dir.path().join(".claude/projects")).unwrap();
-    let failed = env.run("lf-session-open", &["--detach", &record.id]);
-    let message = failed.fails(1);
-    assert!(message.contains(&native), "{message}");
+    // Refused as a launch that failed (its words: tests/messages.rs), and
+    // recorded so the next open does not resume it again.
+    env.attempt("lf-session-open", &["--detach", &record.id])
+        .fails_with(1, "launch_failed");
+    // The failed resume was of that conversation.
+    assert!(env.resume_failed(&record.id));
+    assert_eq!(env.native_id(&record.id).as_deref(), Some(native.as_str()));
     // The failed launcher recorded why, then exits; its tmux session goes
     // with it (an open before that would go to the dying session).
     let name = format!("lf-{}", &record.id[..12]);
@@ -480,7 +484,7 @@ fn missing_provider_executable_recorded_a_session_first() {
     env.agents = env.dir.path().join("no-agents");
     let cwd = env.mkdir("repo");
     for provider in ["claude", "codex"] {
-        let failed = env.run(
+        let failed = env.attempt(
             "lf-session-new",
             &[
                 "--provider",
@@ -490,11 +494,9 @@ fn missing_provider_executable_recorded_a_session_first() {
                 "Fix the parser",
             ],
         );
-        let message = failed.fails(1);
-        assert!(message.contains(provider), "{message}");
-        assert!(message.contains("--provider"), "{message}");
-        assert_eq!(message.lines().count(), 1, "{message}");
-        assert!(!message.contains("os error"), "{message}");
+        // Its words, one sentence: tests/messages.rs.
+        let error = failed.fails_with(1, "not_on_path");
+        assert_eq!(error.arg.as_deref(), Some("provider"));
     }
     assert!(env.list(&["--all"]).is_empty());
 }

@@ -9,6 +9,9 @@ use crate::model::{Request, Server, responses};
 
 /// Codex's prompt box is ready for input.
 const READY: &str = "for shortcuts";
+/// Codex's own words (on its stderr, which lf relays) when the
+/// conversation a resume names is gone.
+const CODEX_SAYS_NO_SESSION: &str = "No saved session found";
 /// Codex's approval prompt for a command.
 const DIALOG: &str = "Would you like to run the following command?";
 
@@ -322,14 +325,15 @@ fn codex_a_resume_that_dies_at_once_fails_with_codexs_message_and_is_not_repeate
         !record.alive
     });
     codex_cli(&env, &["delete", "--force", &native]);
-    let failed = env.run("lf-session-open", &["--detach", &record.id]);
-    let message = failed.fails(1);
-    assert!(message.contains(&native), "{message}");
-    assert!(message.contains("No saved session found"), "{message}");
-    assert!(
-        message.contains("the next open starts a new conversation"),
-        "{message}"
-    );
+    // Refused as a launch that failed (lf's words: tests/messages.rs),
+    // saying what Codex said, and recorded so the next open does not
+    // resume it again.
+    let failed = env.attempt("lf-session-open", &["--detach", &record.id]);
+    let error = failed.fails_with(1, "launch_failed");
+    assert!(error.message.contains(CODEX_SAYS_NO_SESSION), "{error:?}");
+    // The failed resume was of that conversation.
+    assert!(env.resume_failed(&record.id));
+    assert_eq!(env.native_id(&record.id).as_deref(), Some(native.as_str()));
     // The failed launcher recorded why, then exits; its tmux session goes
     // with it (an open before that would go to the dying session).
     let name = format!("lf-{}", &record.id[..12]);

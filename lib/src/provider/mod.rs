@@ -444,9 +444,11 @@ pub(crate) fn native_token(text: &str) -> std::result::Result<String, String> {
     }
 }
 
-/// Quote a path for POSIX `sh` (Claude runs hook commands with a shell).
-/// A path holds no NUL, the one thing `shlex` cannot quote.
-pub(crate) fn shell_quote(text: &str) -> String {
+/// Quote a path for POSIX `sh` (Claude runs hook commands with a shell;
+/// lf-install-shell writes the line that loads bash-completion): as it is
+/// when it needs no quotes. A path holds no NUL, the one thing `shlex`
+/// cannot quote.
+pub fn shell_quote(text: &str) -> String {
     shlex::try_quote(text)
         .map(|quoted| quoted.into_owned())
         .unwrap_or_default()

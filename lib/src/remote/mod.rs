@@ -69,6 +69,15 @@ pub enum RemoteError {
     /// A host could not be asked; the message says why, for a person.
     #[error("{message}")]
     HostUnavailable { host: String, message: String },
+    /// A host sent more than lf reads (`bound`, such as "1 MiB"), so lf cut
+    /// it off: told apart from a host that did not answer in time, which
+    /// is `HostUnavailable`.
+    #[error("{message}")]
+    HostSentTooMuch {
+        host: String,
+        bound: String,
+        message: String,
+    },
 }
 
 impl Domain for RemoteError {
@@ -78,7 +87,9 @@ impl Domain for RemoteError {
             BadHost(..) | BadRemotePath { .. } | LocalOnlyFilter { .. } => ErrorKind::Usage,
             HostNotFound(..) | NowhereFound { .. } => ErrorKind::NotFound,
             RemoteRefused { kind, .. } => *kind,
-            BadHostList { .. } | HostUnavailable { .. } => ErrorKind::Operational,
+            BadHostList { .. } | HostUnavailable { .. } | HostSentTooMuch { .. } => {
+                ErrorKind::Operational
+            }
             HostExists(..) => ErrorKind::Conflict,
         }
     }

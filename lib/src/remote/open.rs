@@ -76,6 +76,8 @@ enum Refusal {
     NotThere(String, Option<String>),
     /// It could not be asked, or its lf failed (with this kind and name).
     Problem(HostProblem, Option<(ErrorKind, Option<String>)>),
+    /// It sent more than `bound`, and was cut off.
+    TooMuch(HostProblem, String),
 }
 
 impl Refusal {
@@ -98,6 +100,12 @@ impl Refusal {
             .into(),
             Refusal::Problem(problem, None) => RemoteError::HostUnavailable {
                 host: problem.host,
+                message: problem.message,
+            }
+            .into(),
+            Refusal::TooMuch(problem, bound) => RemoteError::HostSentTooMuch {
+                host: problem.host,
+                bound,
                 message: problem.message,
             }
             .into(),
@@ -168,7 +176,9 @@ impl Lf {
                     let refusal = Refusal::Problem(problem, Some((ErrorKind::Usage, name)));
                     refused = Some(refusal.into_error(ssh.host()));
                 }
-                Err(Refusal::Problem(problem, _)) => problems.push(problem.message),
+                Err(Refusal::Problem(problem, _) | Refusal::TooMuch(problem, _)) => {
+                    problems.push(problem.message)
+                }
             }
             // A whole id is one Session: the first host that has it.
             if !prefix && !found.is_empty() {
@@ -304,7 +314,15 @@ impl Lf {
             .map(|(ssh, outcome)| {
                 let program = "lf-session-open";
                 let finished = outcome.map_err(|not| {
-                    Refusal::Problem(not_finished(ssh.host(), program, not, timeout), None)
+                    let bound = match &not {
+                        ssh::NotFinished::Exceeded(exceeded) => Some(exceeded.bound.clone()),
+                        _ => None,
+                    };
+                    let problem = not_finished(ssh.host(), program, not, timeout);
+                    match bound {
+                        Some(bound) => Refusal::TooMuch(problem, bound),
+                        None => Refusal::Problem(problem, None),
+                    }
                 })?;
                 if !finished.status.success() {
                     return Err(match ssh::remote_error(&finished.stderr) {

@@ -28,9 +28,6 @@ use crate::store::{NewEvent, SessionRow, Store};
 use crate::wire::{Answered, Attention, EventKind, SessionRecord};
 use std::time::{Duration, Instant};
 
-/// The longest reply `lf-session-send` types, in characters.
-pub const REPLY_MAX: usize = 10_000;
-
 /// How long an agent has to take a key: a dialog still up after this
 /// did not take the answer (the transaction is rolled back). Claude Code
 /// ignores keys pressed in the first moments a dialog is up, so a key is
@@ -52,7 +49,7 @@ impl Lf {
     /// Type `text` into the Session's agent and submit it (Enter), when
     /// the Session waits for a reply; returns its record after. The text
     /// must be one line (a newline would submit it early), at most
-    /// [`REPLY_MAX`] characters, without control characters.
+    /// [`crate::input::REPLY_MAX`] characters, without control characters.
     pub fn send_reply(&self, selector: &str, text: &str) -> Result<SessionRecord> {
         let text = crate::input::reply(text)?;
         let target = self.reachable(selector)?;

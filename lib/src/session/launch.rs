@@ -299,7 +299,7 @@ impl Lf {
         }
         let provider = Provider::parse(&current.provider)?;
         let next = NewRun {
-            id: RunId::new(),
+            id: self.caller.new_run_id(),
             chosen_native_id: provider.chosen_native_id(),
             provider: current.provider.clone(),
             model: current.model.clone(),
@@ -438,7 +438,24 @@ impl Lf {
         })
     }
 
+    /// `lf-serve`'s steps, in order: admit the Run, start its agent, look
+    /// after it until it ends (the state machine of `session::serve`), and
+    /// record how it ended.
     fn serve_run(&self, run: &str) -> Result<RunOutcome> {
+        let (admitted, lock) = self.admit(run)?;
+        let argv = self.agent_argv(&admitted)?;
+        let launcher = ProcessIdentity::of(std::process::id())?;
+        let (mut started, hangup) = self.start_agent(&admitted, &argv, &launcher)?;
+        let mut wakers = Wakers::new(started.child.id(), hangup, &admitted.run_dir)?;
+        let machine = self.supervise(&admitted, &launcher, &mut wakers, lock)?;
+        self.record_end(&admitted, &argv, &mut started, &machine)
+    }
+
+    /// Whether this Run may be served now, under the Session's launch lock:
+    /// its Session is not completed, the Run is current (or a new attempt
+    /// an opener prepared, which becomes current as its agent starts), and
+    /// no client holds the Session elsewhere.
+    fn admit(&self, run: &str) -> Result<(Admitted, crate::locks::Lock)> {
         let run_id = RunId::parse(run)?;
         let run = self.run_row(run_id.as_str())?;
         let id = run.session_id.clone();
@@ -465,6 +482,22 @@ impl Lf {
         }
         let run = self.run_row(run_id.as_str())?;
         let provider = Provider::parse(&run.provider)?;
+        let run_dir = self.home().run_dir(&run_id);
+        let admitted = Admitted {
+            run_id,
+            run,
+            row,
+            adopt_from,
+            provider,
+            run_dir,
+        };
+        Ok((admitted, lock))
+    }
+
+    /// The agent's argv: a new conversation or the resume of its native
+    /// id, with lf's hooks; the Run's folder is made for what they write.
+    fn agent_argv(&self, admitted: &Admitted) -> Result<Vec<String>> {
+        let Admitted { run, row, .. } = admitted;
         let mode = match (&run.native_id, run.published) {
             (Some(native_id), _) => Mode::Resume { native_id },
             (None, false) => Mode::New {
@@ -472,52 +505,63 @@ impl Lf {
                 prompt: run.prompt.as_deref(),
             },
             (None, true) => {
-                return Err(LaunchError::NoNativeHistory(run.id).into());
+                return Err(LaunchError::NoNativeHistory(run.id.clone()).into());
             }
         };
-        let run_dir = self.home().run_dir(&run_id);
-        crate::home::create_private_dir(&run_dir)?;
+        crate::home::create_private_dir(&admitted.run_dir)?;
         let hook_program = sibling_program("lf-hook");
-        let argv = provider.argv(&provider::Launch {
+        admitted.provider.argv(&provider::Launch {
             mode,
             model: run.model.as_deref(),
             command: &run.argv,
             hook_program: &hook_program,
-            run_dir: &run_dir,
+            run_dir: &admitted.run_dir,
             primary: row.primary_scope.is_some(),
             env: &|key| self.caller.var(key).map(str::to_owned),
-        })?;
+        })
+    }
+
+    /// Start the agent in this terminal and record it as the Run's client,
+    /// with this launcher, in one transaction; the terminal's hang-up is
+    /// caught from before it starts. An agent that cannot be started leaves
+    /// the Run started and failed.
+    fn start_agent(
+        &self,
+        admitted: &Admitted,
+        argv: &[String],
+        launcher: &ProcessIdentity,
+    ) -> Result<(Started, std::os::unix::net::UnixStream)> {
+        let Admitted {
+            run_id, run, row, ..
+        } = admitted;
         let terminal = self.terminal_id();
         let label = format!("lf-serve {}", terminal.as_deref().unwrap_or("?"));
-        let launcher = ProcessIdentity::of(std::process::id())?;
         // What the last launch was told is forgotten before the agent can
         // confirm anything (a hook may come before the launch is recorded).
         self.store()?.reset_launch(&run.id)?;
-        // Described only when a launch fails: hashing the executable
-        // (Claude's is ~250 MB) would delay every start by half a second.
-        let launch = || self.describe_launch(&argv[0], &row.cwd, &run.id);
         let hangup = super::serve::catch_hangup()?;
         let mut command = Command::new(&argv[0]);
         command
             .args(&argv[1..])
             .current_dir(&row.cwd)
             .env("LF_HOME", self.home().root())
-            .env("LF_SESSION_ID", id.as_str())
+            .env("LF_SESSION_ID", row.id.as_str())
             .env("LF_RUN_ID", run_id.as_str());
-        if provider.captures_stderr() {
+        if admitted.provider.captures_stderr() {
             command.stderr(std::process::Stdio::piped());
         }
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(error) => {
                 // Started and failed, as a person opening it next sees it.
-                if let Some(previous) = &adopt_from {
+                if let Some(previous) = &admitted.adopt_from {
                     self.store()?
                         .adopt_attempt(&row.id, &run.id, previous, now_micros())?;
                 }
                 self.store()?
                     .mark_run_started(&run.id, &label, now_micros())?;
-                return Err(self.fail(&run.id, format!("could not start {}: {error}", launch())));
+                let launch = self.describe_launch(&argv[0], &row.cwd, &run.id);
+                return Err(self.fail(&run.id, format!("could not start {launch}: {error}")));
             }
         };
         let stderr = child.stderr.take().map(StderrTail::follow);
@@ -536,15 +580,40 @@ impl Lf {
                 terminal_id: terminal,
             },
             label: &label,
-            launcher: &launcher,
-            adopt_from: adopt_from.as_deref(),
+            launcher,
+            adopt_from: admitted.adopt_from.as_deref(),
             now: now_micros(),
         })?;
-        let mut wakers = Wakers::new(child.id(), hangup, &run_dir)?;
-        let resuming = run.native_id.clone();
+        Ok((
+            Started {
+                child,
+                stderr,
+                process,
+            },
+            hangup,
+        ))
+    }
+
+    /// Look after the agent until it ends: each wake-up (its exit, the
+    /// terminal's hang-up, a hook's write to the Run, its transcript) is an
+    /// event for the launch's state machine, whose actions are done here.
+    /// The launch lock is held as long as the machine says, and let go at
+    /// the latest when the agent ends.
+    fn supervise(
+        &self,
+        admitted: &Admitted,
+        launcher: &ProcessIdentity,
+        wakers: &mut Wakers,
+        lock: crate::locks::Lock,
+    ) -> Result<Launch> {
+        let Admitted {
+            run, row, provider, ..
+        } = admitted;
+        let provider = *provider;
+        let resuming = run.native_id.as_ref();
         // Codex confirms nothing at start: a resume that keeps running this
         // long found its thread (lf-serve confirms it; a hook may first).
-        let settle = resuming.as_ref().and(provider.resume_settle());
+        let settle = resuming.and(provider.resume_settle());
         let needs_confirm = provider.confirms_native_id_at_start() || settle.is_some();
         // A dialog at start that only a person can answer (Claude's
         // workspace trust) fires no hook until it is answered: known from
@@ -607,7 +676,7 @@ impl Lf {
                         Action::ReleaseLock => lock = None,
                         Action::RecordHangup => {
                             self.store()?
-                                .record_hangup(&run.id, &launcher, now_micros())?
+                                .record_hangup(&run.id, launcher, now_micros())?
                         }
                         Action::Signal(signal) => wakers.signal(signal),
                     }
@@ -619,7 +688,30 @@ impl Lf {
             woken = wakers.wait(machine.deadline())?;
         }
         drop(lock);
-        let status = child.wait().map_err(|error| {
+        Ok(machine)
+    }
+
+    /// How the agent ended, recorded: a hang-up leaves the Run without an
+    /// outcome (restore brings it back); an agent that ended before it
+    /// confirmed its conversation fails the launch, saying what ran and
+    /// what it said (a resume that failed is not repeated); otherwise its
+    /// exit is the Run's outcome.
+    fn record_end(
+        &self,
+        admitted: &Admitted,
+        argv: &[String],
+        started: &mut Started,
+        machine: &Launch,
+    ) -> Result<RunOutcome> {
+        let Admitted {
+            run_id,
+            run,
+            row,
+            provider,
+            ..
+        } = admitted;
+        let process = &started.process;
+        let status = started.child.wait().map_err(|error| {
             Error::io(
                 format!("cannot see how the agent of Run {run_id} ended"),
                 error,
@@ -628,7 +720,7 @@ impl Lf {
         let now = now_micros();
         let confirmed = machine.confirmed() || self.run_row(&run.id)?.confirmed;
         if machine.hung_up() || !confirmed {
-            self.store()?.end_client(&process, now)?;
+            self.store()?.end_client(process, now)?;
         }
         if machine.hung_up() {
             // The agent did not end by itself: its terminal went away. The
@@ -639,32 +731,33 @@ impl Lf {
         }
         // The agent may have confirmed since the last look.
         if !confirmed {
+            // Described only when a launch fails: hashing the executable
+            // (Claude's is ~250 MB) would delay every start by half a second.
+            let launch = self.describe_launch(&argv[0], &row.cwd, &run.id);
             // The CLI's own last word, when lf kept it.
-            let said = stderr
+            let said = started
+                .stderr
+                .take()
                 .and_then(|tail| tail.last_line(STDERR_DRAIN))
                 .map(|line| format!("; {} said: {line}", provider.as_str()))
                 .unwrap_or_default();
-            let diagnostic = match &resuming {
+            let diagnostic = match &run.native_id {
                 Some(native) => {
                     self.store()?.mark_resume_failed(&run.id)?;
                     format!(
-                        "{}: the resume of {} conversation {native} exited with {status} before {} confirmed it{said}; \
+                        "{launch}: the resume of {} conversation {native} exited with {status} before {} confirmed it{said}; \
                          the next open starts a new conversation",
-                        launch(),
                         provider.as_str(),
                         provider.as_str()
                     )
                 }
-                None => format!(
-                    "{}: exited with {status} before becoming resumable{said}",
-                    launch()
-                ),
+                None => format!("{launch}: exited with {status} before becoming resumable{said}"),
             };
             return Err(self.fail(&run.id, diagnostic));
         }
         let outcome = outcome_of(&status);
         self.store()?
-            .record_exit(&run.id, &process, outcome, status.code(), now)?;
+            .record_exit(&run.id, process, outcome, status.code(), now)?;
         Ok(outcome)
     }
 
@@ -717,6 +810,26 @@ impl Lf {
         }
         LaunchError::LaunchFailed(diagnostic).into()
     }
+}
+
+/// A Run `lf-serve` may serve, as read under its Session's launch lock.
+struct Admitted {
+    run_id: RunId,
+    run: RunRow,
+    row: SessionRow,
+    /// The current Run this new attempt replaces as its agent starts.
+    adopt_from: Option<String>,
+    provider: Provider,
+    /// The Run's folder (hooks' files, the transcript watch, serve.log).
+    run_dir: PathBuf,
+}
+
+/// An agent `lf-serve` started: the child, the tail of its stderr (when
+/// its provider's is kept) and its identity.
+struct Started {
+    child: std::process::Child,
+    stderr: Option<StderrTail>,
+    process: ProcessIdentity,
 }
 
 /// The refusal of an open of a completed Session: `state`'s one rule.

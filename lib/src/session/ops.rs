@@ -276,7 +276,7 @@ impl Lf {
             None => None,
         };
         let mut cwd = self.working_dir(request.cwd.as_deref(), task.as_ref())?;
-        let id = SessionId::new();
+        let id = self.caller.new_session_id();
         let worktree = match &request.worktree {
             Some(worktree) => Some(self.plan_worktree(worktree, &cwd, &id)?),
             None => None,
@@ -320,7 +320,7 @@ impl Lf {
             independent: true,
         };
         let run = NewRun {
-            id: RunId::new(),
+            id: self.caller.new_run_id(),
             chosen_native_id: request.provider.chosen_native_id(),
             provider: request.provider.as_str().to_owned(),
             model: request.model,

@@ -9,7 +9,7 @@ use crate::Result;
 use crate::clock::now_micros;
 use crate::error::domain::Arg;
 use crate::facade::Lf;
-use crate::ids::{RunId, SessionId};
+use crate::ids::SessionId;
 use crate::provider::Provider;
 use crate::session::error::SessionError;
 use crate::store::{NewRun, NewSessionRow};
@@ -148,7 +148,7 @@ impl Lf {
             Scope::Repository(root) => (None, root.clone()),
         };
         let session = NewSessionRow {
-            id: SessionId::new(),
+            id: self.caller.new_session_id(),
             kind: SessionKind::Conversation,
             title: crate::input::title(&scope.title()).unwrap_or_else(|_| "primary".to_owned()),
             title_source: TitleSource::Generated,
@@ -162,7 +162,7 @@ impl Lf {
             independent: true,
         };
         let run = NewRun {
-            id: RunId::new(),
+            id: self.caller.new_run_id(),
             chosen_native_id: provider.chosen_native_id(),
             provider: provider.as_str().to_owned(),
             model: None,

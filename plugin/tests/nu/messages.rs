@@ -47,3 +47,26 @@ fn an_unknown_task_is_a_labeled_error_under_the_flag_value() {
         format!("lf-session-active: {}; see lf-work task list", error.msg)
     );
 }
+
+/// Outside tmux, an open says where the Session runs and how to get there.
+#[test]
+fn an_open_outside_tmux_says_how_to_attach() {
+    let env = Env::new();
+    let work = env.mkdir("repo");
+    let launched: lf::wire::SessionRecord = env
+        .nu_in(
+            &work,
+            "lf session new --provider command --argv [sleep 600] | to json -r",
+        )
+        .json();
+    let (id, name) = (&launched.id, format!("lf-{}", &launched.id[..12]));
+    let opened = env.nu_in(&work, &format!("lf session open {id} | ignore"));
+    assert_eq!(
+        opened.stderr,
+        format!(
+            "lf session open: {id} runs in the tmux session {name}; attach with: lf-session-open \
+             {id}  (or: tmux attach -t ={name})\n"
+        )
+    );
+    env.nu(&format!("lf session complete {id} --grace 1 | ignore"));
+}
