@@ -52,7 +52,7 @@ impl App {
 /// Run lf-web until it is stopped (Ctrl-C, SIGTERM).
 pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
     let caller = lf::Caller::from_process();
-    refuse_inside_a_session(&caller)?;
+    lf::session::act::refuse_agent(&caller)?;
     let lf = lf::Lf::open(caller.clone())?;
     let home = lf.home().clone();
     if !cli.listen.ip().is_loopback() && !cli.allow_remote {
@@ -112,24 +112,6 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
             .await
             .map_err(|source| lf::Error::io(format!("lf-web on {address} stopped"), source))
     })
-}
-
-/// lf-web acts for the person, never for an agent: started inside a
-/// session lf launched, its agent could serve itself a page and approve
-/// its own prompts (the library refuses an action asked with `LF_RUN_ID`
-/// set, and lf-web is refused before it serves anything).
-fn refuse_inside_a_session(caller: &lf::Caller) -> lf::Result<()> {
-    match ["LF_RUN_ID", "LF_SESSION_ID"]
-        .into_iter()
-        .find(|name| caller.var(name).is_some())
-    {
-        Some(name) => Err(usage(format!(
-            "{name} is set, so this runs inside a session that lf launched: an agent may not \
-             serve itself the page that answers for the person; start lf-web from your own \
-             terminal, outside any lf session"
-        ))),
-        None => Ok(()),
-    }
 }
 
 /// The URL as a QR code drawn with half blocks, two modules a character.

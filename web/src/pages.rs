@@ -336,7 +336,7 @@ fn actions(record: &SessionRecord, screen: Option<&[String]>, csrf: &str) -> Mar
                     label for="reply-text" { "Your reply" }
                     span.field {
                         input #reply-text type="text" name="text" required autocomplete="off"
-                            maxlength=(lf::session::act::REPLY_MAX) enterkeyhint="send";
+                            maxlength=(lf::input::REPLY_MAX) enterkeyhint="send";
                         button type="submit" name="reply" { "Reply" }
                     }
                 },

@@ -18,7 +18,6 @@
 //! Every action is an `answered` event of the change stream, naming who.
 
 use super::error::SessionError;
-use crate::Result;
 use crate::clock::now_micros;
 use crate::facade::Lf;
 use crate::ids::{PaneId, SessionId};
@@ -26,6 +25,7 @@ use crate::provider::{Answer, Provider};
 use crate::session::project::Projection;
 use crate::store::{NewEvent, SessionRow, Store};
 use crate::wire::{Answered, Attention, EventKind, SessionRecord};
+use crate::{Caller, Result};
 use std::time::{Duration, Instant};
 
 /// How long an agent has to take a key: a dialog still up after this
@@ -131,10 +131,7 @@ impl Lf {
     /// the person (not from inside a session lf launched), not completed,
     /// an agent's, with a live client in a tmux pane.
     fn reachable(&self, selector: &str) -> Result<Reachable> {
-        // The person acts, never an agent: not for itself, not for another.
-        if self.caller.var("LF_RUN_ID").is_some() {
-            return Err(SessionError::AgentActsForPerson.into());
-        }
+        refuse_agent(&self.caller)?;
         let row = self.find(selector)?;
         crate::state::refuse_completed(&row.id, row.completed_at)?;
         let provider = match row.provider.as_deref().map(Provider::parse) {
@@ -231,4 +228,18 @@ fn wait_for(done: impl Fn() -> Result<bool>) -> Result<()> {
 
 fn short(id: &str) -> String {
     crate::ids::short_id(id).to_owned()
+}
+
+/// The person acts, never an agent: a process inside a session lf launched
+/// (its `LF_RUN_ID` or `LF_SESSION_ID` set) may not answer for the person,
+/// not for itself, not for another agent, nor serve the page that does
+/// (lf-web refuses to start with this).
+pub fn refuse_agent(caller: &Caller) -> Result<()> {
+    match ["LF_RUN_ID", "LF_SESSION_ID"]
+        .into_iter()
+        .find(|name| caller.var(name).is_some())
+    {
+        Some(variable) => Err(SessionError::AgentActsForPerson { variable }.into()),
+        None => Ok(()),
+    }
 }

@@ -88,12 +88,13 @@ pub enum SessionError {
     NoAgentToAnswer(String),
     #[error("--always goes with allow: a refusal answers this prompt alone")]
     AlwaysOnlyAllows,
-    /// An agent lf launched (its `LF_RUN_ID` set) asked to act for the
-    /// person: it may not answer its own prompt, nor another agent's.
+    /// An agent lf launched (its `LF_RUN_ID` or `LF_SESSION_ID` set) asked
+    /// to act for the person: it may not answer its own prompt, nor
+    /// another agent's, nor serve itself the page that does.
     #[error(
-        "an agent cannot answer for the person: LF_RUN_ID is set, so this runs inside a session that lf launched; nothing was sent"
+        "an agent cannot answer for the person: {variable} is set, so this runs inside a session that lf launched; nothing was done: run it from your own terminal, outside any lf session"
     )]
-    AgentActsForPerson,
+    AgentActsForPerson { variable: &'static str },
 }
 
 /// What a Session waits for, in an action's refusal.
@@ -142,7 +143,7 @@ impl Domain for SessionError {
             | ArgvNotForAgent(..)
             | NotLaunchedByLf { .. }
             | AlwaysOnlyAllows
-            | AgentActsForPerson => ErrorKind::Usage,
+            | AgentActsForPerson { .. } => ErrorKind::Usage,
         }
     }
 
