@@ -14,6 +14,15 @@
   let fetching = false;
   let stale = false;
 
+  // A screen's newest lines (where an agent's dialog is) are its last:
+  // its box shows them first, as a terminal does.
+  function newestLines() {
+    for (const screen of main.querySelectorAll("pre.screen")) {
+      screen.scrollTop = screen.scrollHeight;
+    }
+  }
+  newestLines();
+
   async function refresh() {
     if (fetching) {
       stale = true;
@@ -39,6 +48,7 @@
           // A "Complete…" the person opened stays open.
           const open = Array.from(main.querySelectorAll("details[open]"), (d) => d.className);
           main.innerHTML = html;
+          newestLines();
           for (const name of open) {
             const details = main.querySelector(`details.${CSS.escape(name)}`);
             if (details) details.open = true;
