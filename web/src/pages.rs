@@ -460,14 +460,18 @@ async fn answer(
     Form(form): Form<AnswerForm>,
 ) -> Result<Response, Failed> {
     let id = session_id(&id)?;
-    let answer = match form.answer.as_str() {
-        "allow" => Answer::Allow,
-        "allow_always" => Answer::AllowAlways,
-        "deny" => Answer::Deny,
-        _ => {
+    // The buttons send a word of lf-session-answer's, `allow_always` for
+    // `allow --always`.
+    let (word, always) = match form.answer.strip_suffix("_always") {
+        Some(word) => (word, true),
+        None => (form.answer.as_str(), false),
+    };
+    let answer = match Answer::parse(word, always) {
+        Ok(answer) => answer,
+        Err(refused) => {
             let status = StatusCode::BAD_REQUEST;
-            let message = "An answer is allow, allow_always or deny.";
-            return Ok((status, message_page(status, message)).into_response());
+            let page = message_page(status, &refused.to_string());
+            return Ok((status, page).into_response());
         }
     };
     let page = format!("/s/{id}");

@@ -1,5 +1,6 @@
 use crate::{Output, Tool, open_lf};
-use clap::{Parser, ValueEnum};
+use clap::Parser;
+use clap::builder::PossibleValuesParser;
 use lf::provider::Answer;
 
 /// Answer a session's permission prompt: allow or deny; print its record.
@@ -27,25 +28,18 @@ pub struct Cli {
     #[arg(value_name = "ID")]
     id: String,
     /// Allow what the prompt asks, or deny it.
-    #[arg(value_name = "ANSWER")]
-    answer: Decision,
+    #[arg(value_name = "ANSWER", value_parser = PossibleValuesParser::new(Answer::WORDS))]
+    answer: String,
     /// With allow: do not ask again for the like of it (where the dialog offers that).
     #[arg(long)]
     always: bool,
-}
-
-/// What the person decided.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum Decision {
-    Allow,
-    Deny,
 }
 
 impl Tool for Cli {
     const NAME: &'static str = "lf-session-answer";
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
-        let answer = Answer::new(matches!(self.answer, Decision::Allow), self.always)?;
+        let answer = Answer::parse(&self.answer, self.always)?;
         out.json(&open_lf()?.answer_prompt(&self.id, answer)?)
     }
 }

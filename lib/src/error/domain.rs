@@ -87,6 +87,8 @@ pub enum Arg {
     Text,
     /// `lf-session-answer --always`.
     Always,
+    /// `lf-session-answer ID ANSWER`: allow or deny.
+    Answer,
 }
 
 impl Arg {

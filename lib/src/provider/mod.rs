@@ -202,6 +202,24 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// The words a person answers with, as every surface takes them.
+    pub const WORDS: &'static [&'static str] = &["allow", "deny"];
+
+    /// A person's word (`allow` or `deny`) and `--always`.
+    pub fn parse(word: &str, always: bool) -> Result<Answer> {
+        match word {
+            "allow" => Answer::new(true, always),
+            "deny" => Answer::new(false, always),
+            _ => Err(crate::input::InputError::UnknownName {
+                arg: Some(crate::error::Arg::Answer),
+                what: "answer",
+                text: word.to_owned(),
+                choices: Answer::WORDS,
+            }
+            .into()),
+        }
+    }
+
     /// `allow` or `deny`, and `--always` (which only an allow may have).
     pub fn new(allow: bool, always: bool) -> Result<Answer> {
         match (allow, always) {
@@ -493,6 +511,21 @@ impl Domain for ProviderError {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_answer_is_one_of_its_words_and_only_an_allow_may_be_always() {
+        assert_eq!(Answer::parse("allow", false).unwrap(), Answer::Allow);
+        assert_eq!(Answer::parse("allow", true).unwrap(), Answer::AllowAlways);
+        assert_eq!(Answer::parse("deny", false).unwrap(), Answer::Deny);
+        assert_eq!(
+            Answer::parse("deny", true).unwrap_err().name(),
+            "always_only_allows"
+        );
+        let maybe = Answer::parse("maybe", false).unwrap_err();
+        assert_eq!(maybe.name(), "unknown_name");
+        assert_eq!(maybe.arg(), Some(crate::error::Arg::Answer));
+    }
+
     use super::*;
 
     /// A payload is read as before its typed shape: fields lf does not

@@ -81,22 +81,15 @@ shows it as an answered event, naming who gave it."
         let id: Spanned<String> = call.req(0).map_err(shell)?;
         let word: Spanned<String> = call.req(1).map_err(shell)?;
         let always = call.has_flag("always").map_err(shell)?;
-        let args = [(Arg::Id, id.span), (Arg::Always, call.head)];
-        let allow = match word.item.as_str() {
-            "allow" => true,
-            "deny" => false,
-            _ => {
-                return Err(LabeledError::new(format!(
-                    "answer must be allow or deny, not {}",
-                    lf::error::untrusted::quote(&word.item)
-                ))
-                .with_code("lf::usage")
-                .with_label("allow or deny", word.span));
-            }
+        let args = [
+            (Arg::Id, id.span),
+            (Arg::Answer, word.span),
+            (Arg::Always, call.head),
+        ];
+        let answered = match Answer::parse(&word.item, always) {
+            Ok(answer) => open(engine, call.head)?.answer_prompt(&id.item, answer),
+            Err(error) => Err(error),
         };
-        let lf = open(engine, call.head)?;
-        let answered =
-            Answer::new(allow, always).and_then(|answer| lf.answer_prompt(&id.item, answer));
         shown(engine, call, &args, answered)
     }
 
