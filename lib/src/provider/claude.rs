@@ -40,8 +40,7 @@ const EVENTS: [&str; 9] = [
 /// waits for them, the end of one, or news that asks nothing. A type that
 /// is in none is noted in the hook log, so a new release's new type is
 /// seen (the real-CLI tests fail on a hook log that is not empty).
-const WAITS_FOR_PERSON: [&str; 5] = [
-    "permission_prompt",
+const WAITS_FOR_PERSON: [&str; 4] = [
     "worker_permission_prompt",
     "elicitation_dialog",
     "elicitation_url_dialog",
@@ -49,7 +48,11 @@ const WAITS_FOR_PERSON: [&str; 5] = [
     "agent_needs_input",
 ];
 const ANSWERED: [&str; 2] = ["elicitation_complete", "elicitation_response"];
-const NEWS: [&str; 12] = [
+const NEWS: [&str; 13] = [
+    // The permission dialog `PermissionRequest` announced as it appeared,
+    // ~6 s later: news, so that one sent as the person answers does not
+    // show `approve` again once the answer has cleared it.
+    "permission_prompt",
     // Idle ~60 s after a turn ended: the reply was owed since `Stop`.
     "idle_prompt",
     "auth_success",
@@ -498,8 +501,13 @@ mod tests {
             })
         );
         assert_eq!(
-            parse(r#"{"hook_event_name":"Notification","notification_type":"permission_prompt"}"#),
+            parse(r#"{"hook_event_name":"PermissionRequest","session_id":null}"#),
             Ok(HookEvent::PermissionPrompt)
+        );
+        assert_eq!(
+            parse(r#"{"hook_event_name":"Notification","notification_type":"permission_prompt"}"#),
+            Ok(HookEvent::Ignored),
+            "the late echo of PermissionRequest"
         );
         assert!(matches!(
             parse(r#"{"hook_event_name":"Notification","notification_type":"idle_prompt"}"#),
