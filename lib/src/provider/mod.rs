@@ -7,6 +7,7 @@ use crate::error::domain::{Arg, Domain, ErrorKind};
 use crate::error::untrusted::quote;
 mod claude;
 mod codex;
+mod opencode;
 
 use crate::Result;
 use crate::caller::Caller;
@@ -19,6 +20,8 @@ crate::names::named! {
         Claude,
         /// OpenAI Codex CLI.
         Codex,
+        /// OpenCode (opencode-ai).
+        Opencode,
         /// Any interactive command, given as an argv.
         Command,
     }
@@ -103,6 +106,7 @@ impl Provider {
         match self {
             Provider::Claude => Some(&claude::Claude),
             Provider::Codex => Some(&codex::Codex),
+            Provider::Opencode => Some(&opencode::OpenCode),
             Provider::Command => None,
         }
     }

@@ -1,0 +1,486 @@
+//! OpenCode: it has no shell hooks, so lf's hook is a small plugin written
+//! into the Run's own directory for this launch only and named, with lf's
+//! instructions file, in `OPENCODE_CONFIG_CONTENT` (the argv starts with
+//! `env`). OpenCode adds that inline config on top of the person's own
+//! (global, project and `OPENCODE_CONFIG` files): its `plugin` and
+//! `instructions` lists are joined, not replaced, so nothing of theirs is
+//! hidden. A person's own `OPENCODE_CONFIG_CONTENT` is kept: lf adds its
+//! two entries to it.
+//!
+//! What the real OpenCode 1.18.33 does (docs/agents/opencode.md): a new
+//! conversation exists only from the first prompt (`session.created`
+//! names it); every turn, however it ends (answered, Esc, a refused
+//! permission, a failed model request), ends in `session.idle`. A resume
+//! (`-s ID`) of a conversation it does not have exits 1 saying
+//! "Session not found"; one it has is confirmed by the plugin at start.
+
+use super::{Answer, Hook, HookEvent, Launch, Mode, SessionSource, instructions};
+use crate::Result;
+use serde_json::{Value, json};
+
+pub(super) struct OpenCode;
+
+/// The plugin, with `__LF_HOOK__` (lf-hook's argv as a JSON array) and
+/// `__LF_RESUME__` (the resumed conversation's id, or `null`) filled in.
+/// It hands lf-hook one event at a time, in order, as the last argument
+/// (never through a shell); sub-agent sessions (a `parentID`) are left
+/// out, and a session's status only when it becomes busy.
+const PLUGIN: &str = r#"// Written by lf for one launch of OpenCode; hands its events to lf-hook.
+import { spawn } from "node:child_process";
+
+const HOOK = __LF_HOOK__;
+const RESUME = __LF_RESUME__;
+const FORWARD = new Set([
+  "session.idle",
+  "permission.asked",
+  "permission.replied",
+  "question.asked",
+  "question.replied",
+  "question.rejected",
+]);
+
+export const LfHook = async ({ client }) => {
+  let queue = Promise.resolve();
+  const send = (payload) => {
+    queue = queue.then(
+      () =>
+        new Promise((resolve) => {
+          const child = spawn(HOOK[0], [...HOOK.slice(1), JSON.stringify(payload)], {
+            stdio: "ignore",
+          });
+          child.on("error", resolve);
+          child.on("close", resolve);
+        }),
+    );
+  };
+  const children = new Set();
+  const busy = new Set();
+  if (RESUME) {
+    setTimeout(async () => {
+      try {
+        const found = await client.session.get({ path: { id: RESUME } });
+        if (found?.data?.id === RESUME) send({ type: "lf.resumed", sessionID: RESUME });
+      } catch {}
+    }, 0);
+  }
+  return {
+    event: async ({ event }) => {
+      const properties = event?.properties ?? {};
+      const session = properties.sessionID;
+      if (event?.type === "session.created") {
+        if (properties.info?.parentID) children.add(session);
+        else send({ type: event.type, sessionID: session });
+        return;
+      }
+      if (children.has(session)) return;
+      if (event?.type === "session.status") {
+        const status = properties.status?.type;
+        if (status === "busy" && !busy.has(session)) {
+          busy.add(session);
+          send({ type: event.type, sessionID: session, status });
+        }
+        if (status === "idle") busy.delete(session);
+        return;
+      }
+      if (FORWARD.has(event?.type)) send({ type: event.type, sessionID: session });
+    },
+  };
+};
+"#;
+
+impl super::Agent for OpenCode {
+    fn program(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn install(&self) -> &'static str {
+        "install OpenCode (npm install -g opencode-ai) or choose another --provider"
+    }
+
+    fn argv(&self, launch: &Launch<'_>) -> Result<Vec<String>> {
+        let resume = match launch.mode {
+            Mode::Resume { native_id } => Some(native_id),
+            Mode::New { .. } => None,
+        };
+        let plugin = launch.run_dir.join("lf-opencode-plugin.js");
+        crate::home::write_private(&plugin, plugin_source(launch, resume).as_bytes())?;
+        let told = launch.run_dir.join("lf-instructions.md");
+        crate::home::write_private(&told, instructions(launch.primary).as_bytes())?;
+        let content = config_content(launch.env, &file_url(&plugin), &told.display().to_string());
+        let mut argv = vec![
+            "env".to_owned(),
+            format!("OPENCODE_CONFIG_CONTENT={content}"),
+            "opencode".to_owned(),
+        ];
+        if let Some(native_id) = resume {
+            argv.extend(["--session".to_owned(), native_id.to_owned()]);
+        }
+        if let Some(model) = launch.model {
+            argv.extend(["--model".to_owned(), model.to_owned()]);
+        }
+        if let Mode::New {
+            prompt: Some(prompt),
+            ..
+        } = launch.mode
+        {
+            // One argument with `=`: a prompt that starts with `-` is a
+            // prompt, not a flag.
+            argv.push(format!("--prompt={prompt}"));
+        }
+        Ok(argv)
+    }
+
+    fn parse_hook(&self, payload: &[u8]) -> std::result::Result<Hook, String> {
+        parse_hook(payload)
+    }
+
+    /// A resume is confirmed by the plugin as soon as OpenCode has the
+    /// conversation (well within a second of its start); this is only the
+    /// fallback for a plugin that never said so. OpenCode exits at once
+    /// with "Session not found" for one it does not have.
+    fn resume_settle(&self) -> Option<std::time::Duration> {
+        Some(std::time::Duration::from_secs(20))
+    }
+
+    /// OpenCode says why a resume failed ("Error: Session not found: …")
+    /// on its stderr as it exits.
+    fn captures_stderr(&self) -> bool {
+        true
+    }
+
+    fn shows_permission_prompt(&self, lines: &[String]) -> bool {
+        shows_permission_prompt(lines)
+    }
+
+    fn answer_keys(&self, answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+        answer_keys(answer, lines)
+    }
+}
+
+/// The plugin's source for this launch: lf-hook's path and the resumed id
+/// as JSON literals (JSON is valid JavaScript).
+fn plugin_source(launch: &Launch<'_>, resume: Option<&str>) -> String {
+    let hook = json!([launch.hook_program.display().to_string(), "opencode"]);
+    PLUGIN
+        .replace("__LF_HOOK__", &hook.to_string())
+        .replace("__LF_RESUME__", &json!(resume).to_string())
+}
+
+/// A `file://` URL of an absolute path, each byte other than an
+/// unreserved one or `/` percent-encoded (a path may hold `#`, `?`, `%`).
+fn file_url(path: &std::path::Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut url = "file://".to_owned();
+    for &byte in path.as_os_str().as_bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+            url.push(char::from(byte));
+        } else {
+            url.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    url
+}
+
+/// The inline config of this launch: the person's own
+/// `OPENCODE_CONFIG_CONTENT` when it is a JSON object, with lf's plugin
+/// and instructions added to its lists; else lf's alone (OpenCode then
+/// reads the person's files as always). Text that is not a JSON object
+/// (OpenCode also takes JSONC) is kept out, as lf cannot add to it.
+fn config_content(env: &dyn Fn(&str) -> Option<String>, plugin: &str, told: &str) -> String {
+    let mut config = env("OPENCODE_CONFIG_CONTENT")
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    for (list, entry) in [("plugin", plugin), ("instructions", told)] {
+        let value = &mut config[list];
+        if !value.is_array() {
+            *value = json!([]);
+        }
+        if let Some(items) = value.as_array_mut() {
+            items.push(Value::from(entry));
+        }
+    }
+    config.to_string()
+}
+
+/// The plugin's payload: an OpenCode event's type and session.
+#[derive(serde::Deserialize)]
+struct Payload {
+    #[serde(rename = "type", deserialize_with = "super::event")]
+    kind: Event,
+    #[serde(default, rename = "sessionID", deserialize_with = "super::text")]
+    session: Option<String>,
+}
+
+/// The events the plugin hands on, and any other (a newer plugin's).
+#[derive(serde::Deserialize)]
+enum Event {
+    #[serde(rename = "session.created")]
+    Created,
+    #[serde(rename = "lf.resumed")]
+    Resumed,
+    #[serde(rename = "session.status")]
+    Busy,
+    #[serde(rename = "session.idle")]
+    Idle,
+    #[serde(rename = "permission.asked", alias = "question.asked")]
+    Asked,
+    #[serde(
+        rename = "permission.replied",
+        alias = "question.replied",
+        alias = "question.rejected"
+    )]
+    Answered,
+    #[serde(other)]
+    Other,
+}
+
+/// An OpenCode session id: `ses_` and letters and digits.
+fn session_id(id: Option<String>) -> std::result::Result<Option<String>, String> {
+    let Some(id) = id else { return Ok(None) };
+    let ok = id.len() <= 64
+        && id.strip_prefix("ses_").is_some_and(|rest| {
+            !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric())
+        });
+    if ok {
+        Ok(Some(id))
+    } else {
+        Err(format!(
+            "sessionID {} is not an OpenCode session id",
+            crate::error::untrusted::quote(&id)
+        ))
+    }
+}
+
+fn parse_hook(payload: &[u8]) -> std::result::Result<Hook, String> {
+    let Payload { kind, session } = super::read_payload(payload)?;
+    let native_id = session_id(session)?;
+    let started = |source| {
+        native_id
+            .clone()
+            .map(|native_id| HookEvent::SessionStarted { native_id, source })
+            .ok_or("the event names no session")
+    };
+    let event = match kind {
+        Event::Created => started(SessionSource::New)?,
+        Event::Resumed => started(SessionSource::Resume)?,
+        Event::Busy => HookEvent::TurnStarted {
+            native_id: native_id.clone(),
+        },
+        Event::Idle => HookEvent::TurnCompleted {
+            native_id: native_id.clone(),
+        },
+        Event::Asked => HookEvent::PermissionPrompt,
+        Event::Answered => HookEvent::ToolFinished,
+        Event::Other => HookEvent::Ignored,
+    };
+    Ok(Hook {
+        event,
+        transcript: None,
+        native_id,
+    })
+}
+
+/// OpenCode's permission prompt (1.18.33): "△ Permission required" over
+/// its options "Allow once   Allow always   Reject" on one line.
+fn shows_permission_prompt(lines: &[String]) -> bool {
+    lines
+        .iter()
+        .any(|line| line.contains("Permission required"))
+        && lines.iter().any(|line| {
+            line.contains("Allow once") && line.contains("Allow always") && line.contains("Reject")
+        })
+}
+
+/// The prompt's keys (1.18.33): Enter takes the selected option, "Allow
+/// once" when it opens; Right moves to "Allow always", whose Enter asks
+/// again ("Confirm   Cancel", Confirm selected); Esc rejects.
+fn answer_keys(answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+    if !shows_permission_prompt(lines) {
+        return None;
+    }
+    Some(match answer {
+        Answer::Allow => &["Enter"],
+        Answer::AllowAlways => &["Right", "Enter", "Enter"],
+        Answer::Deny => &["Escape"],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::provider::Agent;
+    use std::path::Path;
+
+    const ID: &str = "ses_dc8e4919effenUbQznZZPiH0PM";
+
+    fn with_launch<T>(
+        mode: Mode<'_>,
+        env: &dyn Fn(&str) -> Option<String>,
+        f: impl FnOnce(Vec<String>, &Path) -> T,
+    ) -> T {
+        let dir = tempfile::tempdir().unwrap();
+        let launch = Launch {
+            mode,
+            model: Some("fake/model"),
+            command: &[],
+            hook_program: Path::new("/opt/lf bin/lf-hook"),
+            run_dir: dir.path(),
+            primary: false,
+            env,
+        };
+        let argv = OpenCode.argv(&launch).unwrap();
+        f(argv, dir.path())
+    }
+
+    fn content(argv: &[String]) -> Value {
+        let text = argv[1].strip_prefix("OPENCODE_CONFIG_CONTENT=").unwrap();
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn the_plugin_and_instructions_are_added_for_this_launch_only() {
+        with_launch(
+            Mode::New {
+                chosen_native_id: None,
+                prompt: Some("-go"),
+            },
+            &|_| None,
+            |argv, dir| {
+                assert_eq!(argv[0], "env");
+                assert_eq!(argv[2], "opencode");
+                assert_eq!(argv[3..], ["--model", "fake/model", "--prompt=-go"]);
+                let config = content(&argv);
+                let plugin = dir.join("lf-opencode-plugin.js");
+                assert_eq!(
+                    config["plugin"],
+                    json!([format!("file://{}", plugin.display())])
+                );
+                let told = dir.join("lf-instructions.md");
+                assert_eq!(config["instructions"], json!([told.display().to_string()]));
+                assert!(
+                    std::fs::read_to_string(&told)
+                        .unwrap()
+                        .contains("lf-session-ready")
+                );
+                let source = std::fs::read_to_string(&plugin).unwrap();
+                assert!(
+                    source.contains(r#"const HOOK = ["/opt/lf bin/lf-hook","opencode"];"#),
+                    "{source}"
+                );
+                assert!(source.contains("const RESUME = null;"), "{source}");
+                assert_eq!(
+                    file_url(Path::new("/a b/#%é.js")),
+                    "file:///a%20b/%23%25%C3%A9.js"
+                );
+            },
+        );
+    }
+
+    #[test]
+    fn a_resume_names_its_session_and_the_plugin_confirms_it() {
+        with_launch(Mode::Resume { native_id: ID }, &|_| None, |argv, dir| {
+            assert_eq!(argv[3..], ["--session", ID, "--model", "fake/model"]);
+            let source = std::fs::read_to_string(dir.join("lf-opencode-plugin.js")).unwrap();
+            assert!(source.contains(&format!("const RESUME = \"{ID}\";")));
+        });
+    }
+
+    #[test]
+    fn the_persons_own_inline_config_is_kept_and_added_to() {
+        let own = r#"{"plugin":["theirs"],"model":"a/b","instructions":"odd"}"#;
+        let env = |key: &str| (key == "OPENCODE_CONFIG_CONTENT").then(|| own.to_owned());
+        with_launch(
+            Mode::New {
+                chosen_native_id: None,
+                prompt: None,
+            },
+            &env,
+            |argv, _| {
+                let config = content(&argv);
+                assert_eq!(config["model"], "a/b");
+                assert_eq!(config["plugin"][0], "theirs");
+                assert_eq!(config["plugin"].as_array().unwrap().len(), 2);
+                assert_eq!(config["instructions"].as_array().unwrap().len(), 1);
+            },
+        );
+    }
+
+    #[test]
+    fn plugin_payloads_map_to_events_of_their_session() {
+        let parse = |json: String| parse_hook(json.as_bytes());
+        let event = |kind: &str| {
+            parse(format!(
+                r#"{{"type":"{kind}","sessionID":"{ID}","status":"busy"}}"#
+            ))
+            .unwrap()
+            .event
+        };
+        let id = || Some(ID.to_owned());
+        assert_eq!(
+            event("session.created"),
+            HookEvent::SessionStarted {
+                native_id: ID.to_owned(),
+                source: SessionSource::New
+            }
+        );
+        assert_eq!(
+            event("lf.resumed"),
+            HookEvent::SessionStarted {
+                native_id: ID.to_owned(),
+                source: SessionSource::Resume
+            }
+        );
+        assert_eq!(
+            event("session.status"),
+            HookEvent::TurnStarted { native_id: id() }
+        );
+        assert_eq!(
+            event("session.idle"),
+            HookEvent::TurnCompleted { native_id: id() }
+        );
+        assert_eq!(event("permission.asked"), HookEvent::PermissionPrompt);
+        assert_eq!(event("question.asked"), HookEvent::PermissionPrompt);
+        for answered in [
+            "permission.replied",
+            "question.replied",
+            "question.rejected",
+        ] {
+            assert_eq!(event(answered), HookEvent::ToolFinished, "{answered}");
+        }
+        assert_eq!(event("session.error"), HookEvent::Ignored);
+        for bad in [
+            r#"{"type":"session.idle","sessionID":"../x"}"#,
+            r#"{"type":"session.idle","sessionID":"ses_"}"#,
+            r#"{"type":"session.idle","sessionID":"-ses_a"}"#,
+            r#"{"type":"session.created"}"#,
+            r#"{"type":7}"#,
+            "not json",
+        ] {
+            assert!(parse(bad.to_owned()).is_err(), "{bad}");
+        }
+    }
+
+    /// The prompt as OpenCode 1.18.33 draws it, and the keys of each answer.
+    #[test]
+    fn the_permission_prompt_is_seen_and_answered_with_its_keys() {
+        let screen: Vec<String> = [
+            "  ┃  △ Permission required",
+            "  ┃    # Shell command",
+            "  ┃  $ touch a.txt",
+            "  ┃   Allow once   Allow always   Reject          ctrl+f fullscreen  ⇆ select  enter confirm",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert!(shows_permission_prompt(&screen));
+        assert_eq!(answer_keys(Answer::Allow, &screen), Some(&["Enter"][..]));
+        assert_eq!(
+            answer_keys(Answer::AllowAlways, &screen),
+            Some(&["Right", "Enter", "Enter"][..])
+        );
+        assert_eq!(answer_keys(Answer::Deny, &screen), Some(&["Escape"][..]));
+        let quoted = ["  ┃  Permission required, said the log".to_owned()];
+        assert!(!shows_permission_prompt(&quoted));
+        assert_eq!(answer_keys(Answer::Allow, &quoted), None);
+    }
+}
