@@ -1,5 +1,6 @@
 //! Fake model servers on 127.0.0.1 for the real agent CLIs: the Anthropic
-//! Messages API (Claude Code) and the OpenAI Responses API (Codex). They
+//! Messages API (Claude Code), the OpenAI Responses API (Codex) and the
+//! OpenAI Chat Completions API (OpenCode). They
 //! speak just enough HTTP/1.1 (one request per connection, answered with
 //! `Connection: close`) and stream answers as SSE, so the real CLIs run
 //! unchanged against them.
@@ -34,6 +35,7 @@
 #![allow(dead_code)]
 
 pub mod anthropic;
+pub mod chat;
 pub mod responses;
 
 use serde_json::Value;

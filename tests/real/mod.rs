@@ -12,6 +12,7 @@ mod act;
 mod bench;
 mod claude;
 mod codex;
+mod opencode;
 mod restore;
 mod web;
 
@@ -105,6 +106,45 @@ pub fn agents_env(anthropic: &Server, responses: &Server, trusted: &[&str]) -> E
     let mut env = real_env();
     with_claude(&mut env, anthropic, trusted);
     with_codex(&mut env, responses, trusted);
+    env
+}
+
+/// An environment for the real OpenCode against a fake Chat Completions
+/// server. The person's own global config (`~/.config/opencode`) names the
+/// fake server as an OpenAI-compatible provider (OpenCode bundles that
+/// provider package: nothing is fetched) and makes shell commands ask
+/// first; OpenCode fetches no model list from the network.
+pub fn opencode_env(model: &Server) -> Env {
+    let mut env = real_env();
+    let opencode = std::env::var_os("LF_TEST_OPENCODE").map(PathBuf::from);
+    assert!(
+        opencode
+            .as_deref()
+            .is_some_and(|path| path.parent() == Some(&env.agents)),
+        "LF_TEST_OPENCODE must be opencode-ai@{} beside LF_TEST_CLAUDE: run scripts/test, which installs it into .tools/agents",
+        version("opencode")
+    );
+    let config = env.dir.path().join(".config/opencode");
+    std::fs::create_dir_all(&config).unwrap();
+    let settings = serde_json::json!({
+        "$schema": "https://opencode.ai/config.json",
+        "provider": {"fake": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "Fake",
+            "options": {"baseURL": format!("{}/v1", model.url()), "apiKey": "sk-lf-test"},
+            "models": {"fake-model": {"name": "Fake Model"}}
+        }},
+        "model": "fake/fake-model",
+        "permission": {"bash": "ask"},
+        "autoupdate": false,
+    });
+    std::fs::write(config.join("opencode.json"), settings.to_string()).unwrap();
+    env.vars.retain(|(key, _)| key != "TERM");
+    env.vars.extend([
+        ("OPENCODE_DISABLE_MODELS_FETCH".into(), "1".into()),
+        ("OPENCODE_DISABLE_AUTOUPDATE".into(), "1".into()),
+        ("TERM".into(), "xterm-256color".into()),
+    ]);
     env
 }
 

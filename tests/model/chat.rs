@@ -1,0 +1,171 @@
+//! The OpenAI Chat Completions API as OpenCode calls it through its bundled
+//! `@ai-sdk/openai-compatible` provider: `POST /v1/chat/completions`
+//! streamed as SSE `data:` chunks (`choices[0].delta`, a last chunk with
+//! `usage`, then `data: [DONE]`). OpenCode's title request (no tools, its
+//! system prompt "You are a title generator") is not the conversation: it
+//! is answered at once.
+//!
+//! An error is answered with the status and OpenAI's error body; its
+//! message says `invalid request` for a 4xx, so OpenCode (which retries
+//! any message that reads like a server error, `server_error` included)
+//! gives up on it at once.
+
+use super::{Reply, Server, Shared, decide, respond, stall, start_stream};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::net::TcpStream;
+use std::sync::Arc;
+
+/// The numbers of every answer's `usage`.
+pub const PROMPT_TOKENS: u64 = 12;
+pub const COMPLETION_TOKENS: u64 = 8;
+
+/// Start a fake Chat Completions server on 127.0.0.1.
+pub fn start() -> Server {
+    Server::start(Arc::new(handle))
+}
+
+fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
+    let request = shared.request(index);
+    let path = request.path.split('?').next().unwrap_or_default();
+    match (request.method.as_str(), path) {
+        ("POST", "/v1/chat/completions") => {
+            let body = &request.body;
+            let reply = if is_title(body) {
+                Reply::Text("Fake title".to_owned())
+            } else {
+                let (text, tool_result) = latest_input(body);
+                shared.set_conversation(index, &text);
+                decide(&text, tool_result, shared.next_turn())
+            };
+            match reply {
+                Reply::Fail(status) => fail(stream, status),
+                reply => stream_reply(shared, stream, index, &reply),
+            }
+        }
+        _ => respond(
+            stream,
+            "404 Not Found",
+            "application/json",
+            &json!({"error": {"message": "not served by the fake model", "type": "not_found"}})
+                .to_string(),
+        ),
+    }
+}
+
+/// An error answer as the OpenAI API gives it.
+fn fail(stream: &mut TcpStream, status: u16) {
+    let (line, message) = match status {
+        400 => ("400 Bad Request", "fake invalid request"),
+        401 => ("401 Unauthorized", "fake invalid api key"),
+        429 => ("429 Too Many Requests", "fake rate limit"),
+        _ => ("500 Internal Server Error", "fake server_error"),
+    };
+    respond(
+        stream,
+        line,
+        "application/json",
+        &json!({"error": {"message": message, "type": "invalid_request_error", "code": null}})
+            .to_string(),
+    );
+}
+
+/// Whether a request is OpenCode's title request.
+pub fn is_title(body: &Value) -> bool {
+    body["tools"].as_array().is_none_or(Vec::is_empty)
+        && body["messages"][0]["content"]
+            .as_str()
+            .is_some_and(|system| system.contains("title generator"))
+}
+
+/// The text of the latest user message, and whether the latest message is
+/// a tool's result.
+pub fn latest_input(body: &Value) -> (String, bool) {
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    let tool_result = messages
+        .last()
+        .is_some_and(|message| message["role"] == "tool");
+    let text = messages
+        .iter()
+        .rev()
+        .find(|message| message["role"] == "user")
+        .map(|message| content_text(&message["content"]))
+        .unwrap_or_default();
+    (text, tool_result)
+}
+
+/// A message's content: text, or parts with text.
+pub fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|part| part["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// Write one `data:` chunk; `false` once the client went away.
+fn data(stream: &mut TcpStream, chunk: &Value) -> bool {
+    write!(stream, "data: {chunk}\n\n").is_ok() && stream.flush().is_ok()
+}
+
+fn chunk(index: usize, delta: Value, finish: Option<&str>) -> Value {
+    json!({"id": format!("chatcmpl-fake-{index}"), "object": "chat.completion.chunk",
+           "created": 1, "model": "fake-model",
+           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+}
+
+fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &Reply) {
+    if !start_stream(stream) {
+        return;
+    }
+    let finish = match reply {
+        Reply::Run(command) => {
+            let arguments = json!({"command": command, "description": "Run the person's command"});
+            let call = json!({"role": "assistant", "tool_calls": [{"index": 0,
+                "id": format!("call_fake_{index}"), "type": "function",
+                "function": {"name": "bash", "arguments": arguments.to_string()}}]});
+            data(stream, &chunk(index, call, None)).then_some("tool_calls")
+        }
+        Reply::Text(text) => data(
+            stream,
+            &chunk(index, json!({"role": "assistant", "content": text}), None),
+        )
+        .then_some("stop"),
+        Reply::Slow(duration) => {
+            let first = json!({"role": "assistant", "content": "Thinking slowly"});
+            (data(stream, &chunk(index, first, None))
+                && stall(shared, stream, *duration)
+                && data(stream, &chunk(index, json!({"content": " … done."}), None)))
+            .then_some("stop")
+        }
+        // The connection is lost mid-answer (the rest are Claude's).
+        Reply::Drop
+        | Reply::Fail(_)
+        | Reply::Agent(_)
+        | Reply::Ask(_)
+        | Reply::Plan(_)
+        | Reply::Refuse => {
+            let _ = data(
+                stream,
+                &chunk(
+                    index,
+                    json!({"role": "assistant", "content": "Start"}),
+                    None,
+                ),
+            );
+            return;
+        }
+    };
+    let Some(finish) = finish else { return };
+    let usage = json!({"id": format!("chatcmpl-fake-{index}"), "object": "chat.completion.chunk",
+        "created": 1, "model": "fake-model", "choices": [],
+        "usage": {"prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS,
+                  "total_tokens": PROMPT_TOKENS + COMPLETION_TOKENS}});
+    let _ = data(stream, &chunk(index, json!({}), Some(finish)))
+        && data(stream, &usage)
+        && write!(stream, "data: [DONE]\n\n").is_ok();
+}

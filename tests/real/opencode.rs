@@ -1,0 +1,278 @@
+//! The real OpenCode through lf (issue 24): every way a turn ends, the
+//! permission prompt answered from afar, lf-session-ready, and exact
+//! resumes of each conversation, against the fake Chat Completions server.
+
+use super::*;
+use crate::model::{Request, Server, chat};
+
+/// OpenCode's footer once its TUI is drawn (home screen and conversation).
+const READY: &str = "ctrl+p commands";
+/// OpenCode's permission prompt.
+const DIALOG: &str = "Permission required";
+/// OpenCode's own words (on its stderr, which lf relays) when the
+/// conversation a resume names is gone.
+const OPENCODE_SAYS_NO_SESSION: &str = "Session not found";
+
+/// A repository with OpenCode started in it by `lf-session-new`, drawn.
+fn started() -> (Server, Env, SessionRecord, String) {
+    let model = chat::start();
+    let env = opencode_env(&model);
+    let (record, pane) = start_in(&env, "repo");
+    (model, env, record, pane)
+}
+
+fn start_in(env: &Env, folder: &str) -> (SessionRecord, String) {
+    let cwd = env.mkdir(folder);
+    let record = new_session(env, "opencode", &cwd, None);
+    assert_eq!(record.state, SessionState::Active, "{record:#?}");
+    assert!(record.alive);
+    assert_eq!(record.attention, None);
+    let pane = pane(&record);
+    wait_screen(env, &pane, READY, 90);
+    (record, pane)
+}
+
+/// The system prompt of a conversation request.
+fn system(request: &Request) -> String {
+    chat::content_text(&request.body["messages"][0]["content"])
+}
+
+/// The whole conversation a request carries, as text.
+fn history(request: &Request) -> String {
+    request.body["messages"].to_string()
+}
+
+/// `lf-session-ready` as lf's instructions name it.
+fn ready_command() -> String {
+    format!("'{}'", crate::util::bin("lf-session-ready").display())
+}
+
+fn hook_log(env: &Env) -> String {
+    std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default()
+}
+
+/// Kill the Session's pane, then open it again (detached); the new pane,
+/// drawn.
+fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
+    env.tmux(&["kill-pane", "-t", pane]);
+    let killed = wait_record(env, id, "lost, its agent ended", 30, |record| {
+        record.state == SessionState::Lost && !record.alive
+    });
+    assert_eq!(killed.lost, Some(lf::wire::LostReason::Terminal));
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
+    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
+    let pane = crate::real::pane(&opened);
+    wait_screen(env, &pane, READY, 90);
+    pane
+}
+
+/// A turn reads `reply` when it ends, its conversation (named only by the
+/// first prompt) is the Run's, and lf's instructions reach the model.
+#[test]
+fn opencode_a_turn_ends_in_reply_and_its_session_is_adopted() {
+    let (model, env, record, pane) = started();
+    turn_ends_in_reply(&env, &model, &record, &pane, "Hello opencode");
+    let asked = model.wait_prompt("Hello opencode", 5);
+    assert!(
+        system(&asked).contains("run `lf-session-ready"),
+        "lf's instructions reach OpenCode: {}",
+        system(&asked)
+    );
+    let native = env.native_id(&record.id).expect("the conversation adopted");
+    assert!(native.starts_with("ses_"), "{native}");
+    assert!(hook_log(&env).is_empty(), "hook.log:\n{}", hook_log(&env));
+}
+
+/// The permission prompt reads `approve`; `lf-session-answer allow` runs
+/// the command, `deny` refuses it, and either way the turn ends in `reply`.
+#[test]
+fn opencode_permission_allowed_and_denied_through_lf_session_answer() {
+    let (model, env, record, pane) = started();
+    let repo = env.mkdir("repo");
+    for (prompt, answer, file) in [
+        (
+            "[run: touch allowed.txt] Make a file",
+            "allow",
+            "allowed.txt",
+        ),
+        (
+            "[run: touch refused.txt] Make another",
+            "deny",
+            "refused.txt",
+        ),
+    ] {
+        let before = env.show(&record.id).attention_since;
+        say_until(&env, &pane, prompt, || model.received_prompt(prompt));
+        wait_screen(&env, &pane, DIALOG, 30);
+        wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Approve),
+            20,
+        );
+        let answered: SessionRecord = env.run("lf-session-answer", &[&record.id, answer]).json();
+        assert_ne!(
+            answered.attention,
+            Some(Attention::Approve),
+            "{answered:#?}"
+        );
+        wait_record(
+            &env,
+            &record.id,
+            &format!("reply after {answer}"),
+            60,
+            |now| now.attention == Some(Attention::Reply) && now.attention_since > before,
+        );
+        assert_eq!(repo.join(file).exists(), answer == "allow", "{file}");
+    }
+    assert!(hook_log(&env).is_empty(), "hook.log:\n{}", hook_log(&env));
+}
+
+/// Esc (twice: OpenCode asks "esc again to interrupt") ends a running turn
+/// in `reply`; killing the agent itself then reads `interrupted`.
+#[test]
+fn opencode_esc_interrupt_reads_reply_and_a_kill_reads_interrupted() {
+    let (model, env, record, pane) = started();
+    say_until(&env, &pane, "[slow: 120] Think for a long time", || {
+        model.received_prompt("Think for a long time")
+    });
+    wait_screen(&env, &pane, "Thinking slowly", 30);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    press_until(&env, &pane, "Escape", 1, 30, "the turn interrupted", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
+    let pid = env.agent_pid(&record.id);
+    crate::util::kill(pid, crate::util::Signal::KILL);
+    let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
+        record.state == SessionState::Interrupted
+    });
+    assert!(!killed.alive);
+    assert_eq!(killed.attention, None, "nothing is there to reply to");
+}
+
+/// A model request that fails (a bad request OpenCode does not retry)
+/// ends the turn in `reply`; the next turn works.
+#[test]
+fn opencode_a_turn_whose_model_request_fails_asks_for_a_reply() {
+    let (model, env, record, pane) = started();
+    for prompt in ["[fail: 400] a bad request", "all good again"] {
+        turn_ends_in_reply(&env, &model, &record, &pane, prompt);
+    }
+    assert!(hook_log(&env).is_empty(), "hook.log:\n{}", hook_log(&env));
+}
+
+/// Two Sessions in one folder each resume their own conversation, with its
+/// history, after their panes are killed.
+#[test]
+fn opencode_two_sessions_in_one_folder_resume_their_own_conversations() {
+    let model = chat::start();
+    let env = opencode_env(&model);
+    let (first, first_pane) = start_in(&env, "repo");
+    let (second, second_pane) = start_in(&env, "repo");
+    turn_ends_in_reply(
+        &env,
+        &model,
+        &first,
+        &first_pane,
+        "Remember the word puffin",
+    );
+    turn_ends_in_reply(
+        &env,
+        &model,
+        &second,
+        &second_pane,
+        "Remember the word heron",
+    );
+    let (one, two) = (env.native_id(&first.id), env.native_id(&second.id));
+    assert!(
+        one.is_some() && two.is_some() && one != two,
+        "{one:?} {two:?}"
+    );
+    for (record, pane, word, other) in [
+        (&first, &first_pane, "puffin", "heron"),
+        (&second, &second_pane, "heron", "puffin"),
+    ] {
+        let pane = kill_and_reopen(&env, &record.id, pane);
+        let prompt = format!("Which word was it, {word} session");
+        turn_ends_in_reply(&env, &model, record, &pane, &prompt);
+        let resumed = model.wait_prompt(&prompt, 5);
+        assert!(history(&resumed).contains(word), "{:#}", resumed.body);
+        assert!(!history(&resumed).contains(other), "{:#}", resumed.body);
+    }
+    assert_eq!(env.native_id(&first.id), one, "the same conversation");
+    assert!(hook_log(&env).is_empty(), "hook.log:\n{}", hook_log(&env));
+}
+
+/// A resume of a conversation OpenCode no longer has exits at once: the
+/// open fails with OpenCode's own message, and the next open starts a new
+/// conversation instead of repeating it.
+#[test]
+fn opencode_a_resume_that_fails_says_why_and_is_not_repeated() {
+    let (model, env, record, pane) = started();
+    turn_ends_in_reply(&env, &model, &record, &pane, "Hello");
+    let native = env.native_id(&record.id).unwrap();
+    env.tmux(&["kill-pane", "-t", &pane]);
+    wait_record(&env, &record.id, "no live agent", 30, |record| {
+        !record.alive
+    });
+    // The person removes OpenCode's whole store of conversations.
+    let data = env.dir.path().join(".local/share/opencode");
+    for entry in std::fs::read_dir(&data).unwrap().flatten() {
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with("opencode.db")
+        {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
+    let failed = env.attempt("lf-session-open", &["--detach", &record.id]);
+    let error = failed.fails_with(1, "launch_failed");
+    assert!(
+        error.message.contains(OPENCODE_SAYS_NO_SESSION),
+        "{error:?}"
+    );
+    assert!(env.resume_failed(&record.id));
+    assert_eq!(env.native_id(&record.id).as_deref(), Some(native.as_str()));
+    let name = format!("lf-{}", &record.id[..12]);
+    crate::util::wait_for("the failed launcher's tmux session to end", 20, || {
+        (!env.tmux_has(&name)).then_some(())
+    });
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
+    assert_eq!(opened.state, SessionState::Active);
+    let pane = crate::real::pane(&opened);
+    wait_screen(&env, &pane, READY, 90);
+    turn_ends_in_reply(&env, &model, &opened, &pane, "Start again");
+    assert_ne!(env.native_id(&record.id), Some(native));
+}
+
+/// The agent runs lf-session-ready as told (the person allows the command:
+/// these tests' config makes every shell command ask): the Session is
+/// ready for review; lf-session-complete closes it.
+#[test]
+fn opencode_lf_session_ready_marks_it_ready_and_it_completes() {
+    let (model, env, record, pane) = started();
+    let prompt = format!(
+        "[run: {} 'Parser fixed; see tests/parser.rs'] Finish",
+        ready_command()
+    );
+    say_until(&env, &pane, &prompt, || model.received_prompt("Finish"));
+    wait_screen(&env, &pane, DIALOG, 30);
+    answer(&env, &pane, DIALOG, "Enter");
+    let ready = wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Ready,
+        Some(Attention::Review),
+        30,
+    );
+    assert_eq!(
+        ready.ready_summary.as_deref(),
+        Some("Parser fixed; see tests/parser.rs")
+    );
+    assert!(ready.alive);
+    let closed: SessionRecord = env.run("lf-session-complete", &[&record.id]).json();
+    assert_eq!(closed.state, SessionState::Closed);
+    assert!(hook_log(&env).is_empty(), "hook.log:\n{}", hook_log(&env));
+}
