@@ -10,8 +10,9 @@
 #     the only process with it open, and rebuild the WAL index first).
 #   - lf-session-open --print against lf-session-list --limit 1 on a Home of
 #     SESSIONS sessions. Goal: <= 1.2x.
-#   - the real Claude Code and Codex CLIs (tests/real/bench.rs, against the
-#     tests' fake model servers, in a loopback-only network namespace):
+#   - the real Claude Code, Codex and OpenCode CLIs (tests/real/bench.rs,
+#     against the tests' fake model servers, in a loopback-only network
+#     namespace):
 #     lf-session-new until the prompt is on screen and lf-session-list
 #     says active, against the same CLI started directly in tmux; and the
 #     model server's last byte until lf-session-list says reply, against

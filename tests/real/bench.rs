@@ -10,7 +10,7 @@
 //!   `lf-session-list` says `reply`, against until the answer is on the
 //!   direct CLI's screen.
 //!
-//! - **attention** (both CLIs, only in bench/launch.sh): from the
+//! - **attention** (every CLI, only in bench/launch.sh): from the
 //!   permission dialog on screen until `approve`, from the answer (Enter)
 //!   until `approve` is gone, from Esc on a running turn until `reply`,
 //!   and from `lf-session-open` of the killed agent until it returns (a
@@ -19,7 +19,7 @@
 //! Prints one JSON line per measurement and a summary of medians.
 
 use super::*;
-use crate::model::{Server, anthropic, responses};
+use crate::model::{Server, anthropic, chat, responses};
 use std::time::{Duration, Instant};
 
 struct Cli {
@@ -31,16 +31,32 @@ struct Cli {
     ready: &'static str,
     /// The CLI's permission dialog.
     dialog: &'static str,
+    /// On screen while a turn runs.
+    working: &'static str,
+    /// On screen after a first Esc, when the CLI wants a second to
+    /// interrupt (OpenCode).
+    escape_again: Option<&'static str>,
+    /// Where the CLI keeps its history under HOME, as text files (OpenCode
+    /// keeps it in SQLite, written as the turn goes: none).
+    history: Option<&'static str>,
     start: fn() -> Server,
     env: fn(&Server, &[&str]) -> Env,
 }
 
-const CLIS: [Cli; 2] = [
+/// OpenCode's environment takes no trusted folders (it asks no trust).
+fn opencode_bench_env(model: &Server, _trusted: &[&str]) -> Env {
+    opencode_env(model)
+}
+
+const CLIS: [Cli; 3] = [
     Cli {
         provider: "claude",
         direct: &[],
         ready: "for shortcuts",
         dialog: "Do you want to proceed?",
+        working: "esc to interrupt",
+        escape_again: None,
+        history: Some(".claude"),
         start: anthropic::start,
         env: claude_env,
     },
@@ -49,8 +65,22 @@ const CLIS: [Cli; 2] = [
         direct: &["-c", "check_for_update_on_startup=false"],
         ready: "for shortcuts",
         dialog: "Would you like to run the following command?",
+        working: "esc to interrupt",
+        escape_again: None,
+        history: Some(".codex"),
         start: responses::start,
         env: codex_env,
+    },
+    Cli {
+        provider: "opencode",
+        direct: &[],
+        ready: "ctrl+p commands",
+        dialog: "Permission required",
+        working: "esc interrupt",
+        escape_again: Some("esc again to interrupt"),
+        history: None,
+        start: chat::start,
+        env: opencode_bench_env,
     },
 ];
 
@@ -199,18 +229,23 @@ fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
     });
     until("the prompt again", || screen_has(&env, &pane, cli.ready));
     say(&env, &pane, "[slow: 60] Think");
-    until("the turn running", || {
-        screen_has(&env, &pane, "esc to interrupt")
-    });
+    until("the turn running", || screen_has(&env, &pane, cli.working));
     until("working", || env.show(&record.id).attention.is_none());
-    let escaped = press_until_gone(&env, &pane, "Escape", "esc to interrupt");
+    let mut escaped = press_until_gone(&env, &pane, "Escape", cli.working);
+    if let Some(again) = cli.escape_again {
+        until("the second Esc asked for", || {
+            screen_has(&env, &pane, again)
+        });
+        escaped = press_until_gone(&env, &pane, "Escape", again);
+    }
     let replied = until("reply after Esc", || {
         env.show(&record.id).attention == Some(Attention::Reply)
     });
     // The agent's own history holds the exchange before it is killed
     // (`.claude` or `.codex` in the sealed HOME).
-    let history = env.dir.path().join(format!(".{}", cli.provider));
-    wait_history(&history, &["[slow: 60] Think"], 30);
+    if let Some(history) = cli.history {
+        wait_history(&env.dir.path().join(history), &["[slow: 60] Think"], 30);
+    }
     env.tmux(&["kill-pane", "-t", &pane]);
     until("no live agent", || !env.show(&record.id).alive);
     let opening = Instant::now();
