@@ -71,6 +71,15 @@ pub(crate) trait Agent: Sync {
         false
     }
 
+    /// How long the agent, not confirmed yet, is given before lf assumes a
+    /// start-up dialog waits for the person; `None` for lf's default
+    /// (`session::serve::START_GRACE`). An agent that never shows one and
+    /// starts slowly takes longer, so its failed resume is not first
+    /// taken for a dialog (and the open for a success).
+    fn start_grace(&self) -> Option<std::time::Duration> {
+        None
+    }
+
     /// Whether the agent, started in `cwd`, will first show a dialog only
     /// a person can answer, read from its own state; `None` when it cannot
     /// tell.
@@ -139,6 +148,11 @@ impl Provider {
     /// See [`Agent::resume_settle`].
     pub fn resume_settle(self) -> Option<std::time::Duration> {
         self.agent()?.resume_settle()
+    }
+
+    /// See [`Agent::start_grace`].
+    pub fn start_grace(self) -> Option<std::time::Duration> {
+        self.agent()?.start_grace()
     }
 
     /// See [`Agent::captures_stderr`].

@@ -142,6 +142,14 @@ impl super::Agent for OpenCode {
         Some(std::time::Duration::from_secs(20))
     }
 
+    /// OpenCode shows no start-up dialog (none with a provider configured,
+    /// and none without: it starts at its prompt either way), and under
+    /// load it takes longer than lf's default grace to get to where a
+    /// resume fails (5–10 s seen): the grace is the settle's.
+    fn start_grace(&self) -> Option<std::time::Duration> {
+        self.resume_settle()
+    }
+
     /// OpenCode says why a resume failed ("Error: Session not found: …")
     /// on its stderr as it exits.
     fn captures_stderr(&self) -> bool {

@@ -622,7 +622,8 @@ impl Lf {
             && provider.start_needs_person(std::path::Path::new(&row.cwd), &|key| {
                 self.caller.var(key).map(str::to_owned)
             }) == Some(true);
-        let mut machine = Launch::new(Instant::now(), needs_confirm, settle, predicted);
+        let mut machine = Launch::new(Instant::now(), needs_confirm, settle, predicted)
+            .with_grace(provider.start_grace());
         let mut lock = machine.holds_lock().then_some(lock);
         let mut watch = TranscriptWatch {
             resumed: resuming.is_some(),

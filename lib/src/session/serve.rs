@@ -96,6 +96,9 @@ pub(crate) struct Launch {
     /// The provider's own state says a start-up dialog waits for the
     /// person: no need to wait [`START_GRACE`] to say so.
     predicted: bool,
+    /// How long an unconfirmed agent is given before lf assumes a dialog
+    /// waits for the person: [`START_GRACE`], or the provider's own.
+    grace: Duration,
     phase: Phase,
     /// Whether the agent confirmed (or needed no confirmation) before it
     /// ended or the terminal hung up.
@@ -117,6 +120,7 @@ impl Launch {
             started,
             settle,
             predicted,
+            grace: START_GRACE,
             phase: if needs_confirm {
                 Phase::Starting
             } else {
@@ -125,6 +129,13 @@ impl Launch {
             confirmed: !needs_confirm,
             hung_up: false,
         }
+    }
+
+    /// The provider's own grace for a start, when it has one
+    /// (`Provider::start_grace`).
+    pub(crate) fn with_grace(mut self, grace: Option<Duration>) -> Self {
+        self.grace = grace.unwrap_or(START_GRACE);
+        self
     }
 
     pub(crate) fn phase(&self) -> Phase {
@@ -152,8 +163,8 @@ impl Launch {
         let settle = self.settle.map(|settle| self.started + settle);
         match self.phase {
             Phase::Starting if self.predicted => Some(self.started),
-            Phase::Starting => Some(settle.map_or(self.started + START_GRACE, |at| {
-                at.min(self.started + START_GRACE)
+            Phase::Starting => Some(settle.map_or(self.started + self.grace, |at| {
+                at.min(self.started + self.grace)
             })),
             Phase::WaitsForPerson => settle,
             Phase::HungUp { at, sent } if sent == Signal::HUP => Some(at + HANGUP_GRACE),
@@ -209,7 +220,7 @@ impl Launch {
                     self.confirmed = true;
                     self.phase = Phase::Running;
                 }
-                Phase::Starting if self.predicted || now >= self.started + START_GRACE => {
+                Phase::Starting if self.predicted || now >= self.started + self.grace => {
                     actions.push(Action::WaitForPerson);
                     actions.push(Action::ReleaseLock);
                     self.phase = Phase::WaitsForPerson;
@@ -543,6 +554,31 @@ mod tests {
         );
         assert!(launch.confirmed());
         assert_eq!(launch.deadline(), None);
+    }
+
+    /// A provider's own longer grace (OpenCode's, a slow start that shows
+    /// no dialog): no "waits for the person" at the default grace; its
+    /// settle confirms, or its exit before then fails the launch.
+    #[test]
+    fn a_providers_own_grace_keeps_a_slow_resume_starting_until_its_settle() {
+        let settle = Duration::from_secs(20);
+        let start = Instant::now();
+        let mut launch = Launch::new(start, true, Some(settle), false).with_grace(Some(settle));
+        assert_eq!(launch.deadline(), Some(start + settle));
+        assert_eq!(launch.on(Event::Tick, start + START_GRACE), vec![]);
+        assert_eq!(launch.phase(), Phase::Starting);
+        let mut exits = launch.clone();
+        assert_eq!(
+            exits.on(Event::Exited, at(start, 8.0)),
+            vec![Action::ReleaseLock]
+        );
+        assert!(!exits.confirmed(), "a resume that died is not confirmed");
+        assert_eq!(
+            launch.on(Event::Tick, start + settle),
+            vec![Action::Confirm, Action::ReleaseLock]
+        );
+        let default = Launch::new(start, true, None, false).with_grace(None);
+        assert_eq!(default.deadline(), Some(start + START_GRACE));
     }
 
     #[test]
