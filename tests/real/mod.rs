@@ -139,6 +139,16 @@ pub fn opencode_env(model: &Server) -> Env {
         "autoupdate": false,
     });
     std::fs::write(config.join("opencode.json"), settings.to_string()).unwrap();
+    // With any plugin (lf's), OpenCode first makes sure each config folder
+    // has `@opencode-ai/plugin` installed, and waits for that: offline, npm
+    // fails only after about 70 s. A person online has it after the first
+    // start; this says so as OpenCode checks it (a `node_modules` folder
+    // and a lock file naming the package). lf's plugin imports nothing.
+    std::fs::create_dir_all(config.join("node_modules")).unwrap();
+    let lock = serde_json::json!({"lockfileVersion": 3, "packages": {"": {
+        "dependencies": {"@opencode-ai/plugin": version("opencode")}
+    }}});
+    std::fs::write(config.join("package-lock.json"), lock.to_string()).unwrap();
     env.vars.retain(|(key, _)| key != "TERM");
     env.vars.extend([
         ("OPENCODE_DISABLE_MODELS_FETCH".into(), "1".into()),

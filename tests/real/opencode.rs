@@ -51,6 +51,26 @@ fn hook_log(env: &Env) -> String {
     std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default()
 }
 
+/// Run the real `opencode` (not through lf) in the test's sealed
+/// environment, in `cwd`.
+fn opencode_cli(env: &Env, cwd: &std::path::Path, args: &[&str]) {
+    let output = std::process::Command::new(env.agents.join("opencode"))
+        .env_clear()
+        .env("PATH", env.path())
+        .env("HOME", env.dir.path())
+        .envs(env.vars.iter().map(|(key, value)| (key, value)))
+        .current_dir(cwd)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("opencode runs");
+    assert!(
+        output.status.success(),
+        "opencode {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Kill the Session's pane, then open it again (detached); the new pane,
 /// drawn.
 fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
@@ -216,17 +236,8 @@ fn opencode_a_resume_that_fails_says_why_and_is_not_repeated() {
     wait_record(&env, &record.id, "no live agent", 30, |record| {
         !record.alive
     });
-    // The person removes OpenCode's whole store of conversations.
-    let data = env.dir.path().join(".local/share/opencode");
-    for entry in std::fs::read_dir(&data).unwrap().flatten() {
-        if entry
-            .file_name()
-            .to_string_lossy()
-            .starts_with("opencode.db")
-        {
-            std::fs::remove_file(entry.path()).unwrap();
-        }
-    }
+    // The person deletes the conversation with OpenCode's own command.
+    opencode_cli(&env, &env.mkdir("repo"), &["session", "delete", &native]);
     let failed = env.attempt("lf-session-open", &["--detach", &record.id]);
     let error = failed.fails_with(1, "launch_failed");
     assert!(

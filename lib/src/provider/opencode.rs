@@ -135,17 +135,19 @@ impl super::Agent for OpenCode {
     }
 
     /// A resume is confirmed by the plugin as soon as OpenCode has the
-    /// conversation (well within a second of its start); this is only the
-    /// fallback for a plugin that never said so. OpenCode exits at once
-    /// with "Session not found" for one it does not have.
+    /// conversation; OpenCode exits with "Session not found" for one it
+    /// does not have, but only once it has started, which under load took
+    /// over 20 s. So this fallback is as long as an opener waits at all
+    /// (`session::launch::START_TIMEOUT`): an open is never reported as
+    /// started before OpenCode itself said so.
     fn resume_settle(&self) -> Option<std::time::Duration> {
-        Some(std::time::Duration::from_secs(20))
+        Some(std::time::Duration::from_secs(30))
     }
 
     /// OpenCode shows no start-up dialog (none with a provider configured,
     /// and none without: it starts at its prompt either way), and under
-    /// load it takes longer than lf's default grace to get to where a
-    /// resume fails (5–10 s seen): the grace is the settle's.
+    /// load it takes far longer than lf's default grace to get to where a
+    /// resume fails: the grace is the settle's.
     fn start_grace(&self) -> Option<std::time::Duration> {
         self.resume_settle()
     }
