@@ -287,3 +287,42 @@ fn opencode_lf_session_ready_marks_it_ready_and_it_completes() {
     assert_eq!(closed.state, SessionState::Closed);
     assert!(hook_log(&env).is_empty(), "hook.log:\n{}", hook_log(&env));
 }
+
+/// `lf-session-answer allow --always` takes OpenCode's second step
+/// ("Allow always", then "Confirm"): the command runs, and the next one
+/// like it runs without asking.
+#[test]
+fn opencode_allow_always_through_lf_session_answer_asks_no_more() {
+    let (model, env, record, pane) = started();
+    let repo = env.mkdir("repo");
+    let prompt = "[run: touch always-1.txt] Make a file";
+    say_until(&env, &pane, prompt, || model.received_prompt(prompt));
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        20,
+    );
+    env.run("lf-session-answer", &[&record.id, "allow", "--always"])
+        .ok();
+    wait_file(&repo.join("always-1.txt"), 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    // The same command with another file: no prompt, no approve.
+    let before = env.show(&record.id).attention_since;
+    let prompt = "[run: touch always-2.txt] Make another";
+    say_until(&env, &pane, prompt, || model.received_prompt(prompt));
+    wait_record(&env, &record.id, "reply without a prompt", 60, |now| {
+        assert_ne!(now.attention, Some(Attention::Approve), "{now:#?}");
+        now.attention == Some(Attention::Reply) && now.attention_since > before
+    });
+    assert!(repo.join("always-2.txt").exists());
+    assert!(hook_log(&env).is_empty(), "hook.log:\n{}", hook_log(&env));
+}
