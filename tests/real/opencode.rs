@@ -326,3 +326,64 @@ fn opencode_allow_always_through_lf_session_answer_asks_no_more() {
     assert!(repo.join("always-2.txt").exists());
     assert!(hook_log(&env).is_empty(), "hook.log:\n{}", hook_log(&env));
 }
+
+/// lf-session-active attributes each live OpenCode to its Session; after
+/// the tmux server is killed, lf-session-restore resumes each Session's
+/// own conversation (`--session` with its id, read from the agents' argv),
+/// with its history.
+#[test]
+fn opencode_active_attribution_and_restore_resume_each_conversation() {
+    use super::restore::{restore, runs_with};
+    use lf::wire::{LostReason, RestoreResult};
+    let model = chat::start();
+    let env = opencode_env(&model);
+    let sessions = [
+        ("otter", start_in(&env, "a")),
+        ("lynx", start_in(&env, "b")),
+    ];
+    let mut natives = Vec::new();
+    for (word, (record, pane)) in &sessions {
+        turn_ends_in_reply(
+            &env,
+            &model,
+            record,
+            pane,
+            &format!("Remember the word {word}"),
+        );
+        natives.push(env.native_id(&record.id).expect("adopted"));
+    }
+    let snapshot: lf::snapshot::LiveSnapshot = env.run("lf-session-active", &[]).json();
+    for (_, (record, _)) in &sessions {
+        let live = snapshot
+            .sessions
+            .iter()
+            .find(|session| session.id == record.id)
+            .unwrap_or_else(|| panic!("{} not active: {snapshot:#?}", record.id));
+        assert!(
+            live.processes
+                .iter()
+                .any(|process| process.provider == "opencode"
+                    && process.command.iter().any(|arg| arg.ends_with("opencode"))),
+            "{live:#?}"
+        );
+    }
+    env.tmux(&["kill-server"]);
+    for (_, (record, _)) in &sessions {
+        let lost = wait_record(&env, &record.id, "lost", 30, |record| {
+            record.state == SessionState::Lost
+        });
+        assert_eq!(lost.lost, Some(LostReason::Terminal), "{lost:#?}");
+    }
+    let lines = restore(&env);
+    for ((word, (record, _)), native) in sessions.iter().zip(&natives) {
+        let line = &lines[&record.id];
+        assert_eq!(line.result, RestoreResult::Resumed, "{line:#?}");
+        assert_eq!(line.native_id.as_ref(), Some(native));
+        assert!(runs_with(&env, &record.id, &["--session", native]));
+        let pane = pane(&env.show(&record.id));
+        wait_screen(&env, &pane, READY, 90);
+        let prompt = format!("Which word was it, {word} session");
+        turn_ends_in_reply(&env, &model, record, &pane, &prompt);
+        assert!(history(&model.wait_prompt(&prompt, 5)).contains(word));
+    }
+}

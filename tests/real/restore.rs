@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 const READY: &str = "for shortcuts";
 
 /// The argv of every process below `root` (itself included), from /proc.
-fn argvs_below(root: i32) -> Vec<Vec<String>> {
+pub(super) fn argvs_below(root: i32) -> Vec<Vec<String>> {
     let parent = |pid: i32| -> Option<i32> {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
         stat[stat.rfind(')')? + 1..]
@@ -45,7 +45,7 @@ fn argvs_below(root: i32) -> Vec<Vec<String>> {
 }
 
 /// The pid of the process a Session's pane runs (its lf-serve).
-fn pane_pid(env: &Env, id: &str) -> i32 {
+pub(super) fn pane_pid(env: &Env, id: &str) -> i32 {
     let record = env.show(id);
     let pane = pane(&record);
     env.tmux(&["display-message", "-p", "-t", &pane, "#{pane_pid}"])
@@ -55,13 +55,13 @@ fn pane_pid(env: &Env, id: &str) -> i32 {
 }
 
 /// Whether some process of the Session's pane runs with `args` in a row.
-fn runs_with(env: &Env, id: &str, args: &[&str]) -> bool {
+pub(super) fn runs_with(env: &Env, id: &str, args: &[&str]) -> bool {
     argvs_below(pane_pid(env, id))
         .iter()
         .any(|argv| argv.windows(args.len()).any(|window| window == args))
 }
 
-fn restore(env: &Env) -> BTreeMap<String, RestoreLine> {
+pub(super) fn restore(env: &Env) -> BTreeMap<String, RestoreLine> {
     let ran = env.run("lf-session-restore", &[]);
     ran.ok();
     ran.stdout
