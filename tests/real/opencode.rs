@@ -387,3 +387,12 @@ fn opencode_active_attribution_and_restore_resume_each_conversation() {
         assert!(history(&model.wait_prompt(&prompt, 5)).contains(word));
     }
 }
+
+/// Issue 20: a first prompt that starts with `-` is the agent's prompt
+/// (`--prompt=TEXT`, one argument), submitted at start.
+#[test]
+fn opencode_a_prompt_that_starts_with_a_dash_is_a_prompt() {
+    let model = chat::start();
+    let env = opencode_env(&model);
+    a_prompt_after_dashes_reaches_the_model(&env, &model, "opencode", "-m is the wrong flag");
+}
