@@ -165,8 +165,8 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
         "claude",
         Some(&run),
         &payload(
-            "Notification",
-            r#","notification_type":"permission_prompt""#,
+            "PermissionRequest",
+            r#","tool_name":"Bash""#,
         ),
     )
     .ok();
@@ -192,8 +192,8 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
         "claude",
         Some(&run),
         &payload(
-            "Notification",
-            r#","notification_type":"permission_prompt""#,
+            "PermissionRequest",
+            r#","tool_name":"Bash""#,
         ),
     )
     .ok();
