@@ -246,7 +246,7 @@ impl Answer {
             "allow" => Answer::new(true, always),
             "deny" => Answer::new(false, always),
             _ => Err(crate::input::InputError::UnknownName {
-                arg: Some(crate::error::Arg::Answer),
+                arg: Some(Arg::Answer),
                 what: "answer",
                 text: word.to_owned(),
                 choices: Answer::WORDS,
