@@ -56,6 +56,14 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
                     })
                     .to_string(),
                 );
+                shared.sent_usage(
+                    index,
+                    super::Sent {
+                        input: 12,
+                        output: 4,
+                        ..super::Sent::default()
+                    },
+                );
             }
         }
         _ => respond(
@@ -129,10 +137,13 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
     if !start_stream(stream) {
         return;
     }
+    let sent = super::Sent::of(index);
     let start = json!({"type": "message_start", "message": {
         "id": format!("msg_fake_{index}"), "type": "message", "role": "assistant", "model": model,
         "content": [], "stop_reason": null, "stop_sequence": null,
-        "usage": {"input_tokens": 12, "output_tokens": 1}
+        "usage": {"input_tokens": sent.input, "output_tokens": 1,
+                  "cache_creation_input_tokens": sent.cache_creation,
+                  "cache_read_input_tokens": sent.cache_read}
     }});
     if !event(stream, "message_start", &start) {
         return;
@@ -183,12 +194,18 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
         Reply::Refuse => "refusal",
         _ => "end_turn",
     };
-    let _ = event(
+    // The final usage: output is the whole answer's, as the API gives it.
+    let sent_whole = event(
         stream,
         "message_delta",
         &json!({"type": "message_delta", "delta": {"stop_reason": reason, "stop_sequence": null},
-                "usage": {"output_tokens": 8}}),
+                "usage": {"input_tokens": sent.input, "output_tokens": sent.output,
+                          "cache_creation_input_tokens": sent.cache_creation,
+                          "cache_read_input_tokens": sent.cache_read}}),
     ) && event(stream, "message_stop", &json!({"type": "message_stop"}));
+    if sent_whole {
+        shared.sent_usage(index, sent);
+    }
 }
 
 /// One tool call, its input streamed as JSON.

@@ -12,6 +12,7 @@
 use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::Result;
 use crate::provider::ProviderError;
+use crate::usage::{Carry, Tally, Tokens};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -201,6 +202,142 @@ pub(super) fn transcript_interrupt(line: &str) -> bool {
                     .is_some_and(|text| text.starts_with(MARK))
         }),
         _ => false,
+    }
+}
+
+/// One line of Claude's transcript, as far as usage reads it. Fields lf
+/// does not read are skipped unparsed.
+#[derive(serde::Deserialize)]
+struct UsageLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<&'a str>,
+    #[serde(borrow)]
+    timestamp: Option<&'a str>,
+    #[serde(rename = "requestId", borrow)]
+    request_id: Option<&'a str>,
+    #[serde(rename = "isSidechain", default)]
+    sidechain: bool,
+    #[serde(rename = "isMeta", default)]
+    meta: bool,
+    #[serde(rename = "isCompactSummary", default)]
+    compact_summary: bool,
+    message: Option<UsageMessage<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct UsageMessage<'a> {
+    #[serde(borrow)]
+    id: Option<&'a str>,
+    #[serde(borrow)]
+    model: Option<&'a str>,
+    usage: Option<MessageUsage>,
+    #[serde(default)]
+    content: Option<Content<'a>>,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct MessageUsage {
+    #[serde(default)]
+    input_tokens: i64,
+    #[serde(default)]
+    output_tokens: i64,
+    #[serde(default)]
+    cache_creation_input_tokens: i64,
+    #[serde(default)]
+    cache_read_input_tokens: i64,
+}
+
+/// A user message's content: the person's text, or blocks.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Content<'a> {
+    #[serde(borrow)]
+    Text(std::borrow::Cow<'a, str>),
+    Blocks(Vec<Block<'a>>),
+}
+
+#[derive(serde::Deserialize)]
+struct Block<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<&'a str>,
+    #[serde(borrow, default)]
+    text: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// Whether a user message is a prompt the person wrote: not a tool's
+/// result, a slash command's echo, or an interrupt's mark.
+fn is_prompt(content: &Content<'_>) -> bool {
+    let person = |text: &str| {
+        let text = text.trim_start();
+        !text.is_empty()
+            && !text.starts_with("<command-")
+            && !text.starts_with("<local-command")
+            && !text.starts_with("[Request interrupted by user")
+    };
+    match content {
+        Content::Text(text) => person(text),
+        Content::Blocks(blocks) => {
+            blocks.iter().all(|block| block.kind != Some("tool_result"))
+                && blocks.iter().any(|block| {
+                    block.kind == Some("text") && block.text.as_deref().is_some_and(person)
+                })
+        }
+    }
+}
+
+/// Read one line of Claude's transcript into `tally`: an assistant
+/// message's `message.usage` (counted once per message id and request id,
+/// though Claude writes a line per content block, the last line's usage
+/// standing), a prompt of the person (a turn starts), and the agent's
+/// work in between. Claude's own side requests (titles) and `/compact`'s
+/// summary are not in the transcript; a subagent's are in its own file
+/// (docs/decisions/0030-usage.md).
+pub(super) fn read_usage(line: &str, carry: &mut Carry, tally: &mut Tally) {
+    // Most lines of a long transcript are neither: skip them unparsed.
+    if !line.contains("\"assistant\"") && !line.contains("\"user\"") {
+        return;
+    }
+    let Ok(entry) = serde_json::from_str::<UsageLine<'_>>(line) else {
+        return;
+    };
+    let Some(at) = crate::usage::at(entry.timestamp) else {
+        return;
+    };
+    if entry.sidechain {
+        return;
+    }
+    let Some(message) = entry.message else { return };
+    match entry.kind {
+        Some("assistant") => {
+            tally.worked(carry, at);
+            // A message Claude made up itself (an API error) is no request.
+            let (Some(id), Some(model), Some(usage)) = (message.id, message.model, message.usage)
+            else {
+                return;
+            };
+            if model == "<synthetic>" {
+                return;
+            }
+            let key = format!("{id}:{}", entry.request_id.unwrap_or_default());
+            let tokens = Tokens {
+                input: usage.input_tokens,
+                output: usage.output_tokens,
+                cache_creation: usage.cache_creation_input_tokens,
+                cache_read: usage.cache_read_input_tokens,
+            };
+            tally.message(carry, &key, at, model, tokens);
+        }
+        Some("user") => {
+            let prompt = !entry.meta
+                && !entry.compact_summary
+                && message.content.as_ref().is_some_and(is_prompt);
+            if prompt {
+                tally.turn_started(carry, at);
+            } else {
+                tally.worked(carry, at);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -17,6 +17,7 @@
 use super::{
     Answer, Hook, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote,
 };
+use crate::usage::{Carry, Tally, Tokens};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -298,6 +299,93 @@ fn rollout_path(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
     let thread = stem.get(stem.len().checked_sub(36)?..)?;
     let ours = is_uuid(thread) && native_id.is_some_and(|id| thread.eq_ignore_ascii_case(id));
     ours.then_some(path)
+}
+
+/// One line of Codex's rollout, as far as usage reads it.
+#[derive(serde::Deserialize)]
+struct RolloutLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<&'a str>,
+    #[serde(borrow)]
+    timestamp: Option<&'a str>,
+    payload: Option<RolloutPayload<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct RolloutPayload<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<&'a str>,
+    /// `turn_context`'s.
+    #[serde(borrow)]
+    model: Option<std::borrow::Cow<'a, str>>,
+    /// `token_count`'s.
+    info: Option<TokenInfo>,
+}
+
+#[derive(serde::Deserialize)]
+struct TokenInfo {
+    total_token_usage: TokenUsage,
+    last_token_usage: TokenUsage,
+}
+
+/// Codex's token usage: `input_tokens` includes the cached ones, and
+/// `output_tokens` the reasoning ones.
+#[derive(serde::Deserialize)]
+struct TokenUsage {
+    #[serde(default)]
+    input_tokens: i64,
+    #[serde(default)]
+    cached_input_tokens: i64,
+    #[serde(default)]
+    output_tokens: i64,
+}
+
+impl TokenUsage {
+    fn tokens(&self) -> Tokens {
+        Tokens {
+            input: self.input_tokens - self.cached_input_tokens,
+            output: self.output_tokens,
+            cache_creation: 0,
+            cache_read: self.cached_input_tokens,
+        }
+    }
+}
+
+/// Read one line of Codex's rollout into `tally`: a `token_count` event
+/// (its `last_token_usage`, counted once however often Codex repeats the
+/// same cumulative total), the model of `turn_context`, a turn's start
+/// (`task_started`) and end (`task_complete`, `turn_aborted`), and the
+/// agent's work in between. The title thread has no rollout of its own
+/// here (docs/decisions/0030-usage.md).
+pub(super) fn read_usage(line: &str, carry: &mut Carry, tally: &mut Tally) {
+    let Ok(entry) = serde_json::from_str::<RolloutLine<'_>>(line) else {
+        return;
+    };
+    let (Some(at), Some(payload)) = (crate::usage::at(entry.timestamp), entry.payload) else {
+        return;
+    };
+    match (entry.kind, payload.kind) {
+        (Some("turn_context"), _) => {
+            if let Some(model) = payload.model {
+                carry.model = Some(model.into_owned());
+            }
+        }
+        (Some("event_msg"), Some("task_started" | "turn_started")) => {
+            tally.turn_started(carry, at);
+        }
+        (Some("event_msg"), Some("task_complete" | "turn_complete" | "turn_aborted")) => {
+            tally.turn_ended(carry, at);
+        }
+        (Some("event_msg"), Some("token_count")) => {
+            tally.worked(carry, at);
+            if let Some(info) = payload.info {
+                let total = info.total_token_usage.tokens();
+                tally.request(carry, at, total, info.last_token_usage.tokens());
+            }
+        }
+        (Some("session_meta"), _) => {}
+        _ => tally.worked(carry, at),
+    }
 }
 
 /// Whether one rollout line records a turn that ended without a `Stop`

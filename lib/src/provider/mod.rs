@@ -106,6 +106,22 @@ impl Provider {
         }
     }
 
+    /// Read one line of this provider's transcript into a usage tally
+    /// (`crate::usage`): tokens by kind and model, turns, working time.
+    /// `carry` is what the reader remembers between lines and reads.
+    pub fn read_usage(
+        self,
+        line: &str,
+        carry: &mut crate::usage::Carry,
+        tally: &mut crate::usage::Tally,
+    ) {
+        match self {
+            Provider::Claude => claude::read_usage(line, carry, tally),
+            Provider::Codex => codex::read_usage(line, carry, tally),
+            Provider::Command => {}
+        }
+    }
+
     /// The program this provider launches, for a launch's argv.
     pub fn program_name(self, argv: &[String]) -> Option<&str> {
         match self {

@@ -1,0 +1,93 @@
+//! Reading what the agents appended to their transcripts since the last
+//! read: every file is read from its stored offset to its last complete
+//! line, outside any transaction, and the reads are applied in one write
+//! (`Store::apply_usage`, which drops a read another reader overtook).
+
+use super::{Carry, Tally};
+use crate::Result;
+use crate::provider::Provider;
+use crate::store::{Store, UsageRead, UsageSource};
+use std::io::{Read, Seek, SeekFrom};
+
+/// What a refresh read.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Refreshed {
+    /// Transcripts that had grown.
+    pub read: usize,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Transcripts that could not be read as they are: `(path, why)`.
+    /// Their sums stay as they were.
+    pub problems: Vec<(String, String)>,
+}
+
+/// Read what was appended to every Session's transcripts.
+pub(crate) fn refresh(store: &Store) -> Result<Refreshed> {
+    refresh_sessions(store, None)
+}
+
+/// Read what was appended to the transcripts of these Sessions (all when
+/// `None`).
+pub(crate) fn refresh_sessions(store: &Store, sessions: Option<&[String]>) -> Result<Refreshed> {
+    let mut refreshed = Refreshed::default();
+    let mut reads = Vec::new();
+    for source in store.usage_sources(sessions)? {
+        match read_source(&source) {
+            Ok(Some(read)) => {
+                refreshed.bytes += read.read_to - source.read_to;
+                reads.push(read);
+            }
+            Ok(None) => {}
+            Err(why) => refreshed.problems.push((source.path.clone(), why)),
+        }
+    }
+    refreshed.read = store.apply_usage(&reads)?;
+    Ok(refreshed)
+}
+
+/// Read one transcript from where it was read to; `None` when nothing
+/// complete was appended. A file that is gone is no problem (an agent's
+/// own clean-up); one shorter than what was read was rewritten, and is
+/// not read again (what it held was counted).
+fn read_source(source: &UsageSource) -> std::result::Result<Option<UsageRead>, String> {
+    let Ok(provider) = Provider::parse(&source.provider) else {
+        return Err(format!("provider {} is not one lf knows", source.provider));
+    };
+    let mut file = match std::fs::File::open(&source.path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error.to_string()),
+    };
+    let len = file.metadata().map_err(|error| error.to_string())?.len();
+    if len == source.read_to {
+        return Ok(None);
+    }
+    if len < source.read_to {
+        return Err(format!(
+            "it is {len} bytes, shorter than the {} already read: it was rewritten; \
+             its usage so far is kept and nothing more is read from it",
+            source.read_to
+        ));
+    }
+    let mut appended = Vec::with_capacity((len - source.read_to) as usize);
+    file.seek(SeekFrom::Start(source.read_to))
+        .and_then(|_| file.take(len - source.read_to).read_to_end(&mut appended))
+        .map_err(|error| error.to_string())?;
+    // Only complete lines: the agent may be writing the last one.
+    let Some(end) = appended.iter().rposition(|&byte| byte == b'\n') else {
+        return Ok(None);
+    };
+    let mut carry: Carry = serde_json::from_str(&source.carry).unwrap_or_default();
+    let mut tally = Tally::default();
+    for line in appended[..end].split(|&byte| byte == b'\n') {
+        if let Ok(line) = std::str::from_utf8(line) {
+            provider.read_usage(line, &mut carry, &mut tally);
+        }
+    }
+    Ok(Some(UsageRead {
+        source: source.clone(),
+        read_to: source.read_to + end as u64 + 1,
+        carry: serde_json::to_string(&carry).unwrap_or_else(|_| "{}".to_owned()),
+        tally,
+    }))
+}
