@@ -62,6 +62,18 @@ pub struct Request {
     pub usage: Option<Sent>,
 }
 
+impl Request {
+    /// Claude's `/compact` asking for the conversation's summary: its
+    /// answer becomes a user message of the transcript, and its usage is
+    /// recorded nowhere lf reads (docs/decisions/0030-usage.md).
+    pub fn is_compaction(&self) -> bool {
+        self.prompt.contains(COMPACTION)
+    }
+}
+
+/// What Claude's compaction request asks the model (its latest prompt).
+pub const COMPACTION: &str = "Respond with TEXT ONLY";
+
 /// The usage a fake model reported for one answer, by lf's kinds of
 /// token: `input` not served by a cache, `output` (reasoning included),
 /// `cache_creation` (Anthropic's cache writes) and `cache_read`. Each
@@ -245,7 +257,9 @@ impl Server {
     pub fn conversation_usage(&self) -> Sent {
         let mut sum = Sent::default();
         for request in self.conversation() {
-            if let Some(usage) = request.usage {
+            if let Some(usage) = request.usage
+                && !request.is_compaction()
+            {
                 sum.add(&usage);
             }
         }
