@@ -209,23 +209,48 @@ struct Block<'a> {
     text: Option<std::borrow::Cow<'a, str>>,
 }
 
-/// Whether a user message is a prompt the person wrote: not a tool's
-/// result, a slash command's echo, or an interrupt's mark.
-fn is_prompt(content: &Content<'_>) -> bool {
-    let person = |text: &str| {
+/// What a user line of Claude's transcript is, for the time it records.
+#[derive(Debug, PartialEq, Eq)]
+enum UserLine {
+    /// A prompt the person wrote: a turn starts.
+    Prompt,
+    /// A tool's result or an interrupt's mark: the agent's turn goes on
+    /// (or ends) then.
+    Work,
+    /// A slash command's echo and what it printed: Claude's own, no turn.
+    Local,
+}
+
+fn user_line(content: &Content<'_>) -> UserLine {
+    let kind = |text: &str| {
         let text = text.trim_start();
-        !text.is_empty()
-            && !text.starts_with("<command-")
-            && !text.starts_with("<local-command")
-            && !text.starts_with("[Request interrupted by user")
+        if text.starts_with("<command-") || text.starts_with("<local-command") {
+            UserLine::Local
+        } else if text.starts_with("[Request interrupted by user") {
+            UserLine::Work
+        } else if text.is_empty() {
+            UserLine::Local
+        } else {
+            UserLine::Prompt
+        }
     };
     match content {
-        Content::Text(text) => person(text),
+        Content::Text(text) => kind(text),
         Content::Blocks(blocks) => {
-            blocks.iter().all(|block| block.kind != Some("tool_result"))
-                && blocks.iter().any(|block| {
-                    block.kind == Some("text") && block.text.as_deref().is_some_and(person)
+            if blocks.iter().any(|block| block.kind == Some("tool_result")) {
+                return UserLine::Work;
+            }
+            blocks
+                .iter()
+                .filter(|block| block.kind == Some("text"))
+                .filter_map(|block| block.text.as_deref())
+                .map(kind)
+                .min_by_key(|line| match line {
+                    UserLine::Prompt => 0,
+                    UserLine::Work => 1,
+                    UserLine::Local => 2,
                 })
+                .unwrap_or(UserLine::Local)
         }
     }
 }
@@ -276,16 +301,13 @@ impl super::Agent for Claude {
                 };
                 tally.message(carry, &key, at, model, tokens);
             }
-            Some("user") => {
-                let prompt = !entry.meta
-                    && !entry.compact_summary
-                    && message.content.as_ref().is_some_and(is_prompt);
-                if prompt {
-                    tally.turn_started(carry, at);
-                } else {
-                    tally.worked(carry, at);
-                }
-            }
+            // `/compact`'s summary and Claude's meta lines are its own.
+            Some("user") if entry.meta || entry.compact_summary => {}
+            Some("user") => match message.content.as_ref().map(user_line) {
+                Some(UserLine::Prompt) => tally.turn_started(carry, at),
+                Some(UserLine::Work) => tally.worked(carry, at),
+                Some(UserLine::Local) | None => {}
+            },
             _ => {}
         }
     }
@@ -485,6 +507,57 @@ mod tests {
     use super::super::Agent;
     use super::*;
     use std::path::Path;
+
+    /// Lines as Claude Code 2.1.332 writes them (shortened): an assistant
+    /// message with its usage, the person's prompt, a tool's result, the
+    /// summary `/compact` leaves, a slash command's echo and its caveat,
+    /// a message Claude made up (an API error), a subagent's line.
+    #[test]
+    fn usage_reads_claudes_own_lines() {
+        let assistant = |id: &str, at: &str, output: u64| {
+            format!(
+                r#"{{"parentUuid":"p","isSidechain":false,"message":{{"content":[{{"text":"Answer 1.","type":"text"}}],"id":"{id}","model":"claude-opus-5-5","role":"assistant","stop_reason":"end_turn","type":"message","usage":{{"input_tokens":1000,"cache_creation_input_tokens":200,"cache_read_input_tokens":3000,"output_tokens":{output},"output_tokens_details":{{"thinking_tokens":0}},"service_tier":"standard","cache_creation":{{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":200}}}}}},"requestId":"req_1","type":"assistant","uuid":"u","timestamp":"{at}"}}"#
+            )
+        };
+        let lines = [
+            r#"{"parentUuid":null,"isSidechain":false,"promptId":"x","type":"user","message":{"role":"user","content":"Usage one"},"uuid":"a","timestamp":"2026-12-02T14:17:30.190Z","origin":{"kind":"human"}}"#.to_owned(),
+            assistant("msg_1", "2026-12-02T14:17:31.190Z", 1),
+            assistant("msg_1", "2026-12-02T14:17:32.190Z", 40),
+            r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t","type":"tool_result","content":"ok","is_error":false}]},"timestamp":"2026-12-02T14:17:33.190Z"}"#.to_owned(),
+            r#"{"type":"system","subtype":"turn_duration","durationMs":462,"timestamp":"2026-12-02T14:17:33.500Z"}"#.to_owned(),
+            r#"{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation"},"timestamp":"2026-12-02T14:18:00Z"}"#.to_owned(),
+            r#"{"type":"user","isMeta":true,"message":{"role":"user","content":"<local-command-caveat>The command below</local-command-caveat>"},"timestamp":"2026-12-02T14:18:00Z"}"#.to_owned(),
+            r#"{"type":"user","message":{"role":"user","content":"<command-name>/compact</command-name>"},"timestamp":"2026-12-02T14:18:00Z"}"#.to_owned(),
+            r#"{"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error"}],"usage":{"input_tokens":0,"output_tokens":0}},"timestamp":"2026-12-02T14:17:33.190Z"}"#.to_owned(),
+            r#"{"type":"assistant","isSidechain":true,"message":{"id":"s","model":"claude-opus-5-5","usage":{"input_tokens":5,"output_tokens":5}},"timestamp":"2026-12-02T14:18:01Z"}"#.to_owned(),
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Second prompt"}]},"timestamp":"2026-12-02T14:19:00Z"}"#.to_owned(),
+            "not json".to_owned(),
+        ];
+        let (mut carry, mut tally) = (Carry::default(), Tally::default());
+        for line in &lines {
+            Claude.read_usage(line, &mut carry, &mut tally);
+        }
+        let sums = tally.models[&("2026-12-02".to_owned(), "claude-opus-5-5".to_owned())];
+        assert_eq!(
+            (sums.tokens, sums.requests),
+            (
+                Tokens {
+                    input: 1000,
+                    output: 40,
+                    cache_creation: 200,
+                    cache_read: 3000
+                },
+                1
+            )
+        );
+        assert_eq!(tally.models.len(), 1, "{tally:?}");
+        let time = tally.time["2026-12-02"];
+        assert_eq!(time.turns, 2, "the compact's lines are no prompt");
+        // 14:17:30.19 to the tool's result at 14:17:33.19; then waiting
+        // until 14:19:00 (the compaction, Claude's own, is neither).
+        assert_eq!(time.working, 3_000_000);
+        assert_eq!(time.waiting, 86_810_000);
+    }
 
     const ID: &str = "4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a";
 

@@ -440,6 +440,52 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    /// Rollout lines in Codex 0.171's shapes: the turn's model, its start
+    /// and end, its usage events (one repeated), and lines of work.
+    #[test]
+    fn usage_reads_codexs_rollout() {
+        let count = |at: &str, total: u64, last: u64| {
+            format!(
+                r#"{{"timestamp":"{at}","type":"event_msg","payload":{{"type":"token_count","info":{{"total_token_usage":{{"input_tokens":{total},"cached_input_tokens":10,"output_tokens":5,"reasoning_output_tokens":2,"total_tokens":{total}}},"last_token_usage":{{"input_tokens":{last},"cached_input_tokens":10,"output_tokens":5,"reasoning_output_tokens":2,"total_tokens":{last}}},"model_context_window":272000}},"rate_limits":null}}}}"#
+            )
+        };
+        let lines = [
+            r#"{"timestamp":"2026-12-02T10:00:00.000Z","type":"session_meta","payload":{"id":"t","cwd":"/w"}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:00:01.000Z","type":"turn_context","payload":{"cwd":"/w","model":"gpt-5-codex"}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:00:01.000Z","type":"event_msg","payload":{"type":"task_started","model_context_window":272000}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:00:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[]}}"#.to_owned(),
+            count("2026-12-02T10:00:03.000Z", 100, 100),
+            count("2026-12-02T10:00:03.000Z", 100, 100),
+            r#"{"timestamp":"2026-12-02T10:00:03.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{}}}"#.to_owned(),
+            count("2026-12-02T10:00:04.000Z", 230, 130),
+            r#"{"timestamp":"2026-12-02T10:00:05.000Z","type":"event_msg","payload":{"type":"task_complete","last_agent_message":"Answer"}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:00:09.000Z","type":"response_item","payload":{"type":"message"}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:01:05.000Z","type":"event_msg","payload":{"type":"task_started"}}"#.to_owned(),
+        ];
+        let (mut carry, mut tally) = (Carry::default(), Tally::default());
+        for line in &lines {
+            Codex.read_usage(line, &mut carry, &mut tally);
+        }
+        let sums = tally.models[&("2026-12-02".to_owned(), "gpt-5-codex".to_owned())];
+        assert_eq!(
+            (sums.tokens, sums.requests),
+            (
+                Tokens {
+                    input: 90 + 120,
+                    output: 10,
+                    cache_creation: 0,
+                    cache_read: 20
+                },
+                2
+            )
+        );
+        let time = tally.time["2026-12-02"];
+        assert_eq!(
+            (time.turns, time.working, time.waiting),
+            (2, 4_000_000, 60_000_000)
+        );
+    }
+
     const THREAD: &str = "01a2315a-05c6-74e0-ad45-23f4feeebf7f";
 
     fn launch(mode: Mode<'_>) -> Launch<'_> {
