@@ -69,20 +69,20 @@ fn the_fixture_round_trips_and_the_schema_is_the_types() {
 }
 
 /// A Claude assistant line: one content block of message `id`.
-fn assistant(id: &str, at: &str, model: &str, usage: [u64; 4]) -> String {
+pub(crate) fn assistant(id: &str, at: &str, model: &str, usage: [u64; 4]) -> String {
     let [input, output, creation, read] = usage;
     format!(
         r#"{{"type":"assistant","timestamp":"{at}","requestId":"req_{id}","message":{{"id":"{id}","model":"{model}","role":"assistant","content":[{{"type":"text","text":"hi"}}],"usage":{{"input_tokens":{input},"output_tokens":{output},"cache_creation_input_tokens":{creation},"cache_read_input_tokens":{read}}}}}}}"#
     )
 }
 
-fn prompt(at: &str, text: &str) -> String {
+pub(crate) fn prompt(at: &str, text: &str) -> String {
     format!(
         r#"{{"type":"user","timestamp":"{at}","message":{{"role":"user","content":"{text}"}}}}"#
     )
 }
 
-fn append(path: &Path, text: &str) {
+pub(crate) fn append(path: &Path, text: &str) {
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -93,7 +93,7 @@ fn append(path: &Path, text: &str) {
 
 /// A Session whose Run's hooks named its conversation's transcript (a
 /// file named after the conversation, as Claude's is), and that file.
-fn claude_session(env: &Env) -> (String, String, std::path::PathBuf) {
+pub(crate) fn claude_session(env: &Env) -> (String, String, std::path::PathBuf) {
     let record = env.new_session(&[]);
     let run = env.current_run(&record.id);
     let chosen = env.chosen_native_id(&run);
