@@ -285,3 +285,61 @@ fn a_day_that_is_not_one_is_refused() {
         .fails(2);
     assert!(message.contains("YYYY-MM-DD"), "{message}");
 }
+
+/// A Claude subagent writes its own transcript beside its conversation's
+/// (`<conversation>/subagents/agent-*.jsonl`, every line `isSidechain`):
+/// its requests count for the Session, its prompt is no turn of the
+/// person's, and a notice Claude sends itself when it ends is no turn
+/// either.
+#[test]
+fn a_claude_subagents_requests_count_and_its_prompts_are_no_turns() {
+    let env = Env::new();
+    let (id, _run, transcript) = claude_session(&env);
+    let model = "claude-sonnet-4-5-20250929";
+    append(
+        &transcript,
+        &format!(
+            "{}\n{}\n{}\n",
+            prompt("2026-12-01T10:00:00Z", "Delegate it"),
+            assistant("msg_1", "2026-12-01T10:00:01Z", model, [1, 1, 1, 1]),
+            r#"{"type":"user","timestamp":"2026-12-01T10:00:30Z","origin":{"kind":"task-notification"},"message":{"role":"user","content":"<task-notification>\n<task-id>a1</task-id>"}}"#,
+        ),
+    );
+    let subagents = transcript.with_extension("").join("subagents");
+    std::fs::create_dir_all(&subagents).unwrap();
+    let sidechain = |line: String| line.replacen("{", r#"{"isSidechain":true,"#, 1);
+    append(
+        &subagents.join("agent-a1.jsonl"),
+        &format!(
+            "{}\n{}\n",
+            sidechain(prompt("2026-12-01T10:00:02Z", "Count the files")),
+            sidechain(assistant(
+                "msg_2",
+                "2026-12-01T10:00:20Z",
+                model,
+                [10, 10, 10, 10]
+            )),
+        ),
+    );
+    let row = session_usage(&env, &id).unwrap();
+    assert_eq!(row.usage.tokens, tokens(11, 11, 11, 11));
+    assert_eq!((row.usage.requests, row.usage.turns), (2, 1));
+    assert_eq!(row.usage.working.0, 30, "to the subagent's notice");
+    // The subagent's file grows: read from where it was.
+    append(
+        &subagents.join("agent-a1.jsonl"),
+        &format!(
+            "{}\n",
+            sidechain(assistant(
+                "msg_3",
+                "2026-12-01T10:00:25Z",
+                model,
+                [5, 0, 0, 0]
+            ))
+        ),
+    );
+    assert_eq!(
+        session_usage(&env, &id).unwrap().usage.tokens,
+        tokens(16, 11, 11, 11)
+    );
+}

@@ -3,7 +3,7 @@
 //! (`message_start` … `message_stop`), and side requests (titles, token
 //! counts). A conversation request is one that offers tools.
 
-use super::{Reply, Server, Shared, decide, event, respond, stall, start_stream};
+use super::{Reply, Server, Shared, decide, event, respond, stall, start_stream_with};
 use serde_json::{Value, json};
 use std::net::TcpStream;
 use std::sync::Arc;
@@ -134,7 +134,8 @@ pub fn session_id(request: &super::Request) -> Option<String> {
 }
 
 fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &str, reply: &Reply) {
-    if !start_stream(stream) {
+    // The API's request id, which Claude records beside each message.
+    if !start_stream_with(stream, &format!("request-id: req_fake_{index}\r\n")) {
         return;
     }
     let sent = super::Sent::of(index);

@@ -495,9 +495,15 @@ fn respond(stream: &mut TcpStream, status: &str, content_type: &str, body: &str)
 
 /// Start a server-sent event stream.
 fn start_stream(stream: &mut TcpStream) -> bool {
+    start_stream_with(stream, "")
+}
+
+/// Start a server-sent event stream with more headers (`headers` is
+/// whole lines, each ending in CRLF).
+fn start_stream_with(stream: &mut TcpStream, headers: &str) -> bool {
     write!(
         stream,
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n{headers}Connection: close\r\n\r\n"
     )
     .is_ok()
 }

@@ -166,7 +166,17 @@ struct UsageLine<'a> {
     meta: bool,
     #[serde(rename = "isCompactSummary", default)]
     compact_summary: bool,
+    /// Who started a user line (2.1.300 and later): `human` for the
+    /// person's prompt.
+    #[serde(borrow)]
+    origin: Option<Origin<'a>>,
     message: Option<UsageMessage<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct Origin<'a> {
+    #[serde(borrow)]
+    kind: Option<&'a str>,
 }
 
 #[derive(serde::Deserialize)]
@@ -226,7 +236,9 @@ fn user_line(content: &Content<'_>) -> UserLine {
         let text = text.trim_start();
         if text.starts_with("<command-") || text.starts_with("<local-command") {
             UserLine::Local
-        } else if text.starts_with("[Request interrupted by user") {
+        } else if text.starts_with("[Request interrupted by user")
+            || text.starts_with("<task-notification>")
+        {
             UserLine::Work
         } else if text.is_empty() {
             UserLine::Local
@@ -265,6 +277,34 @@ impl super::Agent for Claude {
     /// work in between. Claude's own side requests (titles) and `/compact`'s
     /// summary are not in the transcript; a subagent's are in its own file
     /// (docs/decisions/0030-usage.md).
+    /// A subagent's transcript: `<conversation>/subagents/agent-*.jsonl`
+    /// beside the conversation's `<conversation>.jsonl` (2.1.332).
+    fn usage_companions(&self, transcript: &Path) -> Vec<PathBuf> {
+        let Some(stem) = transcript
+            .file_name()
+            .and_then(|name| name.to_str())
+            .and_then(|name| name.strip_suffix(".jsonl"))
+            .filter(|stem| is_uuid(stem))
+        else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir(transcript.with_file_name(stem).join("subagents"))
+        else {
+            return Vec::new();
+        };
+        let mut found: Vec<PathBuf> = entries
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| {
+                path.file_name()
+                    .and_then(|name| name.to_str())
+                    .is_some_and(|name| name.starts_with("agent-") && name.ends_with(".jsonl"))
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
     fn read_usage(&self, line: &str, carry: &mut Carry, tally: &mut Tally) {
         // Most lines of a long transcript are neither: skip them unparsed.
         if !line.contains("\"assistant\"") && !line.contains("\"user\"") {
@@ -276,13 +316,15 @@ impl super::Agent for Claude {
         let Some(at) = crate::usage::at(entry.timestamp) else {
             return;
         };
-        if entry.sidechain {
-            return;
-        }
         let Some(message) = entry.message else { return };
+        // A subagent's lines (its own file, `isSidechain`): its requests
+        // count; its time is within its parent's turn.
+        let main = !entry.sidechain;
         match entry.kind {
             Some("assistant") => {
-                tally.worked(carry, at);
+                if main {
+                    tally.worked(carry, at);
+                }
                 // A message Claude made up itself (an API error) is no request.
                 let (Some(id), Some(model), Some(usage)) =
                     (message.id, message.model, message.usage)
@@ -302,8 +344,17 @@ impl super::Agent for Claude {
                 tally.message(carry, &key, at, model, tokens);
             }
             // `/compact`'s summary and Claude's meta lines are its own.
-            Some("user") if entry.meta || entry.compact_summary => {}
+            Some("user") if !main || entry.meta || entry.compact_summary => {}
             Some("user") => match message.content.as_ref().map(user_line) {
+                // A line Claude started itself (a subagent's notice) is
+                // the agent's turn going on.
+                Some(UserLine::Prompt)
+                    if entry
+                        .origin
+                        .is_some_and(|origin| origin.kind.is_some_and(|kind| kind != "human")) =>
+                {
+                    tally.worked(carry, at)
+                }
                 Some(UserLine::Prompt) => tally.turn_started(carry, at),
                 Some(UserLine::Work) => tally.worked(carry, at),
                 Some(UserLine::Local) | None => {}

@@ -85,6 +85,12 @@ pub(crate) trait Agent: Sync {
         false
     }
 
+    /// Files whose usage belongs to the conversation of `transcript`
+    /// beside it (Claude's subagents' transcripts), found now.
+    fn usage_companions(&self, _transcript: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
     /// Read one line of the agent's transcript into a usage tally
     /// (`crate::usage`): tokens by kind and model, turns, the agent's work.
     /// `carry` is what the reader remembers between lines and between
@@ -181,6 +187,13 @@ impl Provider {
     /// Read one line of this provider's transcript into a usage tally
     /// (`crate::usage`): tokens by kind and model, turns, working time.
     /// `carry` is what the reader remembers between lines and reads.
+    /// See [`Agent::usage_companions`].
+    pub fn usage_companions(self, transcript: &Path) -> Vec<PathBuf> {
+        self.agent()
+            .map(|agent| agent.usage_companions(transcript))
+            .unwrap_or_default()
+    }
+
     pub fn read_usage(
         self,
         line: &str,

@@ -91,6 +91,19 @@ impl Store {
         Ok(sources)
     }
 
+    /// Keep more transcripts of Sessions (one a provider found beside
+    /// another); one already kept is left as it is.
+    pub fn add_usage_sources(&self, sources: &[UsageSource]) -> Result<()> {
+        let tx = self.write()?;
+        for source in sources {
+            tx.execute(
+                "INSERT OR IGNORE INTO usage_sources (session_id, path, provider) VALUES (?1, ?2, ?3)",
+                params![source.session_id, source.path, source.provider],
+            )?;
+        }
+        tx.commit()
+    }
+
     /// Apply reads in one transaction; a read whose transcript another
     /// reader advanced meanwhile is dropped (it would count twice).
     /// Returns how many were applied.

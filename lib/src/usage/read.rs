@@ -31,7 +31,35 @@ pub(crate) fn refresh(store: &Store) -> Result<Refreshed> {
 pub(crate) fn refresh_sessions(store: &Store, sessions: Option<&[String]>) -> Result<Refreshed> {
     let mut refreshed = Refreshed::default();
     let mut reads = Vec::new();
-    for source in store.usage_sources(sessions)? {
+    let mut sources = store.usage_sources(sessions)?;
+    // Files that belong to a conversation beside its transcript (Claude's
+    // subagents) are sources of their own once they appear.
+    let mut found = Vec::new();
+    for source in &sources {
+        let Ok(provider) = Provider::parse(&source.provider) else {
+            continue;
+        };
+        for path in provider.usage_companions(std::path::Path::new(&source.path)) {
+            let path = path.display().to_string();
+            if !sources
+                .iter()
+                .any(|known| known.session_id == source.session_id && known.path == path)
+            {
+                found.push(UsageSource {
+                    session_id: source.session_id.clone(),
+                    path,
+                    provider: source.provider.clone(),
+                    read_to: 0,
+                    carry: "{}".to_owned(),
+                });
+            }
+        }
+    }
+    if !found.is_empty() {
+        store.add_usage_sources(&found)?;
+        sources.extend(found);
+    }
+    for source in sources {
         match read_source(&source) {
             Ok(Some(read)) => {
                 refreshed.bytes += read.read_to - source.read_to;
