@@ -562,7 +562,7 @@ mod tests {
     /// Lines as Claude Code 2.1.332 writes them (shortened): an assistant
     /// message with its usage, the person's prompt, a tool's result, the
     /// summary `/compact` leaves, a slash command's echo and its caveat,
-    /// a message Claude made up (an API error), a subagent's line.
+    /// a message Claude made up (an API error), a subagent's request.
     #[test]
     fn usage_reads_claudes_own_lines() {
         let assistant = |id: &str, at: &str, output: u64| {
@@ -589,16 +589,17 @@ mod tests {
             Claude.read_usage(line, &mut carry, &mut tally);
         }
         let sums = tally.models[&("2026-12-02".to_owned(), "claude-opus-5-5".to_owned())];
+        // The subagent's (sidechain) request counts too.
         assert_eq!(
             (sums.tokens, sums.requests),
             (
                 Tokens {
-                    input: 1000,
-                    output: 40,
+                    input: 1005,
+                    output: 45,
                     cache_creation: 200,
                     cache_read: 3000
                 },
-                1
+                2
             )
         );
         assert_eq!(tally.models.len(), 1, "{tally:?}");
