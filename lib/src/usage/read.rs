@@ -119,3 +119,77 @@ fn read_source(source: &UsageSource) -> std::result::Result<Option<UsageRead>, S
         tally,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::home::Home;
+    use crate::ids::{RunId, SessionId};
+    use crate::store::{NewRun, NewSessionRow};
+    use crate::wire::{SessionKind, TitleSource};
+
+    /// Two readers at once (lf-serve and lf-session-usage) read the same
+    /// appended bytes: the first to apply counts them, the other's read is
+    /// dropped, so nothing counts twice.
+    #[test]
+    fn two_readers_at_once_count_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path().join("home"));
+        let (one, two) = (Store::open(&home).unwrap(), Store::open(&home).unwrap());
+        let (session, run) = (SessionId::new(), RunId::new());
+        one.insert_session(
+            &NewSessionRow {
+                id: session.clone(),
+                kind: SessionKind::Conversation,
+                title: "t".into(),
+                title_source: TitleSource::Human,
+                interactive: true,
+                cwd: "/".into(),
+                provider: "claude".into(),
+                model: None,
+                task_id: None,
+                wave_id: None,
+                primary_scope: None,
+                independent: true,
+            },
+            &NewRun {
+                id: run.clone(),
+                chosen_native_id: None,
+                provider: "claude".into(),
+                model: None,
+                argv: Vec::new(),
+                prompt: None,
+            },
+            1,
+        )
+        .unwrap();
+        let transcript = dir.path().join("t.jsonl");
+        std::fs::write(
+            &transcript,
+            r#"{"type":"assistant","timestamp":"2026-12-01T10:00:00Z","message":{"id":"m","model":"x","usage":{"input_tokens":7,"output_tokens":1}}}
+"#,
+        )
+        .unwrap();
+        one.record_transcript(run.as_str(), &transcript.display().to_string())
+            .unwrap();
+        let source = one.usage_sources(None).unwrap().remove(0);
+        let first = read_source(&source).unwrap().unwrap();
+        let second = read_source(&source).unwrap().unwrap();
+        assert_eq!(one.apply_usage(&[first]).unwrap(), 1);
+        assert_eq!(two.apply_usage(&[second]).unwrap(), 0, "overtaken");
+        let (models, _) = one.usage_rows(None).unwrap();
+        assert_eq!(models.len(), 1);
+        assert_eq!(models[0].sums.tokens.input, 7);
+        assert_eq!(models[0].sums.requests, 1);
+        // Nothing appended since: nothing to read.
+        let source = two.usage_sources(None).unwrap().remove(0);
+        assert!(read_source(&source).unwrap().is_none());
+        // Rewritten shorter: said, and not read again from its start.
+        std::fs::write(&transcript, "{}\n").unwrap();
+        let why = read_source(&source).unwrap_err();
+        assert!(why.contains("rewritten"), "{why}");
+        // Gone: nothing to read, no problem.
+        std::fs::remove_file(&transcript).unwrap();
+        assert!(read_source(&source).unwrap().is_none());
+    }
+}
