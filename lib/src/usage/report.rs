@@ -204,7 +204,7 @@ pub fn usage(models: &BTreeMap<String, ModelSums>, time: TimeSums, prices: &Pric
             }
         })
         .collect();
-    by_model.sort_by(|a, b| b.tokens.total.cmp(&a.tokens.total));
+    by_model.sort_by_key(|model| std::cmp::Reverse(model.tokens.total));
     let seconds = |micros: i64| Seconds(u64::try_from(micros / 1_000_000).unwrap_or(0));
     Usage {
         tokens: counts(&tokens),
