@@ -343,3 +343,27 @@ fn a_claude_subagents_requests_count_and_its_prompts_are_no_turns() {
         tokens(16, 11, 11, 11)
     );
 }
+
+/// A model's name is the agent's text: the table shows its terminal
+/// controls escaped, never acted on.
+#[test]
+fn a_models_terminal_controls_are_shown_escaped() {
+    let env = Env::new();
+    let (_, _, transcript) = claude_session(&env);
+    append(
+        &transcript,
+        &format!(
+            "{}\n",
+            assistant(
+                "msg_1",
+                "2026-12-01T10:00:01Z",
+                r"evil\u001b[2J",
+                [1, 1, 1, 1]
+            )
+        ),
+    );
+    let table = env.run("lf-session-usage", &[]);
+    table.ok();
+    assert!(!table.stdout.contains('\u{1b}'), "{:?}", table.stdout);
+    assert!(table.stdout.contains(r"evil\u{1b}[2J"), "{}", table.stdout);
+}

@@ -98,15 +98,19 @@ fn table(rows: &[UsageRow]) -> String {
     for row in rows {
         let usage = &row.usage;
         total.add(row);
+        // Text the agents or another machine wrote reaches the terminal
+        // escaped (a model's name, a title, a folder).
+        let shown = |text: &str| lf::error::host_text(text);
         let key = match (&row.title, row.by) {
             (Some(title), UsageBy::Session) => {
-                format!("{} {}", &row.key[..8.min(row.key.len())], title)
+                let short: String = row.key.chars().take(8).collect();
+                format!("{} {}", shown(&short), shown(title))
             }
-            _ => row.key.clone(),
+            _ => shown(&row.key),
         };
         let mut line = vec![key];
         if hosts {
-            line.push(row.host.clone().unwrap_or_else(|| "-".to_owned()));
+            line.push(row.host.as_deref().map_or_else(|| "-".to_owned(), shown));
         }
         line.extend([
             row.sessions.to_string(),
@@ -122,7 +126,7 @@ fn table(rows: &[UsageRow]) -> String {
             usage
                 .models
                 .iter()
-                .map(|model| model.model.as_str())
+                .map(|model| shown(&model.model))
                 .collect::<Vec<_>>()
                 .join(","),
         ]);

@@ -155,11 +155,11 @@ fn transcript_path_of(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
 #[derive(serde::Deserialize)]
 struct UsageLine<'a> {
     #[serde(rename = "type", borrow)]
-    kind: Option<&'a str>,
+    kind: Option<std::borrow::Cow<'a, str>>,
     #[serde(borrow)]
-    timestamp: Option<&'a str>,
+    timestamp: Option<std::borrow::Cow<'a, str>>,
     #[serde(rename = "requestId", borrow)]
-    request_id: Option<&'a str>,
+    request_id: Option<std::borrow::Cow<'a, str>>,
     #[serde(rename = "isSidechain", default)]
     sidechain: bool,
     #[serde(rename = "isMeta", default)]
@@ -176,15 +176,15 @@ struct UsageLine<'a> {
 #[derive(serde::Deserialize)]
 struct Origin<'a> {
     #[serde(borrow)]
-    kind: Option<&'a str>,
+    kind: Option<std::borrow::Cow<'a, str>>,
 }
 
 #[derive(serde::Deserialize)]
 struct UsageMessage<'a> {
     #[serde(borrow)]
-    id: Option<&'a str>,
+    id: Option<std::borrow::Cow<'a, str>>,
     #[serde(borrow)]
-    model: Option<&'a str>,
+    model: Option<std::borrow::Cow<'a, str>>,
     usage: Option<MessageUsage>,
     #[serde(default)]
     content: Option<Content<'a>>,
@@ -214,7 +214,7 @@ enum Content<'a> {
 #[derive(serde::Deserialize)]
 struct Block<'a> {
     #[serde(rename = "type", borrow)]
-    kind: Option<&'a str>,
+    kind: Option<std::borrow::Cow<'a, str>>,
     #[serde(borrow, default)]
     text: Option<std::borrow::Cow<'a, str>>,
 }
@@ -249,12 +249,15 @@ fn user_line(content: &Content<'_>) -> UserLine {
     match content {
         Content::Text(text) => kind(text),
         Content::Blocks(blocks) => {
-            if blocks.iter().any(|block| block.kind == Some("tool_result")) {
+            if blocks
+                .iter()
+                .any(|block| block.kind.as_deref() == Some("tool_result"))
+            {
                 return UserLine::Work;
             }
             blocks
                 .iter()
-                .filter(|block| block.kind == Some("text"))
+                .filter(|block| block.kind.as_deref() == Some("text"))
                 .filter_map(|block| block.text.as_deref())
                 .map(kind)
                 .min_by_key(|line| match line {
@@ -313,14 +316,14 @@ impl super::Agent for Claude {
         let Ok(entry) = serde_json::from_str::<UsageLine<'_>>(line) else {
             return;
         };
-        let Some(at) = crate::usage::at(entry.timestamp) else {
+        let Some(at) = crate::usage::at(entry.timestamp.as_deref()) else {
             return;
         };
         let Some(message) = entry.message else { return };
         // A subagent's lines (its own file, `isSidechain`): its requests
         // count; its time is within its parent's turn.
         let main = !entry.sidechain;
-        match entry.kind {
+        match entry.kind.as_deref() {
             Some("assistant") => {
                 if main {
                     tally.worked(carry, at);
@@ -341,7 +344,7 @@ impl super::Agent for Claude {
                     cache_creation: usage.cache_creation_input_tokens,
                     cache_read: usage.cache_read_input_tokens,
                 };
-                tally.message(carry, &key, at, model, tokens);
+                tally.message(carry, &key, at, &model, tokens);
             }
             // `/compact`'s summary and Claude's meta lines are its own.
             Some("user") if !main || entry.meta || entry.compact_summary => {}

@@ -182,16 +182,16 @@ fn rollout_path(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
 #[derive(serde::Deserialize)]
 struct RolloutLine<'a> {
     #[serde(rename = "type", borrow)]
-    kind: Option<&'a str>,
+    kind: Option<std::borrow::Cow<'a, str>>,
     #[serde(borrow)]
-    timestamp: Option<&'a str>,
+    timestamp: Option<std::borrow::Cow<'a, str>>,
     payload: Option<RolloutPayload<'a>>,
 }
 
 #[derive(serde::Deserialize)]
 struct RolloutPayload<'a> {
     #[serde(rename = "type", borrow)]
-    kind: Option<&'a str>,
+    kind: Option<std::borrow::Cow<'a, str>>,
     /// `turn_context`'s.
     #[serde(borrow)]
     model: Option<std::borrow::Cow<'a, str>>,
@@ -241,10 +241,12 @@ impl super::Agent for Codex {
         let Ok(entry) = serde_json::from_str::<RolloutLine<'_>>(line) else {
             return;
         };
-        let (Some(at), Some(payload)) = (crate::usage::at(entry.timestamp), entry.payload) else {
+        let (Some(at), Some(payload)) =
+            (crate::usage::at(entry.timestamp.as_deref()), entry.payload)
+        else {
             return;
         };
-        match (entry.kind, payload.kind) {
+        match (entry.kind.as_deref(), payload.kind.as_deref()) {
             (Some("turn_context"), _) => {
                 if let Some(model) = payload.model {
                     carry.model = Some(model.into_owned());
