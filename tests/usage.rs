@@ -280,10 +280,10 @@ fn a_codex_total_repeated_counts_once() {
 #[test]
 fn a_day_that_is_not_one_is_refused() {
     let env = Env::new();
-    let message = env
-        .run("lf-session-usage", &["--since", "2026-13-01"])
-        .fails(2);
-    assert!(message.contains("YYYY-MM-DD"), "{message}");
+    let refused = env
+        .attempt("lf-session-usage", &["--since", "2026-13-01"])
+        .fails_with(2, "bad_token");
+    assert_eq!(refused.arg.as_deref(), Some("since"));
 }
 
 /// A Claude subagent writes its own transcript beside its conversation's

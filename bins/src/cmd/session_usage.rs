@@ -1,7 +1,7 @@
 use crate::{Output, Tool, open_lf};
 use clap::Parser;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use lf::wire::{UsageBy, UsageRow};
+use lf::wire::{Usage, UsageBy, UsageRow};
 
 /// What the sessions used: tokens, turns, time and cost.
 ///
@@ -79,10 +79,12 @@ impl Tool for Cli {
 /// The rows as a table a person reads: one line per group, then the
 /// total when there is more than one.
 fn table(rows: &[UsageRow]) -> String {
+    if rows.is_empty() {
+        return "no usage recorded yet\n".to_owned();
+    }
     let hosts = rows.iter().any(|row| row.host.is_some());
-    let mut lines: Vec<Vec<String>> = Vec::new();
-    let by = rows.first().map_or("day", |row| row.by.as_str());
-    let mut header = vec![by.to_owned()];
+    let by = rows[0].by;
+    let mut header = vec![by.as_str().to_owned()];
     if hosts {
         header.push("host".to_owned());
     }
@@ -93,11 +95,10 @@ fn table(rows: &[UsageRow]) -> String {
         ]
         .map(str::to_owned),
     );
-    lines.push(header);
+    let mut lines = vec![header];
     let mut total = Total::default();
     for row in rows {
-        let usage = &row.usage;
-        total.add(row);
+        total.add(&row.usage, row.sessions);
         // Text the agents or another machine wrote reaches the terminal
         // escaped (a model's name, a title, a folder).
         let shown = |text: &str| lf::error::host_text(text);
@@ -112,24 +113,12 @@ fn table(rows: &[UsageRow]) -> String {
         if hosts {
             line.push(row.host.as_deref().map_or_else(|| "-".to_owned(), shown));
         }
-        line.extend([
-            row.sessions.to_string(),
-            usage.turns.to_string(),
-            usage.tokens.input.to_string(),
-            usage.tokens.output.to_string(),
-            usage.tokens.cache_creation.to_string(),
-            usage.tokens.cache_read.to_string(),
-            usage.tokens.total.to_string(),
-            duration(usage.working.0),
-            duration(usage.waiting.0),
-            cost(usage.cost),
-            usage
-                .models
-                .iter()
-                .map(|model| shown(&model.model))
-                .collect::<Vec<_>>()
-                .join(","),
-        ]);
+        let models: Vec<String> = row.usage.models.iter().map(|m| shown(&m.model)).collect();
+        line.extend(total_of(
+            &Total::of(&row.usage, row.sessions),
+            Some(row.sessions),
+        ));
+        line.push(models.join(","));
         lines.push(line);
     }
     if rows.len() > 1 {
@@ -139,55 +128,39 @@ fn table(rows: &[UsageRow]) -> String {
         }
         // A Session may work on several days: by day, the total of
         // Sessions is not the sum of each day's.
-        let sessions = if by == "day" {
-            String::new()
-        } else {
-            total.sessions.to_string()
-        };
-        line.extend([
-            sessions,
-            total.turns.to_string(),
-            total.input.to_string(),
-            total.output.to_string(),
-            total.cache_creation.to_string(),
-            total.cache_read.to_string(),
-            total.total.to_string(),
-            duration(total.working),
-            duration(total.waiting),
-            cost(total.cost),
-            String::new(),
-        ]);
+        let sessions = (by != UsageBy::Day).then_some(total.sessions);
+        line.extend(total_of(&total, sessions));
+        line.push(String::new());
         lines.push(line);
     }
-    if rows.is_empty() {
-        return "no usage recorded yet\n".to_owned();
-    }
+    render(&lines, if hosts { 2 } else { 1 })
+}
+
+/// Lines of cells as aligned text: the first `text_columns` and the last
+/// column left-aligned (the last unpadded), numbers right-aligned.
+fn render(lines: &[Vec<String>], text_columns: usize) -> String {
     let columns = lines[0].len();
-    let widths: Vec<usize> = (0..columns)
-        .map(|column| {
-            lines
-                .iter()
-                .map(|line| line[column].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let width = |column: usize| {
+        lines
+            .iter()
+            .map(|line| line[column].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..columns).map(width).collect();
     let mut text = String::new();
-    for line in &lines {
+    for line in lines {
         let cells: Vec<String> = line
             .iter()
             .enumerate()
             .map(|(column, cell)| {
-                let pad = widths[column] - cell.chars().count();
-                // Text left, numbers right; the last column is not padded.
-                if column == 0 || column == columns - 1 || (hosts && column == 1) {
-                    if column == columns - 1 {
-                        cell.clone()
-                    } else {
-                        format!("{cell}{}", " ".repeat(pad))
-                    }
+                let pad = " ".repeat(widths[column] - cell.chars().count());
+                if column == columns - 1 {
+                    cell.clone()
+                } else if column < text_columns {
+                    format!("{cell}{pad}")
                 } else {
-                    format!("{}{cell}", " ".repeat(pad))
+                    format!("{pad}{cell}")
                 }
             })
             .collect();
@@ -197,15 +170,12 @@ fn table(rows: &[UsageRow]) -> String {
     text
 }
 
+/// The numbers of a row or of the total, summed.
 #[derive(Default)]
 struct Total {
     sessions: u64,
     turns: u64,
-    input: u64,
-    output: u64,
-    cache_creation: u64,
-    cache_read: u64,
-    total: u64,
+    tokens: [u64; 5],
     working: u64,
     waiting: u64,
     cost: Option<f64>,
@@ -213,17 +183,29 @@ struct Total {
 }
 
 impl Total {
-    fn add(&mut self, row: &UsageRow) {
-        let usage = &row.usage;
-        self.sessions += row.sessions;
+    fn of(usage: &Usage, sessions: u64) -> Total {
+        let mut total = Total::default();
+        total.add(usage, sessions);
+        total
+    }
+
+    fn add(&mut self, usage: &Usage, sessions: u64) {
+        let tokens = &usage.tokens;
+        let kinds = [
+            tokens.input,
+            tokens.output,
+            tokens.cache_creation,
+            tokens.cache_read,
+            tokens.total,
+        ];
+        for (sum, count) in self.tokens.iter_mut().zip(kinds) {
+            *sum += count;
+        }
+        self.sessions += sessions;
         self.turns += usage.turns;
-        self.input += usage.tokens.input;
-        self.output += usage.tokens.output;
-        self.cache_creation += usage.tokens.cache_creation;
-        self.cache_read += usage.tokens.cache_read;
-        self.total += usage.tokens.total;
         self.working += usage.working.0;
         self.waiting += usage.waiting.0;
+        // Whole or unknown: one row without a price makes the sum unknown.
         self.cost = match (self.started, self.cost, usage.cost) {
             (false, _, cost) => cost,
             (true, Some(sum), Some(cost)) => Some(sum + cost),
@@ -231,6 +213,22 @@ impl Total {
         };
         self.started = true;
     }
+}
+
+/// The number cells: sessions (blank when they do not sum), turns,
+/// tokens by kind and in all, working, waiting and cost.
+fn total_of(total: &Total, sessions: Option<u64>) -> Vec<String> {
+    let mut cells = vec![
+        sessions.map(|count| count.to_string()).unwrap_or_default(),
+        total.turns.to_string(),
+    ];
+    cells.extend(total.tokens.iter().map(u64::to_string));
+    cells.extend([
+        duration(total.working),
+        duration(total.waiting),
+        cost(total.cost),
+    ]);
+    cells
 }
 
 fn duration(seconds: u64) -> String {
