@@ -107,10 +107,16 @@ pub fn latest_user_input(body: &Value) -> (String, bool) {
             _ => Vec::new(),
         }
     };
+    // A tool's result, or Claude telling the model that a subagent it
+    // started in the background finished (a `<task-notification>`): the
+    // model answers what came back, it does not start the task again.
     let tool_result = user.last().is_some_and(|message| {
-        blocks(message)
-            .iter()
-            .any(|block| block["type"] == "tool_result")
+        blocks(message).iter().any(|block| {
+            block["type"] == "tool_result"
+                || block["text"]
+                    .as_str()
+                    .is_some_and(|text| text.contains("<task-notification>"))
+        })
     });
     let prompt = user.iter().rev().find_map(|message| {
         let text: Vec<String> = blocks(message)

@@ -716,8 +716,8 @@ fn claude_a_plan_to_approve_reads_approve_until_approved() {
 
 /// Issue 25: lf's usage of a Session is exactly what the model reported
 /// for the conversation's answers: a turn with a tool (two requests), a
-/// `/compact`, a `/clear` (a new transcript) and a resume (the same one
-/// appended) included. Claude's title requests are in no transcript and
+/// subagent (its own transcript), a `/compact`, a `/clear` (a new
+/// transcript) and a resume (the same one appended) included. Claude's title requests are in no transcript and
 /// are not counted (docs/decisions/0030-usage.md).
 #[test]
 fn claude_usage_is_what_the_model_reported() {
@@ -742,6 +742,17 @@ fn claude_usage_is_what_the_model_reported() {
     model.wait_answered(3, 30);
     let tool = wait_usage_is_the_models(&env, &model, &record.id);
     assert_eq!(tool.usage.turns, 2);
+    // A subagent: its requests are in its own transcript, beside.
+    say(&env, &pane, "[agent: Say hi] Usage of a subagent");
+    wait_for("the subagent's answer", 30, || {
+        model
+            .conversation()
+            .iter()
+            .any(|request| request.prompt == "Say hi" && request.usage.is_some())
+            .then_some(())
+    });
+    let delegated = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(delegated.usage.turns, 3, "{delegated:#?}");
     for prompt in ["Usage three", "Usage four"] {
         turn(prompt);
     }
@@ -773,7 +784,7 @@ fn claude_usage_is_what_the_model_reported() {
     say(&env, &pane, "Usage after the resume");
     model.wait_prompt("Usage after the resume", 30);
     let resumed = wait_usage_is_the_models(&env, &model, &record.id);
-    assert_eq!(resumed.usage.turns, 6, "{resumed:#?}");
+    assert_eq!(resumed.usage.turns, 7, "{resumed:#?}");
     assert_eq!(resumed.usage.models.len(), 1, "{resumed:#?}");
     assert_eq!(resumed.usage.cost, None, "the fake model has no price");
 }
