@@ -742,17 +742,6 @@ fn claude_usage_is_what_the_model_reported() {
     model.wait_answered(3, 30);
     let tool = wait_usage_is_the_models(&env, &model, &record.id);
     assert_eq!(tool.usage.turns, 2);
-    // A subagent: its requests are in its own transcript, beside.
-    say(&env, &pane, "[agent: Say hi] Usage of a subagent");
-    wait_for("the subagent's answer", 30, || {
-        model
-            .conversation()
-            .iter()
-            .any(|request| request.prompt == "Say hi" && request.usage.is_some())
-            .then_some(())
-    });
-    let delegated = wait_usage_is_the_models(&env, &model, &record.id);
-    assert_eq!(delegated.usage.turns, 3, "{delegated:#?}");
     for prompt in ["Usage three", "Usage four"] {
         turn(prompt);
     }
@@ -784,7 +773,19 @@ fn claude_usage_is_what_the_model_reported() {
     say(&env, &pane, "Usage after the resume");
     model.wait_prompt("Usage after the resume", 30);
     let resumed = wait_usage_is_the_models(&env, &model, &record.id);
-    assert_eq!(resumed.usage.turns, 7, "{resumed:#?}");
-    assert_eq!(resumed.usage.models.len(), 1, "{resumed:#?}");
-    assert_eq!(resumed.usage.cost, None, "the fake model has no price");
+    assert_eq!(resumed.usage.turns, 6, "{resumed:#?}");
+    // A subagent (last: Claude's footer then tells of it, not of
+    // shortcuts): its requests are in its own transcript, beside.
+    say(&env, &pane, "[agent: Say hi] Usage of a subagent");
+    wait_for("the subagent's answer", 30, || {
+        model
+            .conversation()
+            .iter()
+            .any(|request| request.prompt == "Say hi" && request.usage.is_some())
+            .then_some(())
+    });
+    let delegated = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(delegated.usage.turns, 7, "{delegated:#?}");
+    assert_eq!(delegated.usage.models.len(), 1, "{delegated:#?}");
+    assert_eq!(delegated.usage.cost, None, "the fake model has no price");
 }
