@@ -734,6 +734,19 @@ fn claude_usage_is_what_the_model_reported() {
         );
     };
     turn("Usage one");
+    // lf-serve keeps the Session's usage current as the transcript grows:
+    // the sums are stored before anyone asks lf-session-usage.
+    wait_for("lf-serve to read the turn's usage", 30, || {
+        let stored: i64 = env
+            .db()
+            .query_row(
+                "SELECT COALESCE(SUM(input), 0) FROM usage_models WHERE session_id = ?1",
+                [&record.id],
+                |row| row.get(0),
+            )
+            .unwrap();
+        (stored as u64 == model.conversation_usage().input && stored > 0).then_some(())
+    });
     let first = wait_usage_is_the_models(&env, &model, &record.id);
     assert_eq!((first.usage.turns, first.usage.requests), (1, 1));
     // A command Claude runs without asking: the tool's call, then its
