@@ -192,4 +192,63 @@ mod tests {
         std::fs::remove_file(&transcript).unwrap();
         assert!(read_source(&source).unwrap().is_none());
     }
+
+    /// A Home from before usage (version 10) keeps the transcripts its
+    /// Runs named: the migration makes each a source, read from its start.
+    #[test]
+    fn the_migration_keeps_the_transcripts_runs_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::at(dir.path().join("home"));
+        let store = Store::open(&home).unwrap();
+        let (session, run) = (SessionId::new(), RunId::new());
+        store
+            .insert_session(
+                &NewSessionRow {
+                    id: session.clone(),
+                    kind: SessionKind::Conversation,
+                    title: "t".into(),
+                    title_source: TitleSource::Human,
+                    interactive: true,
+                    cwd: "/".into(),
+                    provider: "codex".into(),
+                    model: None,
+                    task_id: None,
+                    wave_id: None,
+                    primary_scope: None,
+                    independent: true,
+                },
+                &NewRun {
+                    id: run.clone(),
+                    chosen_native_id: None,
+                    provider: "codex".into(),
+                    model: None,
+                    argv: Vec::new(),
+                    prompt: None,
+                },
+                1,
+            )
+            .unwrap();
+        store
+            .conn()
+            .execute_batch(&format!(
+                "UPDATE runs SET transcript_path = '/r/rollout.jsonl' WHERE id = '{run}'; \
+                 DROP TABLE usage_sources; DROP TABLE usage_models; DROP TABLE usage_time; \
+                 PRAGMA user_version = 10;"
+            ))
+            .unwrap();
+        drop(store);
+        let migrated = Store::open(&home).unwrap();
+        let sources = migrated.usage_sources(None).unwrap();
+        assert_eq!(sources.len(), 1);
+        let source = &sources[0];
+        assert_eq!(
+            (
+                source.session_id.as_str(),
+                source.path.as_str(),
+                source.provider.as_str()
+            ),
+            (session.as_str(), "/r/rollout.jsonl", "codex")
+        );
+        assert_eq!(source.read_to, 0);
+    }
 }
