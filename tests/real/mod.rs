@@ -521,3 +521,72 @@ pub fn choose(env: &Env, pane: &str, dialog: &str, label: &str) {
         }
     }
 }
+
+/// Wait until lf's usage of a Session is exactly what the fake model
+/// reported for the conversation's answers (the agent writes its records
+/// behind its screen, a moment after the turn ends); fail showing both and
+/// the agent's records where usage was read from.
+pub fn wait_usage_is_the_models(env: &Env, model: &Server, id: &str) -> lf::wire::UsageRow {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let sent = model.conversation_usage();
+        let row = crate::usage::session_usage(env, id);
+        let counted = row.as_ref().map(|row| row.usage.tokens);
+        let expected = lf::wire::TokenCounts {
+            input: sent.input,
+            output: sent.output,
+            cache_creation: sent.cache_creation,
+            cache_read: sent.cache_read,
+            total: sent.input + sent.output + sent.cache_creation + sent.cache_read,
+        };
+        if counted == Some(expected) {
+            return row.unwrap();
+        }
+        if std::time::Instant::now() >= deadline {
+            let requests: Vec<String> = model
+                .conversation()
+                .iter()
+                .map(|request| {
+                    let end = request
+                        .prompt
+                        .char_indices()
+                        .nth(60)
+                        .map_or(request.prompt.len(), |(at, _)| at);
+                    format!("{:?} {:?}", &request.prompt[..end], request.usage)
+                })
+                .collect();
+            panic!(
+                "lf counted {counted:#?}\nbut the model sent {expected:#?} for the conversation's requests {requests:#?}\nrecords:\n{}",
+                agent_records(&env.dir.path().join(".claude/projects"))
+                    + &agent_records(&env.dir.path().join(".codex/sessions"))
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+/// Every line of the agents' records under `dir`, each shortened, for a
+/// failure's message.
+fn agent_records(dir: &Path) -> String {
+    let mut shown = String::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return shown;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            shown.push_str(&agent_records(&path));
+        } else if let Ok(text) = std::fs::read_to_string(&path) {
+            shown.push_str(&format!("== {}\n", path.display()));
+            for line in text.lines() {
+                let end = line
+                    .char_indices()
+                    .nth(600)
+                    .map_or(line.len(), |(at, _)| at);
+                shown.push_str(&line[..end]);
+                shown.push('\n');
+            }
+        }
+    }
+    shown
+}

@@ -85,6 +85,24 @@ pub(crate) trait Agent: Sync {
         false
     }
 
+    /// Files whose usage belongs to the conversation of `transcript`
+    /// beside it (Claude's subagents' transcripts), found now.
+    fn usage_companions(&self, _transcript: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// Read one line of the agent's transcript into a usage tally
+    /// (`crate::usage`): tokens by kind and model, turns, the agent's work.
+    /// `carry` is what the reader remembers between lines and between
+    /// reads. An agent whose records lf does not read counts nothing.
+    fn read_usage(
+        &self,
+        _line: &str,
+        _carry: &mut crate::usage::Carry,
+        _tally: &mut crate::usage::Tally,
+    ) {
+    }
+
     /// Whether a screen (plain lines) shows the agent's permission prompt.
     fn shows_permission_prompt(&self, _lines: &[String]) -> bool {
         false
@@ -164,6 +182,27 @@ impl Provider {
     pub fn transcript_turn_ended(self, line: &str) -> bool {
         self.agent()
             .is_some_and(|agent| agent.transcript_turn_ended(line))
+    }
+
+    /// Read one line of this provider's transcript into a usage tally
+    /// (`crate::usage`): tokens by kind and model, turns, working time.
+    /// `carry` is what the reader remembers between lines and reads.
+    /// See [`Agent::usage_companions`].
+    pub fn usage_companions(self, transcript: &Path) -> Vec<PathBuf> {
+        self.agent()
+            .map(|agent| agent.usage_companions(transcript))
+            .unwrap_or_default()
+    }
+
+    pub fn read_usage(
+        self,
+        line: &str,
+        carry: &mut crate::usage::Carry,
+        tally: &mut crate::usage::Tally,
+    ) {
+        if let Some(agent) = self.agent() {
+            agent.read_usage(line, carry, tally);
+        }
     }
 
     /// The program this provider launches, for a launch's argv.
