@@ -184,9 +184,6 @@ impl Provider {
             .is_some_and(|agent| agent.transcript_turn_ended(line))
     }
 
-    /// Read one line of this provider's transcript into a usage tally
-    /// (`crate::usage`): tokens by kind and model, turns, working time.
-    /// `carry` is what the reader remembers between lines and reads.
     /// See [`Agent::usage_companions`].
     pub fn usage_companions(self, transcript: &Path) -> Vec<PathBuf> {
         self.agent()
@@ -194,6 +191,7 @@ impl Provider {
             .unwrap_or_default()
     }
 
+    /// See [`Agent::read_usage`].
     pub fn read_usage(
         self,
         line: &str,
