@@ -7,6 +7,7 @@ use crate::error::domain::{Arg, Domain, ErrorKind};
 use crate::error::untrusted::quote;
 mod claude;
 mod codex;
+mod gemini;
 
 use crate::Result;
 use crate::caller::Caller;
@@ -19,6 +20,8 @@ crate::names::named! {
         Claude,
         /// OpenAI Codex CLI.
         Codex,
+        /// Google's Gemini CLI.
+        Gemini,
         /// Any interactive command, given as an argv.
         Command,
     }
@@ -43,7 +46,7 @@ impl Provider {
     /// that lets it choose one (Claude's `--session-id`).
     pub fn chosen_native_id(self) -> Option<String> {
         match self {
-            Provider::Claude => Some(uuid_v4()),
+            Provider::Claude | Provider::Gemini => Some(uuid_v4()),
             Provider::Codex | Provider::Command => None,
         }
     }
@@ -51,7 +54,7 @@ impl Provider {
     /// Whether a launch is resumable only once the provider has confirmed
     /// its native id (else a live client is enough).
     pub fn confirms_native_id_at_start(self) -> bool {
-        self == Provider::Claude
+        matches!(self, Provider::Claude | Provider::Gemini)
     }
 
     /// How long a resume of this provider must keep running before lf takes
@@ -65,9 +68,9 @@ impl Provider {
 
     /// Whether lf-serve passes the agent's stderr through itself, keeping
     /// its end for a failed launch's diagnostic (the CLI's own message):
-    /// Codex says why a resume failed only there.
+    /// Codex and Gemini CLI say why a resume failed only there.
     pub fn captures_stderr(self) -> bool {
-        self == Provider::Codex
+        matches!(self, Provider::Codex | Provider::Gemini)
     }
 
     /// Parse a hook payload of this provider: Claude's or Codex's hook JSON
@@ -77,6 +80,7 @@ impl Provider {
         match self {
             Provider::Claude => claude::parse_hook(payload),
             Provider::Codex => codex::parse_hook(payload),
+            Provider::Gemini => gemini::parse_hook(payload),
             Provider::Command => Err("the command provider has no hooks".to_owned()),
         }
     }
@@ -91,6 +95,7 @@ impl Provider {
     ) -> Option<bool> {
         match self {
             Provider::Claude => claude::start_needs_person(cwd, env),
+            Provider::Gemini => gemini::start_needs_person(cwd, env),
             Provider::Codex | Provider::Command => Some(false),
         }
     }
@@ -102,6 +107,7 @@ impl Provider {
         match self {
             Provider::Claude => claude::transcript_interrupt(line),
             Provider::Codex => codex::transcript_turn_ended(line),
+            Provider::Gemini => gemini::transcript_interrupt(line),
             Provider::Command => false,
         }
     }
@@ -111,6 +117,7 @@ impl Provider {
         match self {
             Provider::Claude => Some("claude"),
             Provider::Codex => Some("codex"),
+            Provider::Gemini => Some("gemini"),
             Provider::Command => argv.first().map(String::as_str),
         }
     }
@@ -139,6 +146,10 @@ impl Provider {
                 Arg::Provider,
                 "install the Codex CLI (npm install -g @openai/codex) or choose another --provider",
             ),
+            Provider::Gemini => (
+                Arg::Provider,
+                "install Gemini CLI (npm install -g @google/gemini-cli) or choose another --provider",
+            ),
             Provider::Command => (
                 Arg::Argv,
                 "install it or give the command's full path after --",
@@ -157,6 +168,7 @@ impl Provider {
         match self {
             Provider::Claude => claude::argv(launch),
             Provider::Codex => Ok(codex::argv(launch)),
+            Provider::Gemini => gemini::argv(launch),
             Provider::Command => {
                 if launch.command.is_empty() {
                     return Err(ProviderError::NoArgv.into());
@@ -174,6 +186,7 @@ impl Provider {
         match self {
             Provider::Claude => claude::shows_permission_prompt(lines),
             Provider::Codex => codex::shows_permission_prompt(lines),
+            Provider::Gemini => gemini::shows_permission_prompt(lines),
             Provider::Command => false,
         }
     }
@@ -185,6 +198,7 @@ impl Provider {
         match self {
             Provider::Claude => claude::answer_keys(answer, lines),
             Provider::Codex => codex::answer_keys(answer, lines),
+            Provider::Gemini => gemini::answer_keys(answer, lines),
             Provider::Command => None,
         }
     }
@@ -487,7 +501,7 @@ pub enum ProviderError {
     },
     #[error("this command session has no argv to run")]
     NoArgv,
-    #[error("a Claude Run has no chosen session id")]
+    #[error("a Claude or Gemini Run has no chosen session id")]
     NoChosenId,
 }
 
@@ -589,7 +603,7 @@ mod tests {
         for &provider in Provider::ALL {
             assert_eq!(Provider::parse(provider.as_str()).unwrap(), provider);
         }
-        assert!(Provider::parse("gemini").is_err());
+        assert!(Provider::parse("gpt").is_err());
     }
 
     #[test]

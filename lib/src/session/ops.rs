@@ -372,7 +372,7 @@ impl Lf {
                 }
                 .into());
             }
-            Provider::Claude | Provider::Codex if !request.argv.is_empty() => {
+            provider if provider.is_agent() && !request.argv.is_empty() => {
                 return Err(SessionError::ArgvNotForAgent(request.provider.as_str()).into());
             }
             _ => {}
