@@ -58,7 +58,7 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
             stream,
             "200 OK",
             "application/json",
-            &response(&[parts(&reply)], true).to_string(),
+            &response(&parts(&reply), true).to_string(),
         ),
     }
 }
@@ -155,15 +155,15 @@ fn fail(stream: &mut TcpStream, status: u16) {
 }
 
 /// The parts of a whole answer.
-fn parts(reply: &Reply) -> Value {
-    match reply {
-        Reply::Run(command) => json!([{"functionCall": {
+fn parts(reply: &Reply) -> Vec<Value> {
+    vec![match reply {
+        Reply::Run(command) => json!({"functionCall": {
             "name": SHELL_TOOL,
             "args": {"command": command, "description": "The person asked to run this command."}
-        }}]),
-        Reply::Text(text) => json!([{"text": text}]),
-        _ => json!([{"text": "Fake answer."}]),
-    }
+        }}),
+        Reply::Text(text) => json!({"text": text}),
+        _ => json!({"text": "Fake answer."}),
+    }]
 }
 
 /// One `GenerateContentResponse`: these parts of the model's answer, and
@@ -203,8 +203,7 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, reply: &Reply) {
             let _ = data(stream, &response(&[first], false));
         }
         reply => {
-            let parts = parts(reply);
-            let _ = data(stream, &response(parts.as_array().unwrap(), true));
+            let _ = data(stream, &response(&parts(reply), true));
         }
     }
 }

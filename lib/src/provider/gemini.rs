@@ -1,13 +1,17 @@
 //! Gemini CLI: a new conversation gets the UUID lf chose (`--session-id`),
-//! a resume names it (`--resume`), and lf's hooks arrive through a
-//! settings layer written for this launch only: the CLI's *system
-//! settings* file, whose path `GEMINI_CLI_SYSTEM_SETTINGS_PATH` replaces.
-//! That layer is the system file that would otherwise apply, copied, with
-//! lf's hooks and lf's policy file added: the CLI concatenates every
-//! layer's hooks of an event and unites their `policyPaths`, so the
-//! person's own settings, hooks, keys and MCP servers all still apply, and
-//! nothing under `~/.gemini` is written. docs/agents/gemini.md has what
-//! the real CLI (0.61.0) was seen to do.
+//! a resume names it (`--resume`), and lf's hooks arrive through the
+//! person's own user settings, seen through a folder of this launch:
+//! `GEMINI_CLI_HOME` names the home folder whose `.gemini` the CLI reads,
+//! and lf makes one in the Run's folder whose entries are links to the
+//! person's own `~/.gemini` (their history, chats, keys, policies,
+//! extensions…), except `settings.json`: a copy of theirs with lf's hooks
+//! appended to each event's and lf's policy file added to `policyPaths`.
+//! Nothing under `~/.gemini` is edited (the few folders the CLI would make
+//! there itself are made first, so what it writes lands in them). The
+//! CLI's system settings layer (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`) cannot
+//! carry them: 0.61.0 skips a system settings file unless root owns it and
+//! every folder above it. docs/agents/gemini.md has what the real CLI was
+//! seen to do.
 //!
 //! Refusing a permission fires no hook; the CLI's transcript (its path
 //! comes in every payload) records it at once ("Request cancelled."),
@@ -38,15 +42,15 @@ const EVENTS: [&str; 6] = [
 /// than the store's busy timeout; far less than its default of a minute.
 const HOOK_TIMEOUT_MS: u64 = 20_000;
 
-/// Where the CLI reads its system settings when the variable is not set
-/// (Linux).
-const SYSTEM_SETTINGS: &str = "/etc/gemini-cli/settings.json";
-
-/// The variable naming the system settings file.
-const SYSTEM_SETTINGS_VAR: &str = "GEMINI_CLI_SYSTEM_SETTINGS_PATH";
+/// The folders of `~/.gemini` the CLI writes into as it runs (chats and
+/// logs, prompt history, "always allow" policies): made in the person's
+/// own folder first, so the launch's links lead there.
+const WRITTEN: [&str; 3] = ["tmp", "history", "policies"];
 
 pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
-    let settings = launch.run_dir.join("gemini-settings.json");
+    let own = gemini_dir(launch.env).ok_or(ProviderError::NoGeminiHome)?;
+    let home = launch.run_dir.join("gemini-home");
+    let dir = home.join(".gemini");
     let policy = launch.run_dir.join("gemini-policy.toml");
     let context = launch.run_dir.join("gemini-context.json");
     let ready = ready_command(launch.hook_program);
@@ -55,21 +59,29 @@ pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
         &context,
         context_json(launch, &ready).to_string().as_bytes(),
     )?;
-    let layer = settings_json(
-        system_settings(launch.env)?,
+    let settings = settings_json(
+        own_settings(&own)?,
         launch.hook_program,
         &context,
         &policy,
-        user_policies(launch.env),
+        &own.join("policies"),
     );
-    crate::home::write_private(&settings, layer.to_string().as_bytes())?;
-    // `env` puts the variable in and execs the CLI in place: the process
-    // lf-serve started is the agent.
+    link_own(&own, &dir)?;
+    crate::home::write_private(&dir.join("settings.json"), settings.to_string().as_bytes())?;
+    // `env` puts the variables in and execs the CLI in place: the process
+    // lf-serve started is the agent. Trust the person gives a folder goes
+    // to their own file.
     let mut argv = vec![
         "env".to_owned(),
-        format!("{SYSTEM_SETTINGS_VAR}={}", settings.display()),
-        "gemini".to_owned(),
+        format!("GEMINI_CLI_HOME={}", home.display()),
     ];
+    if (launch.env)("GEMINI_CLI_TRUSTED_FOLDERS_PATH").is_none_or(|path| path.is_empty()) {
+        argv.push(format!(
+            "GEMINI_CLI_TRUSTED_FOLDERS_PATH={}",
+            own.join("trustedFolders.json").display()
+        ));
+    }
+    argv.push("gemini".to_owned());
     match launch.mode {
         Mode::New {
             chosen_native_id, ..
@@ -92,6 +104,36 @@ pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
         argv.push(format!("--prompt-interactive={prompt}"));
     }
     Ok(argv)
+}
+
+/// Make the launch's `.gemini` folder: a link to each entry of the
+/// person's own (the folders the CLI writes made there first), except
+/// `settings.json`, which is lf's to write.
+fn link_own(own: &Path, dir: &Path) -> Result<()> {
+    let io = |what: &str, path: &Path| {
+        let what = format!("{what} {} for a Gemini CLI launch", path.display());
+        move |source| crate::Error::Io { what, source }
+    };
+    for name in WRITTEN {
+        let path = own.join(name);
+        std::fs::create_dir_all(&path).map_err(io("cannot make the folder", &path))?;
+    }
+    crate::home::create_private_dir(dir)?;
+    let entries = std::fs::read_dir(own).map_err(io("cannot read", own))?;
+    for entry in entries {
+        let entry = entry.map_err(io("cannot read", own))?;
+        let name = entry.file_name();
+        if name == "settings.json" {
+            continue;
+        }
+        let link = dir.join(&name);
+        // A launch of the same Run again: its links are made anew.
+        if link.symlink_metadata().is_ok() {
+            std::fs::remove_file(&link).map_err(io("cannot replace", &link))?;
+        }
+        std::os::unix::fs::symlink(entry.path(), &link).map_err(io("cannot link", &link))?;
+    }
+    Ok(())
 }
 
 /// `lf-session-ready` as the agent is told to run it: its absolute path
@@ -128,32 +170,24 @@ fn context_json(launch: &Launch<'_>, ready: &str) -> Value {
     json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}})
 }
 
-/// The folder of the person's own policies, which the CLI loads only when
-/// no `policyPaths` are set: named beside lf's, so it still loads.
-fn user_policies(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    gemini_dir(env).map(|dir| dir.join("policies"))
-}
-
-/// `~/.gemini`, where the CLI keeps the person's own settings and state
-/// (`GEMINI_CLI_HOME` stands for the home folder when set).
+/// The person's own `.gemini` folder (`GEMINI_CLI_HOME` stands for the
+/// home folder when set).
 fn gemini_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
     let home = env("GEMINI_CLI_HOME")
         .filter(|home| !home.is_empty())
         .or_else(|| env("HOME").filter(|home| !home.is_empty()))?;
-    Some(PathBuf::from(home).join(".gemini"))
+    let home = PathBuf::from(home);
+    home.is_absolute().then(|| home.join(".gemini"))
 }
 
-/// The system settings that would apply to this launch without lf (the
-/// file the person's own variable names, else the system's): an empty
-/// layer when there is none. One that cannot be read is refused, naming
-/// it, rather than dropped from the launch.
-fn system_settings(env: &dyn Fn(&str) -> Option<String>) -> Result<Value> {
-    let path = env(SYSTEM_SETTINGS_VAR)
-        .filter(|path| !path.is_empty())
-        .map_or_else(|| PathBuf::from(SYSTEM_SETTINGS), PathBuf::from);
+/// The person's own user settings (`settings.json` of their `.gemini`):
+/// empty when there are none. Ones that cannot be read are refused,
+/// naming the file, rather than dropped from the launch.
+fn own_settings(own: &Path) -> Result<Value> {
+    let path = own.join("settings.json");
     let what = || {
         format!(
-            "cannot carry Gemini CLI's system settings {} into this launch; make it valid JSON or unset {SYSTEM_SETTINGS_VAR}",
+            "cannot carry your Gemini CLI settings {} into this launch; make it valid JSON",
             path.display()
         )
     };
@@ -229,15 +263,16 @@ fn strip_comments(text: &str) -> String {
     out
 }
 
-/// The launch's settings layer: `base` (the system settings) with lf's
-/// hooks appended to each event's and lf's policy file (and the person's
-/// own policy folder) added to `policyPaths`.
+/// The launch's user settings: `base` (the person's own) with lf's hooks
+/// appended to each event's, and lf's policy file added to `policyPaths`
+/// beside the person's own policy folder (the CLI loads that folder only
+/// when no `policyPaths` are set).
 fn settings_json(
     mut base: Value,
     hook_program: &Path,
     context: &Path,
     policy: &Path,
-    user_policies: Option<PathBuf>,
+    own_policies: &Path,
 ) -> Value {
     let command = format!(
         "{} gemini",
@@ -262,8 +297,10 @@ fn settings_json(
         }
     }
     let mut paths: Vec<Value> = base["policyPaths"].as_array().cloned().unwrap_or_default();
+    if paths.is_empty() {
+        paths.push(json!(own_policies.display().to_string()));
+    }
     paths.push(json!(policy.display().to_string()));
-    paths.extend(user_policies.map(|dir| json!(dir.display().to_string())));
     base["policyPaths"] = Value::Array(paths);
     base
 }
@@ -283,9 +320,10 @@ pub(super) fn start_needs_person(cwd: &Path, env: &dyn Fn(&str) -> Option<String
         }
     };
     let user = read(&dir.join("settings.json"))?;
-    let system = system_settings(env).ok()?;
+    // The system settings (root's, at their fixed place) override the
+    // person's.
+    let system = read(Path::new("/etc/gemini-cli/settings.json"))?;
     let setting = |get: &dyn Fn(&Value) -> &Value| -> Value {
-        // The system layer overrides the user's.
         let system = get(&system);
         if system.is_null() {
             get(&user).clone()
@@ -488,24 +526,22 @@ mod tests {
     }
 
     #[test]
-    fn a_launch_gets_its_own_settings_layer_with_the_system_settings_carried() {
+    fn a_launch_sees_the_persons_own_gemini_folder_with_lfs_hooks_in_its_settings() {
         let dir = tempfile::tempdir().unwrap();
-        let system = dir.path().join("system.json");
+        let own = dir.path().join("p/.gemini");
+        std::fs::create_dir_all(own.join("extensions")).unwrap();
+        std::fs::write(own.join("oauth_creds.json"), "{}").unwrap();
         std::fs::write(
-            &system,
+            own.join("settings.json"),
             r#"{
-                // an administrator's
+                // the person's own
                 "hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "audit"}]}]},
-                "policyPaths": ["/etc/p"], /* kept */ "general": {"x": "a//b"}
+                /* kept */ "general": {"x": "a//b"}
             }"#,
         )
         .unwrap();
-        let system_path = system.display().to_string();
-        let env = |key: &str| match key {
-            "HOME" => Some("/home/p".to_owned()),
-            SYSTEM_SETTINGS_VAR => Some(system_path.clone()),
-            _ => None,
-        };
+        let home = dir.path().join("p").display().to_string();
+        let env = |key: &str| (key == "HOME").then(|| home.clone());
         let run = dir.path().join("run");
         std::fs::create_dir(&run).unwrap();
         let argv = argv(&launch(
@@ -517,12 +553,16 @@ mod tests {
             &env,
         ))
         .unwrap();
-        let settings = run.join("gemini-settings.json");
+        let overlay = run.join("gemini-home");
         assert_eq!(
             argv,
             [
                 "env".to_owned(),
-                format!("{SYSTEM_SETTINGS_VAR}={}", settings.display()),
+                format!("GEMINI_CLI_HOME={}", overlay.display()),
+                format!(
+                    "GEMINI_CLI_TRUSTED_FOLDERS_PATH={}",
+                    own.join("trustedFolders.json").display()
+                ),
                 "gemini".to_owned(),
                 "--session-id".to_owned(),
                 ID.to_owned(),
@@ -530,14 +570,33 @@ mod tests {
                 "--prompt-interactive=-m is a prompt".to_owned(),
             ]
         );
+        let seen = overlay.join(".gemini");
+        for name in [
+            "extensions",
+            "oauth_creds.json",
+            "tmp",
+            "history",
+            "policies",
+        ] {
+            assert_eq!(
+                std::fs::read_link(seen.join(name)).unwrap(),
+                own.join(name),
+                "{name}"
+            );
+            assert!(own.join(name).exists(), "{name}");
+        }
+        let settings = seen.join("settings.json");
         let layer: Value = serde_json::from_str(&read(&settings)).unwrap();
-        assert_eq!(layer["general"]["x"], "a//b", "the system settings carried");
+        assert_eq!(
+            layer["general"]["x"], "a//b",
+            "the person's settings carried"
+        );
+        assert!(
+            read(&own.join("settings.json")).contains("// the person's own"),
+            "untouched"
+        );
         let after = layer["hooks"]["AfterAgent"].as_array().unwrap();
         assert_eq!(after[0]["hooks"][0]["command"], "audit", "kept, first");
-        assert_eq!(
-            after[1]["hooks"][0]["command"],
-            "'/opt/lf bin/lf-hook' gemini"
-        );
         for event in EVENTS {
             let groups = layer["hooks"][event].as_array().unwrap();
             let ours = &groups.last().unwrap()["hooks"];
@@ -565,9 +624,8 @@ mod tests {
         assert_eq!(
             layer["policyPaths"],
             json!([
-                "/etc/p",
-                policy.display().to_string(),
-                "/home/p/.gemini/policies"
+                own.join("policies").display().to_string(),
+                policy.display().to_string()
             ])
         );
         assert!(
@@ -580,30 +638,30 @@ mod tests {
             let mode = std::fs::metadata(file).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o600, "{}", file.display());
         }
+        // The same Run launched again (a resume): its folder made anew.
         let resume = super::argv(&Launch {
             primary: true,
             model: None,
             ..launch(Mode::Resume { native_id: ID }, &run, &env)
         })
         .unwrap();
-        assert_eq!(resume[2..], ["gemini", "--resume", ID]);
+        assert_eq!(resume[3..], ["gemini", "--resume", ID]);
         let told = read(&context);
         assert!(told.contains("do not run lf-session-ready"), "{told}");
         assert!(!told.contains("lf bin/lf-session-ready"), "{told}");
     }
 
     #[test]
-    fn system_settings_that_cannot_be_read_refuse_the_launch() {
+    fn settings_that_cannot_be_read_refuse_the_launch() {
         let dir = tempfile::tempdir().unwrap();
-        let none = dir.path().join("none.json").display().to_string();
-        let env = |key: &str| (key == SYSTEM_SETTINGS_VAR).then(|| none.clone());
-        assert_eq!(system_settings(&env).unwrap(), json!({}));
+        assert_eq!(own_settings(dir.path()).unwrap(), json!({}));
         for text in ["{not json", "[1]"] {
-            std::fs::write(dir.path().join("bad.json"), text).unwrap();
-            let bad = dir.path().join("bad.json").display().to_string();
-            let env = |key: &str| (key == SYSTEM_SETTINGS_VAR).then(|| bad.clone());
-            let error = system_settings(&env).unwrap_err().to_string();
-            assert!(error.contains(&bad), "{error}");
+            std::fs::write(dir.path().join("settings.json"), text).unwrap();
+            let error = own_settings(dir.path()).unwrap_err().to_string();
+            assert!(
+                error.contains(&dir.path().join("settings.json").display().to_string()),
+                "{error}"
+            );
         }
     }
 
@@ -612,12 +670,7 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         let gemini = home.path().join(".gemini");
         let home_path = home.path().display().to_string();
-        let none = home.path().join("no-system.json").display().to_string();
-        let env = |key: &str| match key {
-            "HOME" => Some(home_path.clone()),
-            SYSTEM_SETTINGS_VAR => Some(none.clone()),
-            _ => None,
-        };
+        let env = |key: &str| (key == "HOME").then(|| home_path.clone());
         let cwd = Path::new("/w/repo/sub");
         assert_eq!(start_needs_person(cwd, &env), Some(true), "first run");
         std::fs::create_dir(&gemini).unwrap();

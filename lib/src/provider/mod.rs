@@ -503,6 +503,10 @@ pub enum ProviderError {
     NoArgv,
     #[error("a Claude or Gemini Run has no chosen session id")]
     NoChosenId,
+    #[error(
+        "neither GEMINI_CLI_HOME nor HOME is an absolute path, and Gemini CLI keeps your settings under it: set HOME"
+    )]
+    NoGeminiHome,
 }
 
 impl Domain for ProviderError {

@@ -1,0 +1,436 @@
+//! The real Gemini CLI through lf, against the fake Gemini API server:
+//! every transition a person sees (docs/agents/gemini.md has the table of
+//! every way a turn ends), answering from afar, readiness without a
+//! dialog, and exact resumes, two conversations in one folder included.
+
+use super::*;
+use crate::model::{Request, Server, gemini};
+
+/// Gemini's prompt box is ready for input.
+const READY: &str = "Type your message";
+/// Gemini's permission dialog for a shell command.
+const DIALOG: &str = "Allow execution of";
+/// Gemini's own words (on its stderr, which lf relays) when the
+/// conversation a resume names is gone.
+const GEMINI_SAYS_NO_SESSION: &str = "Invalid session identifier";
+
+/// A trusted repository with Gemini started in it by `lf-session-new`,
+/// its prompt on screen.
+fn started() -> (Server, Env, SessionRecord, String) {
+    let model = gemini::start();
+    let env = gemini_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let (record, pane) = start_in(&env, &cwd);
+    (model, env, record, pane)
+}
+
+/// Start Gemini in `cwd` and wait for its prompt and its id confirmed.
+fn start_in(env: &Env, cwd: &Path) -> (SessionRecord, String) {
+    let record = new_session(env, "gemini", cwd, None);
+    assert_eq!(record.state, SessionState::Active, "{record:#?}");
+    assert!(record.alive);
+    let pane = pane(&record);
+    wait_screen(env, &pane, READY, 60);
+    // Gemini CLI takes seconds to start (it relaunches itself), more than
+    // lf's grace for a hook under load: a start-up dialog may have been
+    // assumed meanwhile, which its `SessionStart` clears.
+    let record = wait_for_state(env, &record.id, SessionState::Active, None, 30);
+    (record, pane)
+}
+
+/// What lf-hook refused or noted: nothing, for every call of a test.
+fn assert_hook_log_empty(env: &Env) {
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default();
+    assert!(log.is_empty(), "lf-hook refused or noted payloads:\n{log}");
+}
+
+/// Wait until Gemini's own history holds `texts` (it writes its chat
+/// files behind the screen), before a test kills the agent.
+fn wait_chats(env: &Env, texts: &[&str]) {
+    wait_history(&env.dir.path().join(".gemini/tmp"), texts, 30);
+}
+
+/// `lf-session-ready` as lf's instructions name it to Gemini: its
+/// absolute path.
+fn ready_command() -> String {
+    crate::util::bin("lf-session-ready").display().to_string()
+}
+
+/// Kill the Session's pane, then open it again (detached); the new pane
+/// with Gemini's prompt on screen.
+fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
+    env.tmux(&["kill-pane", "-t", pane]);
+    let killed = wait_record(env, id, "lost, its agent ended", 20, |record| {
+        record.state == SessionState::Lost && !record.alive
+    });
+    assert_eq!(killed.lost, Some(lf::wire::LostReason::Terminal));
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
+    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
+    let pane = crate::real::pane(&opened);
+    wait_screen(env, &pane, READY, 60);
+    pane
+}
+
+/// The conversation a request carries, every turn.
+fn history(request: &Request) -> String {
+    gemini::history(&request.body)
+}
+
+/// A new conversation is active with the id lf chose, confirmed by the
+/// CLI at start; its turn ends in `reply`.
+#[test]
+fn gemini_new_active_then_reply_when_the_turn_completes() {
+    let (model, env, record, pane) = started();
+    let chosen = env.native_id(&record.id).expect("lf chose the id");
+    say(&env, &pane, "Hello gemini");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    model.wait_prompt("Hello gemini", 5);
+    wait_chats(&env, &["Hello gemini", &chosen[..8]]);
+    assert_eq!(env.native_id(&record.id), Some(chosen));
+    // The next turn needs nothing from the person while it runs.
+    say(&env, &pane, "[slow: 120] Think for a long time");
+    model.wait_received_prompt("Think for a long time", 30);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    assert_hook_log_empty(&env);
+}
+
+/// A permission dialog reads `approve`; `lf-session-answer allow` runs the
+/// tool and clears it as the agent goes on working.
+#[test]
+fn gemini_approve_then_allowed_through_lf_session_answer() {
+    let (_model, env, record, pane) = started();
+    say(
+        &env,
+        &pane,
+        "[run: touch allowed.txt] [then-slow: 120] Make a file",
+    );
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    let after: SessionRecord = env.run("lf-session-answer", &[&record.id, "allow"]).json();
+    assert_eq!(after.attention, None, "{after:#?}");
+    wait_file(&env.mkdir("repo").join("allowed.txt"), 20);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    env.attempt("lf-session-answer", &[&record.id, "allow"])
+        .fails_with(4, "not_waiting_for");
+    assert_hook_log_empty(&env);
+}
+
+/// "Allow for this session" is Gemini's "always": `lf-session-answer
+/// allow --always` picks it.
+#[test]
+fn gemini_allowed_always_through_lf_session_answer() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "[run: touch always.txt] Make a file");
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    env.run("lf-session-answer", &[&record.id, "allow", "--always"])
+        .ok();
+    wait_file(&env.mkdir("repo").join("always.txt"), 20);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    // The same command again runs with no dialog, for this session.
+    say(&env, &pane, "[run: touch always.txt] Again");
+    model.wait_prompt("Again", 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    assert!(!env.capture_visible(&pane).contains(DIALOG));
+}
+
+/// Refusing the permission (`lf-session-answer deny`: Esc) fires no hook;
+/// Gemini writes "Request cancelled." to its transcript, which lf-serve
+/// reads: the agent waits for the person.
+#[test]
+fn gemini_a_refused_permission_asks_for_a_reply() {
+    let (_model, env, record, pane) = started();
+    say(&env, &pane, "[run: touch refused.txt] Make a file");
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    env.run("lf-session-answer", &[&record.id, "deny"]).ok();
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        20,
+    );
+    assert!(!env.mkdir("repo").join("refused.txt").exists());
+    // Refused by the person at the dialog itself (3: "No, suggest
+    // changes"), the same.
+    say(&env, &pane, "[run: touch refused-again.txt] Once more");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        30,
+    );
+    answer(&env, &pane, DIALOG, "3");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        20,
+    );
+    assert!(!env.mkdir("repo").join("refused-again.txt").exists());
+    assert_hook_log_empty(&env);
+}
+
+/// Esc interrupting a running turn reads `reply`; killing the agent
+/// itself then reads `interrupted`.
+#[test]
+fn gemini_esc_interrupting_a_turn_asks_for_a_reply() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "[slow: 120] Think for a long time");
+    model.wait_received_prompt("Think for a long time", 30);
+    wait_screen(&env, &pane, "Thinking slowly", 30);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    press_until(&env, &pane, "Escape", 3, 30, "the turn interrupted", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
+    let pid = env.agent_pid(&record.id);
+    crate::util::kill(pid, crate::util::Signal::KILL);
+    let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
+        record.state == SessionState::Interrupted
+    });
+    assert!(!killed.alive);
+    assert_eq!(killed.attention, None, "nothing is there to reply to");
+}
+
+/// A turn whose model request fails (a bad request, a server error once
+/// the attempts are spent, a connection lost mid-answer) ends in `reply`.
+#[test]
+fn gemini_a_turn_whose_model_request_fails_asks_for_a_reply() {
+    let (model, env, record, pane) = started();
+    for prompt in [
+        "[fail: 400] a bad request",
+        "[fail: 500] a server error",
+        "[drop] a lost connection",
+        "all good again",
+    ] {
+        turn_ends_in_reply(&env, &model, &record, &pane, prompt);
+        wait_screen(&env, &pane, READY, 30);
+    }
+}
+
+/// lf tells Gemini to run lf-session-ready (its first turn), and lf's
+/// policy lets it run with no dialog: the Session is ready for review.
+#[test]
+fn gemini_told_to_run_lf_session_ready_runs_it_without_a_dialog() {
+    let (model, env, record, pane) = started();
+    let ready = ready_command();
+    say(
+        &env,
+        &pane,
+        &format!("[run: {ready} 'Parser fixed; see tests/parser.rs'] Finish"),
+    );
+    let asked = model.wait_received(1, 30).remove(0);
+    let told = history(&asked);
+    assert!(
+        told.contains("run `lf-session-ready") && told.contains(&ready),
+        "the launch carries lf's instructions: {told}"
+    );
+    let ready = wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Ready,
+        Some(Attention::Review),
+        30,
+    );
+    assert_eq!(
+        ready.ready_summary.as_deref(),
+        Some("Parser fixed; see tests/parser.rs")
+    );
+    assert!(ready.alive, "a ready Session still shows its live agent");
+    assert!(
+        !env.capture(&pane).contains(DIALOG),
+        "no dialog asked for lf-session-ready"
+    );
+    assert_hook_log_empty(&env);
+}
+
+/// Killed (its pane gone) and opened again, the Session resumes exactly
+/// its conversation: the resumed request carries the earlier turns.
+#[test]
+fn gemini_killed_then_resumed_with_its_history() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Remember the word puffin");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let native = env.native_id(&record.id).unwrap();
+    wait_chats(&env, &["puffin", "Answer"]);
+    let pane = kill_and_reopen(&env, &record.id, &pane);
+    say(&env, &pane, "Which word was it");
+    let resumed = model.wait_prompt("Which word was it", 30);
+    assert!(
+        history(&resumed).contains("puffin"),
+        "{}",
+        history(&resumed)
+    );
+    assert_eq!(env.native_id(&record.id), Some(native));
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    assert_hook_log_empty(&env);
+}
+
+/// Two Sessions in one folder each resume their own conversation.
+#[test]
+fn gemini_two_sessions_in_one_folder_resume_their_own_conversations() {
+    let model = gemini::start();
+    let env = gemini_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let (first, first_pane) = start_in(&env, &cwd);
+    let (second, second_pane) = start_in(&env, &cwd);
+    for (record, pane, word) in [
+        (&first, &first_pane, "heron"),
+        (&second, &second_pane, "kestrel"),
+    ] {
+        say(&env, pane, &format!("Remember the word {word}"));
+        wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Reply),
+            30,
+        );
+        wait_chats(&env, &[word, "Answer"]);
+    }
+    assert_ne!(env.native_id(&first.id), env.native_id(&second.id));
+    for (record, pane, mine, other) in [
+        (&first, &first_pane, "heron", "kestrel"),
+        (&second, &second_pane, "kestrel", "heron"),
+    ] {
+        let pane = kill_and_reopen(&env, &record.id, pane);
+        let question = format!("Which word was it for {}", &record.id[..8]);
+        say(&env, &pane, &question);
+        let resumed = history(&model.wait_prompt(&question, 30));
+        assert!(resumed.contains(mine), "{resumed}");
+        assert!(!resumed.contains(other), "{resumed}");
+    }
+}
+
+/// A resume of a conversation Gemini no longer has (the person deleted
+/// it) exits at once: the open fails with Gemini's own message, and the
+/// next open starts a new conversation instead of repeating it.
+#[test]
+fn gemini_a_resume_that_fails_is_reported_with_geminis_message() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Hello");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let native = env.native_id(&record.id).unwrap();
+    wait_chats(&env, &["Hello", &native]);
+    env.tmux(&["kill-pane", "-t", &pane]);
+    wait_record(&env, &record.id, "no live agent", 20, |record| {
+        !record.alive
+    });
+    // The person deletes the conversation's chat files.
+    remove_chats(&env.dir.path().join(".gemini/tmp"), &native);
+    let failed = env.attempt("lf-session-open", &["--detach", &record.id]);
+    let error = failed.fails_with(1, "launch_failed");
+    assert!(error.message.contains(GEMINI_SAYS_NO_SESSION), "{error:?}");
+    assert!(env.resume_failed(&record.id));
+    let name = format!("lf-{}", &record.id[..12]);
+    crate::util::wait_for("the failed launcher's tmux session to end", 20, || {
+        (!env.tmux_has(&name)).then_some(())
+    });
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
+    assert_eq!(opened.state, SessionState::Active);
+    let pane = crate::real::pane(&opened);
+    wait_screen(&env, &pane, READY, 60);
+    say(&env, &pane, "Start again");
+    assert!(!history(&model.wait_prompt("Start again", 30)).contains("Hello"));
+    assert_ne!(env.native_id(&record.id), Some(native));
+}
+
+/// Remove every chat file under `dir` that names the conversation `id`.
+fn remove_chats(dir: &Path, id: &str) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            remove_chats(&path, id);
+        } else if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(id)) {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+}
+
+/// A folder Gemini does not trust yet: its trust dialog is predicted at
+/// start (`approve`), and answered the agent starts.
+#[test]
+fn gemini_an_untrusted_folder_reads_approve_until_trusted() {
+    let model = gemini::start();
+    let env = gemini_env(&model, &[]);
+    let cwd = env.mkdir("new-repo");
+    let record = new_session(&env, "gemini", &cwd, None);
+    assert_eq!(record.attention, Some(Attention::Approve), "{record:#?}");
+    let pane = pane(&record);
+    answer(&env, &pane, "Do you trust the files in this folder?", "1");
+    wait_screen(&env, &pane, READY, 60);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 30);
+    say(&env, &pane, "Hello");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+}
+
+/// Issue 20: a first prompt that starts with `-` is the agent's prompt.
+#[test]
+fn gemini_a_prompt_that_starts_with_a_dash_is_a_prompt() {
+    let model = gemini::start();
+    let env = gemini_env(&model, &["repo"]);
+    a_prompt_after_dashes_reaches_the_model(&env, &model, "gemini", "-m is the wrong flag");
+}
