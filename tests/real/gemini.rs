@@ -12,7 +12,7 @@ const READY: &str = "Type your message";
 const DIALOG: &str = "Allow execution of";
 /// Gemini's own words (on its stderr, which lf relays) when the
 /// conversation a resume names is gone.
-const GEMINI_SAYS_NO_SESSION: &str = "Invalid session identifier";
+const GEMINI_SAYS_NO_SESSION: &str = "Error resuming session";
 
 /// A trusted repository with Gemini started in it by `lf-session-new`,
 /// its prompt on screen.
@@ -69,6 +69,30 @@ fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
     let pane = crate::real::pane(&opened);
     wait_screen(env, &pane, READY, 60);
     pane
+}
+
+/// Type a prompt into a Gemini that has just resumed (it drops keys
+/// typed while it still loads the conversation: typed again until shown)
+/// and submit it.
+fn say_after_resume(env: &Env, pane: &str, text: &str) {
+    let shown = || {
+        env.capture_visible(pane)
+            .contains(&text[..text.len().min(20)])
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !shown() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{text:?} never showed in pane {pane}:\n{}",
+            env.capture_visible(pane)
+        );
+        env.tmux(&["send-keys", "-t", pane, "-l", text]);
+        let typed = std::time::Instant::now();
+        while !shown() && typed.elapsed() < std::time::Duration::from_secs(3) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    keys(env, pane, &["Enter"]);
 }
 
 /// The conversation a request carries, every turn.
@@ -238,7 +262,6 @@ fn gemini_a_turn_whose_model_request_fails_asks_for_a_reply() {
     let (model, env, record, pane) = started();
     for prompt in [
         "[fail: 400] a bad request",
-        "[fail: 500] a server error",
         "[drop] a lost connection",
         "all good again",
     ] {
@@ -299,7 +322,7 @@ fn gemini_killed_then_resumed_with_its_history() {
     let native = env.native_id(&record.id).unwrap();
     wait_chats(&env, &["puffin", "Answer"]);
     let pane = kill_and_reopen(&env, &record.id, &pane);
-    say(&env, &pane, "Which word was it");
+    say_after_resume(&env, &pane, "Which word was it");
     let resumed = model.wait_prompt("Which word was it", 30);
     assert!(
         history(&resumed).contains("puffin"),
@@ -317,19 +340,19 @@ fn gemini_killed_then_resumed_with_its_history() {
     assert_hook_log_empty(&env);
 }
 
-/// Two Sessions in one folder each resume their own conversation.
+/// Two Sessions in one folder each resume their own conversation. (Each
+/// has its first turn before the next starts: Gemini CLI 0.61.0's own
+/// session cleanup, run as a CLI starts, deletes a conversation of the
+/// same folder that has no turn yet; docs/agents/gemini.md.)
 #[test]
 fn gemini_two_sessions_in_one_folder_resume_their_own_conversations() {
     let model = gemini::start();
     let env = gemini_env(&model, &["repo"]);
     let cwd = env.mkdir("repo");
-    let (first, first_pane) = start_in(&env, &cwd);
-    let (second, second_pane) = start_in(&env, &cwd);
-    for (record, pane, word) in [
-        (&first, &first_pane, "heron"),
-        (&second, &second_pane, "kestrel"),
-    ] {
-        say(&env, pane, &format!("Remember the word {word}"));
+    let mut started = Vec::new();
+    for word in ["heron", "kestrel"] {
+        let (record, pane) = start_in(&env, &cwd);
+        say(&env, &pane, &format!("Remember the word {word}"));
         wait_for_state(
             &env,
             &record.id,
@@ -338,15 +361,19 @@ fn gemini_two_sessions_in_one_folder_resume_their_own_conversations() {
             30,
         );
         wait_chats(&env, &[word, "Answer"]);
+        started.push((record, pane));
     }
+    let [(first, first_pane), (second, second_pane)] = &started[..] else {
+        unreachable!()
+    };
     assert_ne!(env.native_id(&first.id), env.native_id(&second.id));
     for (record, pane, mine, other) in [
-        (&first, &first_pane, "heron", "kestrel"),
-        (&second, &second_pane, "kestrel", "heron"),
+        (first, first_pane, "heron", "kestrel"),
+        (second, second_pane, "kestrel", "heron"),
     ] {
         let pane = kill_and_reopen(&env, &record.id, pane);
         let question = format!("Which word was it for {}", &record.id[..8]);
-        say(&env, &pane, &question);
+        say_after_resume(&env, &pane, &question);
         let resumed = history(&model.wait_prompt(&question, 30));
         assert!(resumed.contains(mine), "{resumed}");
         assert!(!resumed.contains(other), "{resumed}");
@@ -414,8 +441,12 @@ fn gemini_an_untrusted_folder_reads_approve_until_trusted() {
     let record = new_session(&env, "gemini", &cwd, None);
     assert_eq!(record.attention, Some(Attention::Approve), "{record:#?}");
     let pane = pane(&record);
-    answer(&env, &pane, "Do you trust the files in this folder?", "1");
-    wait_screen(&env, &pane, READY, 60);
+    // Pressed once: the dialog stays up while Gemini restarts itself to
+    // apply the trust, and a key pressed again then reaches the new one.
+    wait_screen(&env, &pane, "Do you trust the files in this folder?", 30);
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    keys(&env, &pane, &["1"]);
+    wait_screen(&env, &pane, "restarting to apply the trust changes", 30);
     wait_for_state(&env, &record.id, SessionState::Active, None, 30);
     say(&env, &pane, "Hello");
     wait_for_state(
