@@ -176,7 +176,10 @@ fn gemini_allowed_always_through_lf_session_answer() {
         30,
     );
     // The same command again runs with no dialog, for this session.
-    say(&env, &pane, "[run: touch always.txt] Again");
+    // Typed as the turn's hooks still run: pressed again until it arrived.
+    say_until(&env, &pane, "[run: touch always.txt] Again", || {
+        model.received_prompt("Again")
+    });
     model.wait_prompt("Again", 30);
     wait_for_state(
         &env,
