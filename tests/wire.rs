@@ -526,6 +526,41 @@ fn the_schema_enums_are_exactly_the_serialised_values() {
         "/$defs/LostReason/enum",
         lf::wire::LostReason::ALL.iter().map(to_value).collect(),
     );
+    // Every shape that names a provider names exactly lf's providers.
+    let providers: Vec<Value> = lf::provider::Provider::NAMES
+        .iter()
+        .map(|name| Value::from(*name))
+        .collect();
+    let with_null = || providers.iter().cloned().chain([Value::Null]).collect();
+    check("/properties/provider/enum", with_null());
+    for (file, pointer, values) in [
+        (
+            "schema/restore.schema.json",
+            "/properties/provider/enum",
+            with_null(),
+        ),
+        (
+            "schema/handoff.schema.json",
+            "/properties/provider/enum",
+            providers.clone(),
+        ),
+        (
+            "schema/handoff.schema.json",
+            "/$defs/HandoffListRow/properties/provider/enum",
+            providers.clone(),
+        ),
+        (
+            "schema/active.schema.json",
+            "/$defs/LiveProcess/properties/provider/enum",
+            providers.clone(),
+        ),
+    ] {
+        assert_eq!(
+            schema_enum(&read_json(file), pointer),
+            values,
+            "{file}: the providers at {pointer}"
+        );
+    }
     // The wire's own names for them agree with serde's.
     for state in SessionState::ALL {
         assert_eq!(to_value(&state), state.as_str());

@@ -80,9 +80,11 @@ pub fn main() -> ! {
 
 fn receive(cli: &Cli, lf: &lf::Lf) -> Result<(), String> {
     let provider = Provider::parse(&cli.provider).map_err(|error| error.one_line())?;
-    let payload = match (provider, cli.payload.last()) {
-        (Provider::Codex, Some(arg)) => arg.as_bytes().to_vec(),
-        _ => {
+    // A payload given as the last argument (Codex's `notify` passes it so)
+    // is read from there, else from stdin.
+    let payload = match cli.payload.last() {
+        Some(arg) => arg.as_bytes().to_vec(),
+        None => {
             let mut buffer = Vec::new();
             std::io::stdin()
                 .take(lf::hook::MAX_PAYLOAD as u64 + 1)

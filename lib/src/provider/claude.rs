@@ -7,7 +7,7 @@
 //! Two transitions fire no hook at all — refusing a permission and Esc
 //! interrupting a turn — but Claude's transcript (its path comes in every
 //! hook payload) records both at once; `lf-serve` reads them with
-//! [`transcript_interrupt`].
+//! [`Agent::transcript_turn_ended`](super::Agent::transcript_turn_ended).
 
 use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::Result;
@@ -40,8 +40,7 @@ const EVENTS: [&str; 9] = [
 /// waits for them, the end of one, or news that asks nothing. A type that
 /// is in none is noted in the hook log, so a new release's new type is
 /// seen (the real-CLI tests fail on a hook log that is not empty).
-const WAITS_FOR_PERSON: [&str; 5] = [
-    "permission_prompt",
+const WAITS_FOR_PERSON: [&str; 4] = [
     "worker_permission_prompt",
     "elicitation_dialog",
     "elicitation_url_dialog",
@@ -49,7 +48,11 @@ const WAITS_FOR_PERSON: [&str; 5] = [
     "agent_needs_input",
 ];
 const ANSWERED: [&str; 2] = ["elicitation_complete", "elicitation_response"];
-const NEWS: [&str; 12] = [
+const NEWS: [&str; 13] = [
+    // The permission dialog `PermissionRequest` announced as it appeared,
+    // ~6 s later: news, so that one sent as the person answers does not
+    // show `approve` again once the answer has cleared it.
+    "permission_prompt",
     // Idle ~60 s after a turn ended: the reply was owed since `Stop`.
     "idle_prompt",
     "auth_success",
@@ -67,44 +70,6 @@ const NEWS: [&str; 12] = [
 
 /// Commands the agent runs without asking the person.
 const ALLOWED: [&str; 1] = ["Bash(lf-session-ready:*)"];
-
-pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
-    let settings = launch.run_dir.join("claude-settings.json");
-    let own_mode = own_permission_mode(launch.env);
-    crate::home::write_private(
-        &settings,
-        settings_json(launch.hook_program, own_mode.as_deref())
-            .to_string()
-            .as_bytes(),
-    )?;
-    let mut argv = vec!["claude".to_owned()];
-    match launch.mode {
-        Mode::New {
-            chosen_native_id, ..
-        } => {
-            let id = chosen_native_id.ok_or(ProviderError::NoChosenId)?;
-            argv.extend(["--session-id".to_owned(), id.to_owned()]);
-        }
-        Mode::Resume { native_id } => argv.extend(["--resume".to_owned(), native_id.to_owned()]),
-    }
-    argv.extend(["--settings".to_owned(), settings.display().to_string()]);
-    argv.extend([
-        "--append-system-prompt".to_owned(),
-        instructions(launch.primary).to_owned(),
-    ]);
-    if let Some(model) = launch.model {
-        argv.extend(["--model".to_owned(), model.to_owned()]);
-    }
-    if let Mode::New {
-        prompt: Some(prompt),
-        ..
-    } = launch.mode
-    {
-        // After `--`: a prompt that starts with `-` is a prompt, not a flag.
-        argv.extend(["--".to_owned(), prompt.to_owned()]);
-    }
-    Ok(argv)
-}
 
 /// The person's own permission mode (`permissions.defaultMode` of their
 /// user settings: `$CLAUDE_CONFIG_DIR/settings.json`, else
@@ -150,83 +115,9 @@ fn settings_json(hook_program: &std::path::Path, own_mode: Option<&str>) -> Valu
     json!({ "hooks": hooks, "permissions": permissions })
 }
 
-/// Whether Claude will show a dialog at start that only a person can
-/// answer (first-run onboarding, or the workspace-trust dialog of a folder
-/// not trusted yet), from Claude's own state file
-/// (`$CLAUDE_CONFIG_DIR/.claude.json`, else `$HOME/.claude.json`), which is
-/// only read. `None` when the file cannot tell.
-pub(super) fn start_needs_person(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<bool> {
-    let file = match env("CLAUDE_CONFIG_DIR") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir).join(".claude.json"),
-        _ => PathBuf::from(env("HOME")?).join(".claude.json"),
-    };
-    let text = match std::fs::read(&file) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Some(true),
-        Err(_) => return None,
-    };
-    let state: Value = serde_json::from_slice(&text).ok()?;
-    if state["hasCompletedOnboarding"] != Value::Bool(true) {
-        return Some(true);
-    }
-    let projects = state["projects"].as_object();
-    let trusted = cwd.ancestors().any(|dir| {
-        projects
-            .and_then(|projects| projects.get(&dir.display().to_string()))
-            .is_some_and(|project| project["hasTrustDialogAccepted"] == Value::Bool(true))
-    });
-    Some(!trusted)
-}
-
-/// Whether one transcript line records that the person interrupted the
-/// turn: Esc during a turn ("[Request interrupted by user]") or refusing
-/// a permission ("[Request interrupted by user for tool use]").
-pub(super) fn transcript_interrupt(line: &str) -> bool {
-    const MARK: &str = "[Request interrupted by user";
-    if !line.contains(MARK) {
-        return false;
-    }
-    let Ok(entry) = serde_json::from_str::<Value>(line) else {
-        return false;
-    };
-    if entry["type"] != "user" {
-        return false;
-    }
-    match &entry["message"]["content"] {
-        Value::String(text) => text.starts_with(MARK),
-        Value::Array(blocks) => blocks.iter().any(|block| {
-            block["type"] == "text"
-                && block["text"]
-                    .as_str()
-                    .is_some_and(|text| text.starts_with(MARK))
-        }),
-        _ => false,
-    }
-}
-
 /// The question of Claude's permission dialog ("Do you want to proceed?"
 /// for a command, "Do you want to make this edit to …?" for a file).
 const DIALOG_QUESTION: &str = "Do you want to ";
-
-/// Claude's permission dialog: its question, and "1. Yes" as its first
-/// option (2.1.197 and later).
-pub(super) fn shows_permission_prompt(lines: &[String]) -> bool {
-    lines.iter().any(|line| line.contains(DIALOG_QUESTION))
-        && super::options(lines).any(|(number, label)| number == "1" && label.starts_with("Yes"))
-}
-
-/// Claude's dialog takes an option's number at once: "1. Yes", "2. Yes,
-/// and don't ask again …" (or "allow all edits during this session"); Esc
-/// refuses ("No, and tell Claude what to do differently (esc)").
-pub(super) fn answer_keys(answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
-    match answer {
-        Answer::Allow => Some(&["1"]),
-        Answer::AllowAlways => super::options(lines)
-            .any(|(number, label)| number == "2" && label.starts_with("Yes, "))
-            .then_some(&["2"]),
-        Answer::Deny => Some(&["Escape"]),
-    }
-}
 
 /// Claude's hook events (`hook_event_name`): those of [`EVENTS`], and any
 /// other (a newer Claude Code's, or one lf does not listen to), which lf
@@ -246,62 +137,6 @@ enum Event {
     Other,
 }
 
-/// Claude's hook JSON (on stdin) to what it means.
-pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
-    let super::Payload::<Event> {
-        hook_event_name,
-        session_id,
-        transcript_path,
-        source,
-        notification_type,
-        reason,
-    } = super::read_payload(payload)?;
-    let native_id = super::payload_native_id(session_id, "a UUID")?;
-    // A path that is not a transcript is left out, not a reason to refuse
-    // the event.
-    let transcript =
-        transcript_path.and_then(|path| transcript_path_of(&path, native_id.as_deref()));
-    let event = match hook_event_name {
-        Event::SessionStart => HookEvent::SessionStarted {
-            native_id: native_id.clone().ok_or("SessionStart has no session_id")?,
-            source: match source.as_deref() {
-                Some("clear") => SessionSource::Clear,
-                Some("compact") => SessionSource::Compact,
-                Some("resume") => SessionSource::Resume,
-                _ => SessionSource::Startup,
-            },
-        },
-        Event::UserPromptSubmit => HookEvent::TurnStarted {
-            native_id: native_id.clone(),
-        },
-        Event::Stop | Event::StopFailure => HookEvent::TurnCompleted {
-            native_id: native_id.clone(),
-        },
-        Event::PermissionRequest => HookEvent::PermissionPrompt,
-        Event::PostToolUse | Event::PostToolUseFailure => HookEvent::ToolFinished,
-        Event::Notification => match notification_type.as_deref() {
-            Some(kind) if WAITS_FOR_PERSON.contains(&kind) => HookEvent::PermissionPrompt,
-            Some(kind) if ANSWERED.contains(&kind) => HookEvent::ToolFinished,
-            Some(kind) if NEWS.contains(&kind) => HookEvent::Ignored,
-            Some(kind) => HookEvent::Unknown(format!(
-                "Notification type {}",
-                crate::error::untrusted::quote(kind)
-            )),
-            None => HookEvent::Unknown("Notification without a type".to_owned()),
-        },
-        // `/clear` ends this native conversation and starts another in the
-        // same agent (a `clear` SessionStart follows): the Run goes on.
-        Event::SessionEnd if reason.as_deref() == Some("clear") => HookEvent::Ignored,
-        Event::SessionEnd => HookEvent::SessionEnded,
-        Event::Other => HookEvent::Ignored,
-    };
-    Ok(super::Hook {
-        event,
-        transcript,
-        native_id,
-    })
-}
-
 /// A transcript path from a payload: absolute, a `<uuid>.jsonl` file named
 /// after the payload's own session, nothing else.
 fn transcript_path_of(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
@@ -314,8 +149,202 @@ fn transcript_path_of(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
     ours.then_some(path)
 }
 
+pub(super) struct Claude;
+
+impl super::Agent for Claude {
+    fn program(&self) -> &'static str {
+        "claude"
+    }
+
+    fn install(&self) -> &'static str {
+        "install Claude Code (npm install -g @anthropic-ai/claude-code) or choose another --provider"
+    }
+
+    /// Claude takes the id lf chose (`--session-id`) and confirms it with
+    /// `SessionStart`.
+    fn chosen_native_id(&self) -> Option<String> {
+        Some(super::uuid_v4())
+    }
+
+    fn confirms_native_id_at_start(&self) -> bool {
+        true
+    }
+
+    fn argv(&self, launch: &Launch<'_>) -> Result<Vec<String>> {
+        let settings = launch.run_dir.join("claude-settings.json");
+        let own_mode = own_permission_mode(launch.env);
+        crate::home::write_private(
+            &settings,
+            settings_json(launch.hook_program, own_mode.as_deref())
+                .to_string()
+                .as_bytes(),
+        )?;
+        let mut argv = vec!["claude".to_owned()];
+        match launch.mode {
+            Mode::New {
+                chosen_native_id, ..
+            } => {
+                let id = chosen_native_id.ok_or(ProviderError::NoChosenId)?;
+                argv.extend(["--session-id".to_owned(), id.to_owned()]);
+            }
+            Mode::Resume { native_id } => {
+                argv.extend(["--resume".to_owned(), native_id.to_owned()])
+            }
+        }
+        argv.extend(["--settings".to_owned(), settings.display().to_string()]);
+        argv.extend([
+            "--append-system-prompt".to_owned(),
+            instructions(launch.primary).to_owned(),
+        ]);
+        if let Some(model) = launch.model {
+            argv.extend(["--model".to_owned(), model.to_owned()]);
+        }
+        if let Mode::New {
+            prompt: Some(prompt),
+            ..
+        } = launch.mode
+        {
+            // After `--`: a prompt that starts with `-` is a prompt, not a flag.
+            argv.extend(["--".to_owned(), prompt.to_owned()]);
+        }
+        Ok(argv)
+    }
+
+    /// Whether Claude will show a dialog at start that only a person can
+    /// answer (first-run onboarding, or the workspace-trust dialog of a folder
+    /// not trusted yet), from Claude's own state file
+    /// (`$CLAUDE_CONFIG_DIR/.claude.json`, else `$HOME/.claude.json`), which is
+    /// only read. `None` when the file cannot tell.
+    fn start_needs_person(&self, cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<bool> {
+        let file = match env("CLAUDE_CONFIG_DIR") {
+            Some(dir) if !dir.is_empty() => PathBuf::from(dir).join(".claude.json"),
+            _ => PathBuf::from(env("HOME")?).join(".claude.json"),
+        };
+        let text = match std::fs::read(&file) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Some(true),
+            Err(_) => return None,
+        };
+        let state: Value = serde_json::from_slice(&text).ok()?;
+        if state["hasCompletedOnboarding"] != Value::Bool(true) {
+            return Some(true);
+        }
+        let projects = state["projects"].as_object();
+        let trusted = cwd.ancestors().any(|dir| {
+            projects
+                .and_then(|projects| projects.get(&dir.display().to_string()))
+                .is_some_and(|project| project["hasTrustDialogAccepted"] == Value::Bool(true))
+        });
+        Some(!trusted)
+    }
+
+    /// Whether one transcript line records that the person interrupted the
+    /// turn: Esc during a turn ("[Request interrupted by user]") or refusing
+    /// a permission ("[Request interrupted by user for tool use]").
+    fn transcript_turn_ended(&self, line: &str) -> bool {
+        const MARK: &str = "[Request interrupted by user";
+        if !line.contains(MARK) {
+            return false;
+        }
+        let Ok(entry) = serde_json::from_str::<Value>(line) else {
+            return false;
+        };
+        if entry["type"] != "user" {
+            return false;
+        }
+        match &entry["message"]["content"] {
+            Value::String(text) => text.starts_with(MARK),
+            Value::Array(blocks) => blocks.iter().any(|block| {
+                block["type"] == "text"
+                    && block["text"]
+                        .as_str()
+                        .is_some_and(|text| text.starts_with(MARK))
+            }),
+            _ => false,
+        }
+    }
+
+    /// Claude's permission dialog: its question, and "1. Yes" as its first
+    /// option (2.1.197 and later).
+    fn shows_permission_prompt(&self, lines: &[String]) -> bool {
+        lines.iter().any(|line| line.contains(DIALOG_QUESTION))
+            && super::options(lines)
+                .any(|(number, label)| number == "1" && label.starts_with("Yes"))
+    }
+
+    /// Claude's dialog takes an option's number at once: "1. Yes", "2. Yes,
+    /// and don't ask again …" (or "allow all edits during this session"); Esc
+    /// refuses ("No, and tell Claude what to do differently (esc)").
+    fn answer_keys(&self, answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+        match answer {
+            Answer::Allow => Some(&["1"]),
+            Answer::AllowAlways => super::options(lines)
+                .any(|(number, label)| number == "2" && label.starts_with("Yes, "))
+                .then_some(&["2"]),
+            Answer::Deny => Some(&["Escape"]),
+        }
+    }
+
+    /// Claude's hook JSON (on stdin) to what it means.
+    fn parse_hook(&self, payload: &[u8]) -> std::result::Result<super::Hook, String> {
+        let super::Payload::<Event> {
+            hook_event_name,
+            session_id,
+            transcript_path,
+            source,
+            notification_type,
+            reason,
+        } = super::read_payload(payload)?;
+        let native_id = super::payload_native_id(session_id, "a UUID")?;
+        // A path that is not a transcript is left out, not a reason to refuse
+        // the event.
+        let transcript =
+            transcript_path.and_then(|path| transcript_path_of(&path, native_id.as_deref()));
+        let event = match hook_event_name {
+            Event::SessionStart => HookEvent::SessionStarted {
+                native_id: native_id.clone().ok_or("SessionStart has no session_id")?,
+                source: match source.as_deref() {
+                    Some("clear") => SessionSource::Clear,
+                    Some("compact") => SessionSource::Compact,
+                    Some("resume") => SessionSource::Resume,
+                    _ => SessionSource::Startup,
+                },
+            },
+            Event::UserPromptSubmit => HookEvent::TurnStarted {
+                native_id: native_id.clone(),
+            },
+            Event::Stop | Event::StopFailure => HookEvent::TurnCompleted {
+                native_id: native_id.clone(),
+            },
+            Event::PermissionRequest => HookEvent::PermissionPrompt,
+            Event::PostToolUse | Event::PostToolUseFailure => HookEvent::ToolFinished,
+            Event::Notification => match notification_type.as_deref() {
+                Some(kind) if WAITS_FOR_PERSON.contains(&kind) => HookEvent::PermissionPrompt,
+                Some(kind) if ANSWERED.contains(&kind) => HookEvent::ToolFinished,
+                Some(kind) if NEWS.contains(&kind) => HookEvent::Ignored,
+                Some(kind) => HookEvent::Unknown(format!(
+                    "Notification type {}",
+                    crate::error::untrusted::quote(kind)
+                )),
+                None => HookEvent::Unknown("Notification without a type".to_owned()),
+            },
+            // `/clear` ends this native conversation and starts another in the
+            // same agent (a `clear` SessionStart follows): the Run goes on.
+            Event::SessionEnd if reason.as_deref() == Some("clear") => HookEvent::Ignored,
+            Event::SessionEnd => HookEvent::SessionEnded,
+            Event::Other => HookEvent::Ignored,
+        };
+        Ok(super::Hook {
+            event,
+            transcript,
+            native_id,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::Agent;
     use super::*;
     use std::path::Path;
 
@@ -336,7 +365,7 @@ mod tests {
             primary: false,
             env: &|_| None,
         };
-        let argv = argv(&launch).unwrap();
+        let argv = Claude.argv(&launch).unwrap();
         let settings = dir
             .path()
             .join("claude-settings.json")
@@ -415,16 +444,17 @@ mod tests {
         }
         let dir = tempfile::tempdir().unwrap();
         write(config.path(), r#"{"permissions": {"defaultMode": "plan"}}"#);
-        argv(&Launch {
-            mode: Mode::Resume { native_id: ID },
-            model: None,
-            command: &[],
-            hook_program: Path::new("/bin/lf-hook"),
-            run_dir: dir.path(),
-            primary: false,
-            env: &both,
-        })
-        .unwrap();
+        Claude
+            .argv(&Launch {
+                mode: Mode::Resume { native_id: ID },
+                model: None,
+                command: &[],
+                hook_program: Path::new("/bin/lf-hook"),
+                run_dir: dir.path(),
+                primary: false,
+                env: &both,
+            })
+            .unwrap();
         let written: Value = serde_json::from_slice(
             &std::fs::read(dir.path().join("claude-settings.json")).unwrap(),
         )
@@ -445,14 +475,14 @@ mod tests {
             primary: true,
             env: &|_| None,
         };
-        let argv = argv(&launch).unwrap();
+        let argv = Claude.argv(&launch).unwrap();
         assert_eq!(&argv[..3], ["claude", "--resume", ID]);
         assert_eq!(argv.last().unwrap(), instructions(true));
     }
 
     #[test]
     fn hook_payloads_map_to_events() {
-        let parse = |json: &str| parse_hook(json.as_bytes()).map(|hook| hook.event);
+        let parse = |json: &str| Claude.parse_hook(json.as_bytes()).map(|hook| hook.event);
         let start = format!(
             r#"{{"hook_event_name":"SessionStart","session_id":"{ID}","source":"startup"}}"#
         );
@@ -471,8 +501,13 @@ mod tests {
             })
         );
         assert_eq!(
-            parse(r#"{"hook_event_name":"Notification","notification_type":"permission_prompt"}"#),
+            parse(r#"{"hook_event_name":"PermissionRequest","session_id":null}"#),
             Ok(HookEvent::PermissionPrompt)
+        );
+        assert_eq!(
+            parse(r#"{"hook_event_name":"Notification","notification_type":"permission_prompt"}"#),
+            Ok(HookEvent::Ignored),
+            "the late echo of PermissionRequest"
         );
         assert!(matches!(
             parse(r#"{"hook_event_name":"Notification","notification_type":"idle_prompt"}"#),
@@ -516,7 +551,7 @@ mod tests {
 
     #[test]
     fn the_events_without_a_notification_and_clear_map_to_what_they_mean() {
-        let parse = |json: String| parse_hook(json.as_bytes()).unwrap();
+        let parse = |json: String| Claude.parse_hook(json.as_bytes()).unwrap();
         let hook = parse(format!(
             r#"{{"hook_event_name":"PermissionRequest","session_id":"{ID}","transcript_path":"/h/.claude/projects/-w/{ID}.jsonl"}}"#
         ));
@@ -585,7 +620,7 @@ mod tests {
             r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}}"#,
             r#"{"type":"user","message":{"role":"user","content":"[Request interrupted by user]"}}"#,
         ] {
-            assert!(transcript_interrupt(line), "{line}");
+            assert!(Claude.transcript_turn_ended(line), "{line}");
         }
         for line in [
             r#"{"type":"assistant","message":{"content":[{"type":"text","text":"[Request interrupted by user]"}]}}"#,
@@ -593,7 +628,7 @@ mod tests {
             "not json [Request interrupted by user]",
             r#"{"type":"user","message":{"content":"hello"}}"#,
         ] {
-            assert!(!transcript_interrupt(line), "{line}");
+            assert!(!Claude.transcript_turn_ended(line), "{line}");
         }
     }
 
@@ -604,7 +639,7 @@ mod tests {
         let env = |key: &str| (key == "HOME").then(|| home.clone());
         let cwd = Path::new("/src/app/sub");
         assert_eq!(
-            start_needs_person(cwd, &env),
+            Claude.start_needs_person(cwd, &env),
             Some(true),
             "no state file: first run"
         );
@@ -614,19 +649,19 @@ mod tests {
         write(
             json!({"hasCompletedOnboarding": true, "projects": {"/src/app": {"hasTrustDialogAccepted": true}}}),
         );
-        assert_eq!(start_needs_person(cwd, &env), Some(false));
+        assert_eq!(Claude.start_needs_person(cwd, &env), Some(false));
         assert_eq!(
-            start_needs_person(Path::new("/src/other"), &env),
+            Claude.start_needs_person(Path::new("/src/other"), &env),
             Some(true)
         );
         write(json!({"projects": {"/src/app": {"hasTrustDialogAccepted": true}}}));
         assert_eq!(
-            start_needs_person(cwd, &env),
+            Claude.start_needs_person(cwd, &env),
             Some(true),
             "onboarding not done"
         );
         std::fs::write(dir.path().join(".claude.json"), "{").unwrap();
-        assert_eq!(start_needs_person(cwd, &env), None);
+        assert_eq!(Claude.start_needs_person(cwd, &env), None);
     }
 
     /// The permission dialog of Claude Code 2.1.332 as the real CLI draws
@@ -645,17 +680,26 @@ mod tests {
         ]
         .map(str::to_owned)
         .to_vec();
-        assert!(shows_permission_prompt(&screen));
-        assert_eq!(answer_keys(Answer::Allow, &screen), Some(&["1"][..]));
-        assert_eq!(answer_keys(Answer::AllowAlways, &screen), Some(&["2"][..]));
-        assert_eq!(answer_keys(Answer::Deny, &screen), Some(&["Escape"][..]));
+        assert!(Claude.shows_permission_prompt(&screen));
+        assert_eq!(Claude.answer_keys(Answer::Allow, &screen), Some(&["1"][..]));
+        assert_eq!(
+            Claude.answer_keys(Answer::AllowAlways, &screen),
+            Some(&["2"][..])
+        );
+        assert_eq!(
+            Claude.answer_keys(Answer::Deny, &screen),
+            Some(&["Escape"][..])
+        );
         let answered = ["❯ [run: touch allowed.txt] Make a file".to_owned()];
-        assert!(!shows_permission_prompt(&answered));
+        assert!(!Claude.shows_permission_prompt(&answered));
         let trust = [
             " Do you want to trust this folder?".to_owned(),
             " ❯ 1. No, exit".to_owned(),
             "   2. Yes, I trust this folder".to_owned(),
         ];
-        assert!(!shows_permission_prompt(&trust), "not a permission prompt");
+        assert!(
+            !Claude.shows_permission_prompt(&trust),
+            "not a permission prompt"
+        );
     }
 }

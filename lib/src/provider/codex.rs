@@ -12,7 +12,7 @@
 //! hooks name. A turn that ends without `Stop` (Esc, refusing an approval,
 //! a failed model request) is written to the thread's rollout file at once
 //! (`transcript_path` in every payload), where `lf-serve` reads it with
-//! [`transcript_turn_ended`].
+//! [`Agent::transcript_turn_ended`](super::Agent::transcript_turn_ended).
 
 use super::{
     Answer, Hook, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote,
@@ -37,53 +37,6 @@ const HOOK_TIMEOUT: u64 = 20;
 
 /// The config layer `-c` overrides form; a hook's trust is keyed by it.
 const SESSION_FLAGS: &str = "/<session-flags>/config.toml";
-
-pub(super) fn argv(launch: &Launch<'_>) -> Vec<String> {
-    let mut argv = vec!["codex".to_owned()];
-    if let Mode::Resume { native_id } = launch.mode {
-        argv.extend(["resume".to_owned(), native_id.to_owned()]);
-    }
-    let command = hook_command(launch.hook_program);
-    let mut trust = Vec::new();
-    for (event, label) in EVENTS {
-        // TOML inline tables; JSON string escapes are valid TOML.
-        argv.extend([
-            "-c".to_owned(),
-            format!(
-                "hooks.{event}=[{{hooks=[{{type=\"command\",command={},timeout={HOOK_TIMEOUT}}}]}}]",
-                Value::from(command.as_str())
-            ),
-        ]);
-        trust.push(format!(
-            "{}={{trusted_hash={}}}",
-            Value::from(format!("{SESSION_FLAGS}:{label}:0:0")),
-            Value::from(trusted_hash(label, &command, HOOK_TIMEOUT))
-        ));
-    }
-    argv.extend([
-        "-c".to_owned(),
-        format!("hooks.state={{{}}}", trust.join(",")),
-    ]);
-    argv.extend([
-        "-c".to_owned(),
-        format!(
-            "developer_instructions={}",
-            Value::from(developer_instructions(launch))
-        ),
-    ]);
-    if let Some(model) = launch.model {
-        argv.extend(["--model".to_owned(), model.to_owned()]);
-    }
-    if let Mode::New {
-        prompt: Some(prompt),
-        ..
-    } = launch.mode
-    {
-        // After `--`: a prompt that starts with `-` is a prompt, not a flag.
-        argv.extend(["--".to_owned(), prompt.to_owned()]);
-    }
-    argv
-}
 
 /// lf's instructions, and where `lf-session-ready` is: Codex runs commands
 /// in a login shell, whose PATH is the profile's (on Debian `/etc/profile`
@@ -139,37 +92,6 @@ const DIALOG_QUESTIONS: [&str; 2] = [
     "Would you like to make the following edits?",
 ];
 
-/// Codex's approval prompt: its question, and "1. Yes, proceed (y)" as its
-/// first option (0.171).
-pub(super) fn shows_permission_prompt(lines: &[String]) -> bool {
-    lines.iter().any(|line| {
-        DIALOG_QUESTIONS
-            .iter()
-            .any(|question| line.contains(question))
-    }) && super::options(lines)
-        .any(|(number, label)| number == "1" && label.starts_with("Yes, proceed"))
-}
-
-/// Codex's prompt takes each option's own key, shown after it (0.171):
-/// "1. Yes, proceed (y)"; "2. Yes, and don't ask again for commands that
-/// start with `…` (p)" (for edits, "… for these files (a)"); and Esc for
-/// "3. No, and tell Codex what to do differently (esc)".
-pub(super) fn answer_keys(answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
-    const ALWAYS: [(&str, &[&str]); 2] = [("(p)", &["p"]), ("(a)", &["a"])];
-    match answer {
-        Answer::Allow => Some(&["y"]),
-        Answer::AllowAlways => super::options(lines)
-            .filter(|(_, label)| label.starts_with("Yes, and don't ask again"))
-            .find_map(|(_, label)| {
-                ALWAYS
-                    .iter()
-                    .find(|(shown, _)| label.ends_with(shown))
-                    .map(|(_, keys)| *keys)
-            }),
-        Answer::Deny => Some(&["Escape"]),
-    }
-}
-
 /// Which of Codex's two payloads a call carries: `notify`'s (an agent
 /// launched by an earlier lf), told by a `type` field of any value, or a
 /// hook's. Read on its own first (skipping every value), as the two share
@@ -220,51 +142,6 @@ enum NotifyKind {
     Other,
 }
 
-/// A Codex payload to what it means: a hook's JSON (on stdin), or the
-/// `notify` JSON (the last argument) of an agent an earlier lf launched.
-pub(super) fn parse_hook(payload: &[u8]) -> Result<Hook, String> {
-    let Shape { notify } = super::read_payload(payload)?;
-    if notify.0 {
-        return parse_notify(super::read_payload(payload)?);
-    }
-    let super::Payload::<Event> {
-        hook_event_name,
-        session_id,
-        transcript_path,
-        source,
-        ..
-    } = super::read_payload(payload)?;
-    let native_id = super::payload_native_id(session_id, "a Codex thread id")?;
-    let transcript = transcript_path.and_then(|path| rollout_path(&path, native_id.as_deref()));
-    let event = match hook_event_name {
-        Event::SessionStart => HookEvent::SessionStarted {
-            native_id: native_id.clone().ok_or("SessionStart has no session_id")?,
-            source: match source.as_deref() {
-                Some("resume") => SessionSource::Resume,
-                Some("clear") => SessionSource::Clear,
-                Some("compact") => SessionSource::Compact,
-                // A launch's first thread, and `/new`: a thread this agent
-                // started fresh.
-                _ => SessionSource::New,
-            },
-        },
-        Event::UserPromptSubmit => HookEvent::TurnStarted {
-            native_id: native_id.clone(),
-        },
-        Event::Stop => HookEvent::TurnCompleted {
-            native_id: native_id.clone(),
-        },
-        Event::PermissionRequest => HookEvent::PermissionPrompt,
-        Event::PostToolUse => HookEvent::ToolFinished,
-        Event::Other => HookEvent::Ignored,
-    };
-    Ok(Hook {
-        event,
-        transcript,
-        native_id,
-    })
-}
-
 /// `notify`'s `agent-turn-complete`. Every thread notifies, the title
 /// thread too: its id counts only if it is the Run's conversation.
 fn parse_notify(notify: Notify) -> Result<Hook, String> {
@@ -300,30 +177,178 @@ fn rollout_path(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
     ours.then_some(path)
 }
 
-/// Whether one rollout line records a turn that ended without a `Stop`
-/// hook: `turn_aborted` (Esc during a turn, or refusing an approval) or a
-/// `task_complete` carrying an error (the model request failed). Either
-/// way the agent waits for the person.
-pub(super) fn transcript_turn_ended(line: &str) -> bool {
-    if !line.contains("turn_aborted") && !line.contains("task_complete") {
-        return false;
+pub(super) struct Codex;
+
+impl super::Agent for Codex {
+    fn program(&self) -> &'static str {
+        "codex"
     }
-    let Ok(entry) = serde_json::from_str::<Value>(line) else {
-        return false;
-    };
-    if entry["type"] != "event_msg" {
-        return false;
+
+    fn install(&self) -> &'static str {
+        "install the Codex CLI (npm install -g @openai/codex) or choose another --provider"
     }
-    let payload = &entry["payload"];
-    match payload["type"].as_str() {
-        Some("turn_aborted") => true,
-        Some("task_complete") => !payload["error"].is_null(),
-        _ => false,
+
+    /// Codex names its thread only with the first turn, and a resume of a
+    /// thread it does not have exits within a fraction of a second (~0.15 s
+    /// measured with 0.171).
+    fn resume_settle(&self) -> Option<std::time::Duration> {
+        Some(std::time::Duration::from_secs(2))
+    }
+
+    /// Codex says why a resume failed only on its stderr.
+    fn captures_stderr(&self) -> bool {
+        true
+    }
+
+    fn argv(&self, launch: &Launch<'_>) -> crate::Result<Vec<String>> {
+        let mut argv = vec!["codex".to_owned()];
+        if let Mode::Resume { native_id } = launch.mode {
+            argv.extend(["resume".to_owned(), native_id.to_owned()]);
+        }
+        let command = hook_command(launch.hook_program);
+        let mut trust = Vec::new();
+        for (event, label) in EVENTS {
+            // TOML inline tables; JSON string escapes are valid TOML.
+            argv.extend([
+                "-c".to_owned(),
+                format!(
+                    "hooks.{event}=[{{hooks=[{{type=\"command\",command={},timeout={HOOK_TIMEOUT}}}]}}]",
+                    Value::from(command.as_str())
+                ),
+            ]);
+            trust.push(format!(
+                "{}={{trusted_hash={}}}",
+                Value::from(format!("{SESSION_FLAGS}:{label}:0:0")),
+                Value::from(trusted_hash(label, &command, HOOK_TIMEOUT))
+            ));
+        }
+        argv.extend([
+            "-c".to_owned(),
+            format!("hooks.state={{{}}}", trust.join(",")),
+        ]);
+        argv.extend([
+            "-c".to_owned(),
+            format!(
+                "developer_instructions={}",
+                Value::from(developer_instructions(launch))
+            ),
+        ]);
+        if let Some(model) = launch.model {
+            argv.extend(["--model".to_owned(), model.to_owned()]);
+        }
+        if let Mode::New {
+            prompt: Some(prompt),
+            ..
+        } = launch.mode
+        {
+            // After `--`: a prompt that starts with `-` is a prompt, not a flag.
+            argv.extend(["--".to_owned(), prompt.to_owned()]);
+        }
+        Ok(argv)
+    }
+
+    /// Codex's approval prompt: its question, and "1. Yes, proceed (y)" as its
+    /// first option (0.171).
+    fn shows_permission_prompt(&self, lines: &[String]) -> bool {
+        lines.iter().any(|line| {
+            DIALOG_QUESTIONS
+                .iter()
+                .any(|question| line.contains(question))
+        }) && super::options(lines)
+            .any(|(number, label)| number == "1" && label.starts_with("Yes, proceed"))
+    }
+
+    /// Codex's prompt takes each option's own key, shown after it (0.171):
+    /// "1. Yes, proceed (y)"; "2. Yes, and don't ask again for commands that
+    /// start with `…` (p)" (for edits, "… for these files (a)"); and Esc for
+    /// "3. No, and tell Codex what to do differently (esc)".
+    fn answer_keys(&self, answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+        const ALWAYS: [(&str, &[&str]); 2] = [("(p)", &["p"]), ("(a)", &["a"])];
+        match answer {
+            Answer::Allow => Some(&["y"]),
+            Answer::AllowAlways => super::options(lines)
+                .filter(|(_, label)| label.starts_with("Yes, and don't ask again"))
+                .find_map(|(_, label)| {
+                    ALWAYS
+                        .iter()
+                        .find(|(shown, _)| label.ends_with(shown))
+                        .map(|(_, keys)| *keys)
+                }),
+            Answer::Deny => Some(&["Escape"]),
+        }
+    }
+
+    /// A Codex payload to what it means: a hook's JSON (on stdin), or the
+    /// `notify` JSON (the last argument) of an agent an earlier lf launched.
+    fn parse_hook(&self, payload: &[u8]) -> Result<Hook, String> {
+        let Shape { notify } = super::read_payload(payload)?;
+        if notify.0 {
+            return parse_notify(super::read_payload(payload)?);
+        }
+        let super::Payload::<Event> {
+            hook_event_name,
+            session_id,
+            transcript_path,
+            source,
+            ..
+        } = super::read_payload(payload)?;
+        let native_id = super::payload_native_id(session_id, "a Codex thread id")?;
+        let transcript = transcript_path.and_then(|path| rollout_path(&path, native_id.as_deref()));
+        let event = match hook_event_name {
+            Event::SessionStart => HookEvent::SessionStarted {
+                native_id: native_id.clone().ok_or("SessionStart has no session_id")?,
+                source: match source.as_deref() {
+                    Some("resume") => SessionSource::Resume,
+                    Some("clear") => SessionSource::Clear,
+                    Some("compact") => SessionSource::Compact,
+                    // A launch's first thread, and `/new`: a thread this agent
+                    // started fresh.
+                    _ => SessionSource::New,
+                },
+            },
+            Event::UserPromptSubmit => HookEvent::TurnStarted {
+                native_id: native_id.clone(),
+            },
+            Event::Stop => HookEvent::TurnCompleted {
+                native_id: native_id.clone(),
+            },
+            Event::PermissionRequest => HookEvent::PermissionPrompt,
+            Event::PostToolUse => HookEvent::ToolFinished,
+            Event::Other => HookEvent::Ignored,
+        };
+        Ok(Hook {
+            event,
+            transcript,
+            native_id,
+        })
+    }
+
+    /// Whether one rollout line records a turn that ended without a `Stop`
+    /// hook: `turn_aborted` (Esc during a turn, or refusing an approval) or a
+    /// `task_complete` carrying an error (the model request failed). Either
+    /// way the agent waits for the person.
+    fn transcript_turn_ended(&self, line: &str) -> bool {
+        if !line.contains("turn_aborted") && !line.contains("task_complete") {
+            return false;
+        }
+        let Ok(entry) = serde_json::from_str::<Value>(line) else {
+            return false;
+        };
+        if entry["type"] != "event_msg" {
+            return false;
+        }
+        let payload = &entry["payload"];
+        match payload["type"].as_str() {
+            Some("turn_aborted") => true,
+            Some("task_complete") => !payload["error"].is_null(),
+            _ => false,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::Agent;
     use super::*;
     use std::path::Path;
 
@@ -343,10 +368,12 @@ mod tests {
 
     #[test]
     fn hooks_are_injected_and_trusted_for_this_launch_and_resume_names_the_thread() {
-        let argv = argv(&launch(Mode::New {
-            chosen_native_id: None,
-            prompt: Some("go"),
-        }));
+        let argv = Codex
+            .argv(&launch(Mode::New {
+                chosen_native_id: None,
+                prompt: Some("go"),
+            }))
+            .unwrap();
         assert_eq!(argv[0], "codex");
         assert_eq!(
             &argv[argv.len() - 4..],
@@ -377,17 +404,21 @@ mod tests {
             told.contains(r#"prefix_rule [\"/opt/lf bin/lf-session-ready\"]"#),
             "{told}"
         );
-        let primary = super::argv(&Launch {
-            primary: true,
-            ..launch(Mode::Resume { native_id: THREAD })
-        });
+        let primary = Codex
+            .argv(&Launch {
+                primary: true,
+                ..launch(Mode::Resume { native_id: THREAD })
+            })
+            .unwrap();
         let told = primary
             .iter()
             .find(|arg| arg.starts_with("developer_instructions="))
             .unwrap();
         assert!(told.contains("do not run lf-session-ready"), "{told}");
         assert!(!told.contains("lf bin/lf-session-ready"), "{told}");
-        let resume = super::argv(&launch(Mode::Resume { native_id: THREAD }));
+        let resume = Codex
+            .argv(&launch(Mode::Resume { native_id: THREAD }))
+            .unwrap();
         assert_eq!(resume[..3], ["codex", "resume", THREAD]);
         assert_eq!(
             resume.last().unwrap(),
@@ -415,7 +446,7 @@ mod tests {
         let rollout =
             format!("/h/.codex/sessions/2026/12/01/rollout-2026-12-01T11-25-13-{THREAD}.jsonl");
         let parse = |event: &str, extra: &str| {
-            parse_hook(
+            Codex.parse_hook(
                 format!(
                     r#"{{"session_id":"{THREAD}","transcript_path":"{rollout}","cwd":"/w","hook_event_name":"{event}","model":"m"{extra}}}"#
                 )
@@ -465,7 +496,7 @@ mod tests {
             r#"{"hook_event_name":"Stop","session_id":"../../x"}"#,
             r#"{"hook_event_name":"SessionStart"}"#,
         ] {
-            assert!(parse_hook(bad.as_bytes()).is_err(), "{bad}");
+            assert!(Codex.parse_hook(bad.as_bytes()).is_err(), "{bad}");
         }
     }
 
@@ -488,7 +519,7 @@ mod tests {
     #[test]
     fn notifications_of_an_earlier_launch_still_carry_their_thread() {
         let payload = br#"{"type":"agent-turn-complete","thread-id":"019a7f","turn-id":"1","cwd":"/w","input-messages":["hi"],"last-assistant-message":"ok"}"#;
-        let hook = parse_hook(payload).unwrap();
+        let hook = Codex.parse_hook(payload).unwrap();
         assert_eq!(
             hook.event,
             HookEvent::TurnCompleted {
@@ -496,10 +527,16 @@ mod tests {
             }
         );
         assert_eq!(hook.native_id.as_deref(), Some("019a7f"));
-        assert!(parse_hook(br#"{"type":"agent-turn-complete","thread-id":"../../x"}"#).is_err());
-        assert!(parse_hook(b"not json").is_err());
+        assert!(
+            Codex
+                .parse_hook(br#"{"type":"agent-turn-complete","thread-id":"../../x"}"#)
+                .is_err()
+        );
+        assert!(Codex.parse_hook(b"not json").is_err());
         assert!(matches!(
-            parse_hook(br#"{"type":"other"}"#).map(|hook| hook.event),
+            Codex
+                .parse_hook(br#"{"type":"other"}"#)
+                .map(|hook| hook.event),
             Ok(HookEvent::Ignored)
         ));
     }
@@ -510,7 +547,7 @@ mod tests {
             r#"{"timestamp":"t","type":"event_msg","payload":{"type":"turn_aborted","turn_id":"x","reason":"interrupted"}}"#,
             r#"{"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","turn_id":"x","last_agent_message":null,"error":{"message":"bad request"}}}"#,
         ] {
-            assert!(transcript_turn_ended(line), "{line}");
+            assert!(Codex.transcript_turn_ended(line), "{line}");
         }
         for line in [
             r#"{"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","turn_id":"x","last_agent_message":"ok"}}"#,
@@ -518,7 +555,7 @@ mod tests {
             "not json turn_aborted",
             r#"{"type":"event_msg","payload":{"type":"task_started"}}"#,
         ] {
-            assert!(!transcript_turn_ended(line), "{line}");
+            assert!(!Codex.transcript_turn_ended(line), "{line}");
         }
     }
 
@@ -536,17 +573,29 @@ mod tests {
         ]
         .map(str::to_owned)
         .to_vec();
-        assert!(shows_permission_prompt(&screen));
-        assert_eq!(answer_keys(Answer::Allow, &screen), Some(&["y"][..]));
-        assert_eq!(answer_keys(Answer::AllowAlways, &screen), Some(&["p"][..]));
-        assert_eq!(answer_keys(Answer::Deny, &screen), Some(&["Escape"][..]));
+        assert!(Codex.shows_permission_prompt(&screen));
+        assert_eq!(Codex.answer_keys(Answer::Allow, &screen), Some(&["y"][..]));
+        assert_eq!(
+            Codex.answer_keys(Answer::AllowAlways, &screen),
+            Some(&["p"][..])
+        );
+        assert_eq!(
+            Codex.answer_keys(Answer::Deny, &screen),
+            Some(&["Escape"][..])
+        );
         let composer = ["› Would you like to run the following command?".to_owned()];
-        assert!(!shows_permission_prompt(&composer), "a prompt quoting it");
+        assert!(
+            !Codex.shows_permission_prompt(&composer),
+            "a prompt quoting it"
+        );
         let without_always: Vec<String> = screen
             .iter()
             .filter(|line| !line.contains("don't ask again"))
             .cloned()
             .collect();
-        assert_eq!(answer_keys(Answer::AllowAlways, &without_always), None);
+        assert_eq!(
+            Codex.answer_keys(Answer::AllowAlways, &without_always),
+            None
+        );
     }
 }

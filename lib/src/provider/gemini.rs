@@ -47,7 +47,59 @@ const HOOK_TIMEOUT_MS: u64 = 20_000;
 /// own folder first, so the launch's links lead there.
 const WRITTEN: [&str; 3] = ["tmp", "history", "policies"];
 
-pub(super) fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
+pub(super) struct Gemini;
+
+impl super::Agent for Gemini {
+    fn program(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn install(&self) -> &'static str {
+        "install Gemini CLI (npm install -g @google/gemini-cli) or choose another --provider"
+    }
+
+    fn argv(&self, launch: &Launch<'_>) -> Result<Vec<String>> {
+        argv(launch)
+    }
+
+    fn parse_hook(&self, payload: &[u8]) -> std::result::Result<super::Hook, String> {
+        parse_hook(payload)
+    }
+
+    /// `--session-id` takes the UUID lf chose; `SessionStart` names it
+    /// back once the start-up dialogs are answered.
+    fn chosen_native_id(&self) -> Option<String> {
+        Some(super::uuid_v4())
+    }
+
+    fn confirms_native_id_at_start(&self) -> bool {
+        true
+    }
+
+    /// Gemini CLI says why a resume failed only on its stderr ("Error
+    /// resuming session: …", status 42).
+    fn captures_stderr(&self) -> bool {
+        true
+    }
+
+    fn start_needs_person(&self, cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<bool> {
+        start_needs_person(cwd, env)
+    }
+
+    fn transcript_turn_ended(&self, line: &str) -> bool {
+        transcript_interrupt(line)
+    }
+
+    fn shows_permission_prompt(&self, lines: &[String]) -> bool {
+        shows_permission_prompt(lines)
+    }
+
+    fn answer_keys(&self, answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+        answer_keys(answer, lines)
+    }
+}
+
+fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
     let own = gemini_dir(launch.env).ok_or(ProviderError::NoGeminiHome)?;
     let home = launch.run_dir.join("gemini-home");
     let dir = home.join(".gemini");
@@ -310,7 +362,7 @@ fn settings_json(
 /// dialog when no auth type is chosen, and the folder-trust dialog for a
 /// folder no rule of `trustedFolders.json` covers. `None` when a file
 /// cannot tell.
-pub(super) fn start_needs_person(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<bool> {
+fn start_needs_person(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<bool> {
     let dir = gemini_dir(env)?;
     let read = |path: &Path| -> Option<Value> {
         match std::fs::read(path) {
@@ -357,7 +409,7 @@ pub(super) fn start_needs_person(cwd: &Path, env: &dyn Fn(&str) -> Option<String
 /// Whether one transcript line records that a turn ended with no hook:
 /// the CLI's `info` record "Request cancelled." (a refused permission;
 /// Esc during a turn also fires `AfterAgent`).
-pub(super) fn transcript_interrupt(line: &str) -> bool {
+fn transcript_interrupt(line: &str) -> bool {
     const MARK: &str = "Request cancelled.";
     if !line.contains(MARK) {
         return false;
@@ -370,7 +422,7 @@ pub(super) fn transcript_interrupt(line: &str) -> bool {
 
 /// Gemini's permission dialog: "1. Allow once" first and a last option
 /// "No, suggest changes (esc)" (0.61.0).
-pub(super) fn shows_permission_prompt(lines: &[String]) -> bool {
+fn shows_permission_prompt(lines: &[String]) -> bool {
     let lines = unmarked(lines);
     let mut options = super::options(&lines);
     options.any(|(number, label)| number == "1" && label.starts_with("Allow once"))
@@ -393,7 +445,7 @@ fn unmarked(lines: &[String]) -> Vec<String> {
 /// session" (a tool of an MCP server: "Allow tool for this session") is
 /// the CLI's "always" (it lasts the session); Esc refuses ("No, suggest
 /// changes (esc)").
-pub(super) fn answer_keys(answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+fn answer_keys(answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
     const DIGITS: [&[&str]; 9] = [
         &["1"],
         &["2"],
@@ -433,7 +485,7 @@ enum Event {
 }
 
 /// Gemini's hook JSON (on stdin) to what it means.
-pub(super) fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
+fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
     let super::Payload::<Event> {
         hook_event_name,
         session_id,

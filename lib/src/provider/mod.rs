@@ -27,11 +27,94 @@ crate::names::named! {
     }
 }
 
+/// Every rule that differs between agent CLIs, implemented once in each
+/// provider's own file. Adding a provider is that file, its `mod` line,
+/// its [`Provider`] variant and its arm in [`Provider::agent`]: nothing
+/// else in lf names a provider.
+pub(crate) trait Agent: Sync {
+    /// The program launched.
+    fn program(&self) -> &'static str;
+
+    /// What to install (its package) when the program is missing: one
+    /// phrase, ending "or choose another --provider".
+    fn install(&self) -> &'static str;
+
+    /// The argv that launches (or resumes) this agent for one Run; may
+    /// write per-launch files into [`Launch::run_dir`].
+    fn argv(&self, launch: &Launch<'_>) -> Result<Vec<String>>;
+
+    /// Read one of this agent's hook payloads (its hook JSON on stdin, or
+    /// the payload an lf-hook call was given as its last argument).
+    fn parse_hook(&self, payload: &[u8]) -> std::result::Result<Hook, String>;
+
+    /// The native id lf presets for a new conversation, when the agent
+    /// lets it choose one.
+    fn chosen_native_id(&self) -> Option<String> {
+        None
+    }
+
+    /// Whether a launch is resumable only once the agent has confirmed its
+    /// native id (else a live client is enough).
+    fn confirms_native_id_at_start(&self) -> bool {
+        false
+    }
+
+    /// How long a resume must keep running before lf takes it as resumed,
+    /// for an agent that confirms nothing at start.
+    fn resume_settle(&self) -> Option<std::time::Duration> {
+        None
+    }
+
+    /// Whether lf-serve passes the agent's stderr through itself, keeping
+    /// its end for a failed launch's diagnostic (the CLI's own message).
+    fn captures_stderr(&self) -> bool {
+        false
+    }
+
+    /// Whether the agent, started in `cwd`, will first show a dialog only
+    /// a person can answer, read from its own state; `None` when it cannot
+    /// tell.
+    fn start_needs_person(
+        &self,
+        _cwd: &Path,
+        _env: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<bool> {
+        Some(false)
+    }
+
+    /// Whether a line of the agent's transcript records that a turn ended
+    /// and no hook said so (Esc, a refused permission, a failed request).
+    fn transcript_turn_ended(&self, _line: &str) -> bool {
+        false
+    }
+
+    /// Whether a screen (plain lines) shows the agent's permission prompt.
+    fn shows_permission_prompt(&self, _lines: &[String]) -> bool {
+        false
+    }
+
+    /// The keys (tmux key names) that give `answer` to the prompt on
+    /// `lines`, or `None` when it offers no such choice.
+    fn answer_keys(&self, _answer: Answer, _lines: &[String]) -> Option<&'static [&'static str]> {
+        None
+    }
+}
+
 impl Provider {
+    /// The agent CLI this provider runs; `None` for `command`.
+    fn agent(self) -> Option<&'static dyn Agent> {
+        match self {
+            Provider::Claude => Some(&claude::Claude),
+            Provider::Codex => Some(&codex::Codex),
+            Provider::Gemini => Some(&gemini::Gemini),
+            Provider::Command => None,
+        }
+    }
+
     /// An agent CLI, with a conversation of its own (not `command`): what
     /// a review or a primary Session needs.
     pub fn is_agent(self) -> bool {
-        self != Provider::Command
+        self.agent().is_some()
     }
 
     /// The names of the agent providers, in `NAMES` order.
@@ -42,83 +125,56 @@ impl Provider {
             .map(|provider| provider.as_str())
     }
 
-    /// The native id lf presets for a new conversation, for a provider
-    /// that lets it choose one (Claude's `--session-id`).
+    /// See [`Agent::chosen_native_id`].
     pub fn chosen_native_id(self) -> Option<String> {
-        match self {
-            Provider::Claude | Provider::Gemini => Some(uuid_v4()),
-            Provider::Codex | Provider::Command => None,
-        }
+        self.agent()?.chosen_native_id()
     }
 
-    /// Whether a launch is resumable only once the provider has confirmed
-    /// its native id (else a live client is enough).
+    /// See [`Agent::confirms_native_id_at_start`].
     pub fn confirms_native_id_at_start(self) -> bool {
-        matches!(self, Provider::Claude | Provider::Gemini)
+        self.agent()
+            .is_some_and(|agent| agent.confirms_native_id_at_start())
     }
 
-    /// How long a resume of this provider must keep running before lf takes
-    /// it as resumed, for a provider that confirms nothing at start: Codex
-    /// names its thread only with the first turn, and a resume of a thread
-    /// it does not have exits within a fraction of a second (~0.15 s
-    /// measured with 0.171).
+    /// See [`Agent::resume_settle`].
     pub fn resume_settle(self) -> Option<std::time::Duration> {
-        (self == Provider::Codex).then_some(std::time::Duration::from_secs(2))
+        self.agent()?.resume_settle()
     }
 
-    /// Whether lf-serve passes the agent's stderr through itself, keeping
-    /// its end for a failed launch's diagnostic (the CLI's own message):
-    /// Codex and Gemini CLI say why a resume failed only there.
+    /// See [`Agent::captures_stderr`].
     pub fn captures_stderr(self) -> bool {
-        matches!(self, Provider::Codex | Provider::Gemini)
+        self.agent().is_some_and(|agent| agent.captures_stderr())
     }
 
-    /// Parse a hook payload of this provider: Claude's or Codex's hook JSON
-    /// on stdin, or the `notify` JSON an agent launched by an earlier lf
-    /// passes Codex's as the last argument.
+    /// See [`Agent::parse_hook`].
     pub fn parse_hook(self, payload: &[u8]) -> std::result::Result<Hook, String> {
-        match self {
-            Provider::Claude => claude::parse_hook(payload),
-            Provider::Codex => codex::parse_hook(payload),
-            Provider::Gemini => gemini::parse_hook(payload),
-            Provider::Command => Err("the command provider has no hooks".to_owned()),
+        match self.agent() {
+            Some(agent) => agent.parse_hook(payload),
+            None => Err("the command provider has no hooks".to_owned()),
         }
     }
 
-    /// Whether this provider, started in `cwd`, will first show a dialog
-    /// that only a person can answer (Claude's workspace trust), read from
-    /// the provider's own state; `None` when it cannot tell.
+    /// See [`Agent::start_needs_person`]; a command shows none lf knows of.
     pub fn start_needs_person(
         self,
         cwd: &Path,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Option<bool> {
-        match self {
-            Provider::Claude => claude::start_needs_person(cwd, env),
-            Provider::Gemini => gemini::start_needs_person(cwd, env),
-            Provider::Codex | Provider::Command => Some(false),
-        }
+        self.agent()
+            .map_or(Some(false), |agent| agent.start_needs_person(cwd, env))
     }
 
-    /// Whether a line of this provider's transcript records that a turn
-    /// ended and no hook said so: the person interrupted it (Esc, refusing
-    /// a permission), or (Codex) it failed on an error.
-    pub fn transcript_interrupt(self, line: &str) -> bool {
-        match self {
-            Provider::Claude => claude::transcript_interrupt(line),
-            Provider::Codex => codex::transcript_turn_ended(line),
-            Provider::Gemini => gemini::transcript_interrupt(line),
-            Provider::Command => false,
-        }
+    /// See [`Agent::transcript_turn_ended`].
+    pub fn transcript_turn_ended(self, line: &str) -> bool {
+        self.agent()
+            .is_some_and(|agent| agent.transcript_turn_ended(line))
     }
 
     /// The program this provider launches, for a launch's argv.
     pub fn program_name(self, argv: &[String]) -> Option<&str> {
-        match self {
-            Provider::Claude => Some("claude"),
-            Provider::Codex => Some("codex"),
-            Provider::Gemini => Some("gemini"),
-            Provider::Command => argv.first().map(String::as_str),
+        match self.agent() {
+            Some(agent) => Some(agent.program()),
+            None => argv.first().map(String::as_str),
         }
     }
 
@@ -137,20 +193,9 @@ impl Provider {
         if found {
             return Ok(());
         }
-        let (arg, install) = match self {
-            Provider::Claude => (
-                Arg::Provider,
-                "install Claude Code (npm install -g @anthropic-ai/claude-code) or choose another --provider",
-            ),
-            Provider::Codex => (
-                Arg::Provider,
-                "install the Codex CLI (npm install -g @openai/codex) or choose another --provider",
-            ),
-            Provider::Gemini => (
-                Arg::Provider,
-                "install Gemini CLI (npm install -g @google/gemini-cli) or choose another --provider",
-            ),
-            Provider::Command => (
+        let (arg, install) = match self.agent() {
+            Some(agent) => (Arg::Provider, agent.install()),
+            None => (
                 Arg::Argv,
                 "install it or give the command's full path after --",
             ),
@@ -165,42 +210,22 @@ impl Provider {
 
     /// The argv that launches (or resumes) this provider for one Run.
     pub fn argv(self, launch: &Launch<'_>) -> Result<Vec<String>> {
-        match self {
-            Provider::Claude => claude::argv(launch),
-            Provider::Codex => Ok(codex::argv(launch)),
-            Provider::Gemini => gemini::argv(launch),
-            Provider::Command => {
-                if launch.command.is_empty() {
-                    return Err(ProviderError::NoArgv.into());
-                }
-                Ok(launch.command.to_vec())
-            }
+        match self.agent() {
+            Some(agent) => agent.argv(launch),
+            None if launch.command.is_empty() => Err(ProviderError::NoArgv.into()),
+            None => Ok(launch.command.to_vec()),
         }
     }
-}
 
-impl Provider {
-    /// Whether a screen (its lines as plain text, `crate::screen::plain`)
-    /// shows this provider's permission prompt, waiting for its answer.
+    /// See [`Agent::shows_permission_prompt`].
     pub fn shows_permission_prompt(self, lines: &[String]) -> bool {
-        match self {
-            Provider::Claude => claude::shows_permission_prompt(lines),
-            Provider::Codex => codex::shows_permission_prompt(lines),
-            Provider::Gemini => gemini::shows_permission_prompt(lines),
-            Provider::Command => false,
-        }
+        self.agent()
+            .is_some_and(|agent| agent.shows_permission_prompt(lines))
     }
 
-    /// The keys (tmux key names) that give `answer` to the permission
-    /// prompt on `lines`, or `None` when it offers no such choice (a
-    /// prompt without "don't ask again").
+    /// See [`Agent::answer_keys`].
     pub fn answer_keys(self, answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
-        match self {
-            Provider::Claude => claude::answer_keys(answer, lines),
-            Provider::Codex => codex::answer_keys(answer, lines),
-            Provider::Gemini => gemini::answer_keys(answer, lines),
-            Provider::Command => None,
-        }
+        self.agent()?.answer_keys(answer, lines)
     }
 }
 

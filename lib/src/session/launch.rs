@@ -86,7 +86,7 @@ impl TranscriptWatch {
         let complete: Vec<u8> = self.partial.drain(..=end).collect();
         String::from_utf8_lossy(&complete)
             .lines()
-            .any(|line| provider.transcript_interrupt(line))
+            .any(|line| provider.transcript_turn_ended(line))
     }
 }
 

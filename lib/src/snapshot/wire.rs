@@ -47,8 +47,8 @@ pub struct LiveProcess {
     pub pid: u32,
     /// The parent process id (1, or a subreaper, once its parent exited).
     pub ppid: u32,
-    /// The provider of the Run whose evidence attributed the process:
-    /// `claude`, `codex` or `command`.
+    /// The provider of the Run whose evidence attributed the process (a
+    /// `Provider` name).
     pub provider: String,
     /// Its argv from `/proc/<pid>/cmdline`: at most 4 KiB and 64 items, so
     /// the last item may be cut short.
