@@ -468,3 +468,48 @@ fn gemini_a_prompt_that_starts_with_a_dash_is_a_prompt() {
     let env = gemini_env(&model, &["repo"]);
     a_prompt_after_dashes_reaches_the_model(&env, &model, "gemini", "-m is the wrong flag");
 }
+
+/// `lf-session-active` attributes each Session's Gemini to it: the
+/// process lf started and the child Gemini relaunches itself as, for two
+/// Sessions in one folder, none claimed by both.
+#[test]
+fn gemini_processes_are_attributed_to_their_own_session() {
+    let model = gemini::start();
+    let env = gemini_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let (first, _) = start_in(&env, &cwd);
+    let (second, _) = start_in(&env, &cwd);
+    let snapshot: lf::snapshot::LiveSnapshot = env.run("lf-session-active", &[]).json();
+    let mut claimed = Vec::new();
+    for record in [&first, &second] {
+        let agent = env.agent_pid(&record.id) as u32;
+        let session = snapshot
+            .sessions
+            .iter()
+            .find(|session| session.id == record.id)
+            .unwrap_or_else(|| panic!("{} not in {snapshot:#?}", record.id));
+        let process = |pid: u32| session.processes.iter().find(|p| p.pid == pid);
+        let started = process(agent).unwrap_or_else(|| panic!("{agent} in {session:#?}"));
+        assert_eq!(started.provider, "gemini");
+        assert!(
+            started.command.contains(&"--session-id".to_owned()),
+            "{started:#?}"
+        );
+        assert!(
+            session
+                .processes
+                .iter()
+                .any(|p| p.ppid == agent && p.command.iter().any(|arg| arg.ends_with("gemini"))),
+            "the relaunched Gemini beneath {agent}: {session:#?}"
+        );
+        claimed.extend(session.processes.iter().map(|p| p.pid));
+    }
+    let mut unique = claimed.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        claimed.len(),
+        "a process claimed twice: {snapshot:#?}"
+    );
+}
