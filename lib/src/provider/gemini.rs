@@ -372,9 +372,15 @@ fn start_needs_person(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Optio
         }
     };
     let user = read(&dir.join("settings.json"))?;
-    // The system settings (root's, at their fixed place) override the
-    // person's.
-    let system = read(Path::new("/etc/gemini-cli/settings.json"))?;
+    // The system settings (root's: the file the variable names, else the
+    // fixed place) override the person's.
+    let system = env("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+        .filter(|path| !path.is_empty())
+        .map_or_else(
+            || PathBuf::from("/etc/gemini-cli/settings.json"),
+            PathBuf::from,
+        );
+    let system = read(&system)?;
     let setting = |get: &dyn Fn(&Value) -> &Value| -> Value {
         let system = get(&system);
         if system.is_null() {
