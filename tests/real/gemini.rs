@@ -118,8 +118,9 @@ fn gemini_new_active_then_reply_when_the_turn_completes() {
     wait_chats(&env, &["Hello gemini", &chosen[..8]]);
     assert_eq!(env.native_id(&record.id), Some(chosen));
     // The next turn needs nothing from the person while it runs.
-    say(&env, &pane, "[slow: 120] Think for a long time");
-    model.wait_received_prompt("Think for a long time", 30);
+    say_until(&env, &pane, "[slow: 120] Think for a long time", || {
+        model.received_prompt("Think for a long time")
+    });
     wait_for_state(&env, &record.id, SessionState::Active, None, 10);
     assert_hook_log_empty(&env);
 }
@@ -196,7 +197,7 @@ fn gemini_allowed_always_through_lf_session_answer() {
 /// reads: the agent waits for the person.
 #[test]
 fn gemini_a_refused_permission_asks_for_a_reply() {
-    let (_model, env, record, pane) = started();
+    let (model, env, record, pane) = started();
     say(&env, &pane, "[run: touch refused.txt] Make a file");
     wait_screen(&env, &pane, DIALOG, 30);
     wait_for_state(
@@ -217,7 +218,12 @@ fn gemini_a_refused_permission_asks_for_a_reply() {
     assert!(!env.mkdir("repo").join("refused.txt").exists());
     // Refused by the person at the dialog itself (3: "No, suggest
     // changes"), the same.
-    say(&env, &pane, "[run: touch refused-again.txt] Once more");
+    say_until(
+        &env,
+        &pane,
+        "[run: touch refused-again.txt] Once more",
+        || env.show(&record.id).attention == Some(Attention::Approve),
+    );
     wait_for_state(
         &env,
         &record.id,
@@ -268,7 +274,22 @@ fn gemini_a_turn_whose_model_request_fails_asks_for_a_reply() {
         "[drop] a lost connection",
         "all good again",
     ] {
-        turn_ends_in_reply(&env, &model, &record, &pane, prompt);
+        // As `turn_ends_in_reply`, the prompt pressed again until it
+        // arrived: Gemini announces the turn's end (`AfterAgent`) while it
+        // still runs that hook, and an Enter in that moment is lost.
+        let before = env.show(&record.id).attention_since;
+        say_until(&env, &pane, prompt, || model.received_prompt(prompt));
+        wait_record(
+            &env,
+            &record.id,
+            &format!("reply after {prompt:?}"),
+            60,
+            |now| {
+                now.state == SessionState::Active
+                    && now.attention == Some(Attention::Reply)
+                    && now.attention_since > before
+            },
+        );
         wait_screen(&env, &pane, READY, 30);
     }
 }
