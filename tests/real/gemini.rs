@@ -222,7 +222,7 @@ fn gemini_a_refused_permission_asks_for_a_reply() {
         &env,
         &pane,
         "[run: touch refused-again.txt] Once more",
-        || env.show(&record.id).attention == Some(Attention::Approve),
+        || model.received_prompt("Once more"),
     );
     wait_for_state(
         &env,
