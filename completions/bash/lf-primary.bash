@@ -66,7 +66,7 @@ _lf__primary() {
                     return 0
                     ;;
                 --provider)
-                    COMPREPLY=($(compgen -W "claude codex" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
                     return 0
                     ;;
                 *)

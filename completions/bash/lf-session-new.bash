@@ -30,7 +30,7 @@ _lf__session__new() {
             fi
             case "${prev}" in
                 --provider)
-                    COMPREPLY=($(compgen -W "claude codex command" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini command" -- "${cur}"))
                     return 0
                     ;;
                 --model)

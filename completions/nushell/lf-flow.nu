@@ -7,7 +7,7 @@ module completions {
   ]
 
   def "nu-complete lf-flow review provider" [] {
-    [ "claude" "codex" ]
+    [ "claude" "codex" "gemini" ]
   }
 
   # Create (once) and launch the review session of a flow position; print it

@@ -7,7 +7,7 @@ module completions {
   ]
 
   def "nu-complete lf-primary ensure provider" [] {
-    [ "claude" "codex" ]
+    [ "claude" "codex" "gemini" ]
   }
 
   # Find or create the primary session of this repository (or --wave) and run it

@@ -1,7 +1,7 @@
 module completions {
 
   def "nu-complete lf-session-new provider" [] {
-    [ "claude" "codex" "command" ]
+    [ "claude" "codex" "gemini" "command" ]
   }
 
   # Create a conversation with an agent and print its SessionRecord

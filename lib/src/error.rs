@@ -207,6 +207,7 @@ mod tests {
             "no_boot_time",
             "no_chosen_id",
             "no_current_dir",
+            "no_gemini_home",
             "no_git",
             "no_home",
             "no_longer_waiting",

@@ -1,5 +1,6 @@
 //! Fake model servers on 127.0.0.1 for the real agent CLIs: the Anthropic
-//! Messages API (Claude Code) and the OpenAI Responses API (Codex). They
+//! Messages API (Claude Code), the OpenAI Responses API (Codex) and the
+//! Gemini API (Gemini CLI). They
 //! speak just enough HTTP/1.1 (one request per connection, answered with
 //! `Connection: close`) and stream answers as SSE, so the real CLIs run
 //! unchanged against them.
@@ -7,8 +8,9 @@
 //! A test scripts the model through the person's own prompt, so what is
 //! typed into the agent is all a test needs to say:
 //! - `[run: CMD]` — the model calls the shell tool with `CMD` (Claude's
-//!   `Bash`; Codex's `exec_command` asking for escalated permissions, so
-//!   both show a permission dialog unless the command is pre-allowed);
+//!   `Bash`; Codex's `exec_command` asking for escalated permissions;
+//!   Gemini's `run_shell_command`), so each shows a permission dialog
+//!   unless the command is pre-allowed);
 //! - `[slow: SECONDS]` — the answer streams its first words, then stalls
 //!   for that long (a turn a person can interrupt);
 //! - `[fail: STATUS]` — every request of the turn (retries too) is answered
@@ -34,6 +36,7 @@
 #![allow(dead_code)]
 
 pub mod anthropic;
+pub mod gemini;
 pub mod responses;
 
 use serde_json::Value;
@@ -518,11 +521,22 @@ fn event(stream: &mut TcpStream, name: &str, data: &Value) -> bool {
 /// early when the client went away (a write fails) or the server stops.
 /// Returns whether the client is still there.
 fn stall(shared: &Shared, stream: &mut TcpStream, duration: Duration) -> bool {
+    stall_with(shared, stream, duration, b": stalling\n\n")
+}
+
+/// `stall`, keeping the stream open with `keep_alive` (for a client that
+/// does not skip SSE comments).
+fn stall_with(
+    shared: &Shared,
+    stream: &mut TcpStream,
+    duration: Duration,
+    keep_alive: &[u8],
+) -> bool {
     let deadline = Instant::now() + duration;
     while Instant::now() < deadline && !shared.stopping() {
         std::thread::sleep(Duration::from_millis(200));
         if stream
-            .write_all(b": stalling\n\n")
+            .write_all(keep_alive)
             .and_then(|()| stream.flush())
             .is_err()
         {

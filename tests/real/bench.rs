@@ -19,7 +19,7 @@
 //! Prints one JSON line per measurement and a summary of medians.
 
 use super::*;
-use crate::model::{Server, anthropic, responses};
+use crate::model::{Server, anthropic, gemini, responses};
 use std::time::{Duration, Instant};
 
 struct Cli {
@@ -31,16 +31,19 @@ struct Cli {
     ready: &'static str,
     /// The CLI's permission dialog.
     dialog: &'static str,
+    /// What the CLI shows while a turn runs.
+    running: &'static str,
     start: fn() -> Server,
     env: fn(&Server, &[&str]) -> Env,
 }
 
-const CLIS: [Cli; 2] = [
+const CLIS: [Cli; 3] = [
     Cli {
         provider: "claude",
         direct: &[],
         ready: "for shortcuts",
         dialog: "Do you want to proceed?",
+        running: "esc to interrupt",
         start: anthropic::start,
         env: claude_env,
     },
@@ -49,8 +52,18 @@ const CLIS: [Cli; 2] = [
         direct: &["-c", "check_for_update_on_startup=false"],
         ready: "for shortcuts",
         dialog: "Would you like to run the following command?",
+        running: "esc to interrupt",
         start: responses::start,
         env: codex_env,
+    },
+    Cli {
+        provider: "gemini",
+        direct: &[],
+        ready: "Type your message",
+        dialog: "Allow execution of",
+        running: "esc to cancel",
+        start: gemini::start,
+        env: gemini_env,
     },
 ];
 
@@ -199,16 +212,14 @@ fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
     });
     until("the prompt again", || screen_has(&env, &pane, cli.ready));
     say(&env, &pane, "[slow: 60] Think");
-    until("the turn running", || {
-        screen_has(&env, &pane, "esc to interrupt")
-    });
+    until("the turn running", || screen_has(&env, &pane, cli.running));
     until("working", || env.show(&record.id).attention.is_none());
-    let escaped = press_until_gone(&env, &pane, "Escape", "esc to interrupt");
+    let escaped = press_until_gone(&env, &pane, "Escape", cli.running);
     let replied = until("reply after Esc", || {
         env.show(&record.id).attention == Some(Attention::Reply)
     });
     // The agent's own history holds the exchange before it is killed
-    // (`.claude` or `.codex` in the sealed HOME).
+    // (`.claude`, `.codex` or `.gemini` in the sealed HOME).
     let history = env.dir.path().join(format!(".{}", cli.provider));
     wait_history(&history, &["[slow: 60] Think"], 30);
     env.tmux(&["kill-pane", "-t", &pane]);
@@ -235,8 +246,17 @@ fn bench_real_cli_launch_and_reply() {
         .ok()
         .and_then(|value| value.parse().ok());
     let rounds = benchmark.unwrap_or(1);
+    // `LF_BENCH_CLIS=gemini,codex` measures only those.
+    let only = std::env::var("LF_BENCH_CLIS").ok();
+    let clis: Vec<&Cli> = CLIS
+        .iter()
+        .filter(|cli| {
+            only.as_deref()
+                .is_none_or(|only| only.split(',').any(|name| name == cli.provider))
+        })
+        .collect();
     println!("\nreal CLI launch benchmark ({rounds} rounds each, medians, ms)");
-    for cli in &CLIS {
+    for cli in &clis {
         let (mut lf_start, mut lf_reply, mut raw_start, mut raw_reply) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for round in 0..rounds {
@@ -267,7 +287,7 @@ fn bench_real_cli_launch_and_reply() {
     if benchmark.is_none() {
         return;
     }
-    for cli in &CLIS {
+    for cli in &clis {
         let mut measured: [Vec<f64>; 4] = Default::default();
         for round in 0..rounds {
             let (a, c, r, o) = attention(cli, round);

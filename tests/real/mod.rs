@@ -12,6 +12,7 @@ mod act;
 mod bench;
 mod claude;
 mod codex;
+mod gemini;
 mod restore;
 mod web;
 
@@ -174,6 +175,59 @@ fn with_codex(env: &mut Env, model: &Server, trusted: &[&str]) {
         ("LF_TEST_MODEL_KEY".into(), "sk-lf-test".into()),
         ("TERM".into(), "xterm-256color".into()),
     ]);
+}
+
+/// The folder holding the real `gemini`, from `LF_TEST_GEMINI` (set by
+/// scripts/test). Fails, never skips.
+pub fn gemini_dir() -> PathBuf {
+    let path = std::env::var_os("LF_TEST_GEMINI").unwrap_or_else(|| {
+        panic!(
+            "LF_TEST_GEMINI is not set: the real-CLI tests need @google/gemini-cli@{}; run them \
+             through scripts/test, which installs it into .tools/agents",
+            version("gemini")
+        )
+    });
+    let path = PathBuf::from(path);
+    assert!(
+        path.is_file(),
+        "LF_TEST_GEMINI={} does not exist: run scripts/test to install Gemini CLI",
+        path.display()
+    );
+    path.parent().unwrap().to_path_buf()
+}
+
+/// An environment for the real Gemini CLI against a fake Gemini API
+/// server: the API key chosen as its sign-in (as a person's first run
+/// leaves it), `trusted` folders (made under the work folder) in its
+/// trusted folders, and one attempt per model request (a failing one
+/// ends the turn at once instead of after minutes of retries).
+pub fn gemini_env(model: &Server, trusted: &[&str]) -> Env {
+    let mut env = Env::new();
+    env.agents = gemini_dir();
+    let home = env.dir.path().join(".gemini");
+    std::fs::create_dir_all(&home).unwrap();
+    let settings = serde_json::json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "general": {"maxAttempts": 1, "enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+        "privacy": {"usageStatisticsEnabled": false},
+    });
+    std::fs::write(home.join("settings.json"), settings.to_string()).unwrap();
+    let folders: serde_json::Map<String, serde_json::Value> = trusted
+        .iter()
+        .map(|name| (env.mkdir(name).display().to_string(), "TRUST_FOLDER".into()))
+        .collect();
+    std::fs::write(
+        home.join("trustedFolders.json"),
+        serde_json::Value::Object(folders).to_string(),
+    )
+    .unwrap();
+    env.vars.retain(|(key, _)| key != "TERM");
+    env.vars.extend([
+        ("GOOGLE_GEMINI_BASE_URL".into(), model.url()),
+        ("GEMINI_API_KEY".into(), "lf-test-gemini-key".into()),
+        ("TERM".into(), "xterm-256color".into()),
+    ]);
+    env
 }
 
 /// Wait until the Session's record satisfies `done` (a generous failure

@@ -7,6 +7,7 @@ use crate::error::domain::{Arg, Domain, ErrorKind};
 use crate::error::untrusted::quote;
 mod claude;
 mod codex;
+mod gemini;
 
 use crate::Result;
 use crate::caller::Caller;
@@ -19,6 +20,8 @@ crate::names::named! {
         Claude,
         /// OpenAI Codex CLI.
         Codex,
+        /// Google's Gemini CLI.
+        Gemini,
         /// Any interactive command, given as an argv.
         Command,
     }
@@ -121,6 +124,7 @@ impl Provider {
         match self {
             Provider::Claude => Some(&claude::Claude),
             Provider::Codex => Some(&codex::Codex),
+            Provider::Gemini => Some(&gemini::Gemini),
             Provider::Command => None,
         }
     }
@@ -559,8 +563,12 @@ pub enum ProviderError {
     },
     #[error("this command session has no argv to run")]
     NoArgv,
-    #[error("a Claude Run has no chosen session id")]
+    #[error("a Claude or Gemini Run has no chosen session id")]
     NoChosenId,
+    #[error(
+        "neither GEMINI_CLI_HOME nor HOME is an absolute path, and Gemini CLI keeps your settings under it: set HOME"
+    )]
+    NoGeminiHome,
 }
 
 impl Domain for ProviderError {
@@ -661,7 +669,7 @@ mod tests {
         for &provider in Provider::ALL {
             assert_eq!(Provider::parse(provider.as_str()).unwrap(), provider);
         }
-        assert!(Provider::parse("gemini").is_err());
+        assert!(Provider::parse("gpt").is_err());
     }
 
     #[test]
