@@ -10,9 +10,9 @@
 #     the only process with it open, and rebuild the WAL index first).
 #   - lf-session-open --print against lf-session-list --limit 1 on a Home of
 #     SESSIONS sessions. Goal: <= 1.2x.
-#   - the real Claude Code, Codex and OpenCode CLIs (tests/real/bench.rs,
-#     against the tests' fake model servers, in a loopback-only network
-#     namespace):
+#   - the real Claude Code, Codex, Gemini and OpenCode CLIs
+#     (tests/real/bench.rs, against the tests' fake model servers, in a
+#     loopback-only network namespace):
 #     lf-session-new until the prompt is on screen and lf-session-list
 #     says active, against the same CLI started directly in tmux; and the
 #     model server's last byte until lf-session-list says reply, against
@@ -21,7 +21,8 @@
 #
 # Usage: bench/launch.sh
 # Environment (defaults): SESSIONS=10000 REPS=200 WARMUP=10 ROUNDS=5 KEEP=0
-# REAL=1 (0 skips the real CLIs); BIN_DIR (a folder of release builds to
+# REAL=1 (0 skips the real CLIs); LF_BENCH_CLIS (e.g. gemini,codex: only
+# those real CLIs; all by default); BIN_DIR (a folder of release builds to
 # measure instead of building this checkout's; the real CLIs' part always
 # builds this checkout).
 # Exit status: 0 when the hook and open goals hold, 1 otherwise (the real

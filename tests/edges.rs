@@ -2,9 +2,10 @@ use crate::util::*;
 use std::io::Read;
 use std::process::Stdio;
 
-const BINARIES: [&str; 21] = [
+const BINARIES: [&str; 22] = [
     "lf-session-list",
     "lf-session-count",
+    "lf-session-usage",
     "lf-session-next",
     "lf-session-watch",
     "lf-session-new",

@@ -578,7 +578,7 @@ fn the_hook_log_says_why_a_call_changed_nothing() {
              2026-12-02T07:00:00.000000Z claude run=\"{run}\" claude reported native id \
              \"11111111-2222-4333-8444-555555555555\" but Run {run} has {chosen}; not adopted\n\
              2026-12-02T07:00:00.000000Z \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\" run=- unknown \
-             provider \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\": choose claude, codex, command\n"
+             provider \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\": choose claude, codex, gemini, command\n"
         )
     );
 }
@@ -874,7 +874,7 @@ fn lf_install_shell_says_what_it_kept_and_what_will_not_work_yet() {
 fn a_provider_that_is_not_installed_is_named_with_how_to_install_it() {
     let mut env = Env::new();
     env.agents = env.dir.path().join("no-agents");
-    let said = ["claude", "codex"].map(|provider| {
+    let said = ["claude", "codex", "gemini"].map(|provider| {
         said(
             &env,
             "lf-session-new",
@@ -888,6 +888,8 @@ fn a_provider_that_is_not_installed_is_named_with_how_to_install_it() {
             "\"claude\" is not on PATH: install Claude Code (npm install -g \
              @anthropic-ai/claude-code) or choose another --provider",
             "\"codex\" is not on PATH: install the Codex CLI (npm install -g @openai/codex) or \
+             choose another --provider",
+            "\"gemini\" is not on PATH: install Gemini CLI (npm install -g @google/gemini-cli) or \
              choose another --provider"
         ]
     );

@@ -845,3 +845,76 @@ fn a_prefix_is_pinned_by_the_host_that_has_the_session() {
             .fails_with(2, "ambiguous_prefix");
     }
 }
+
+/// Issue 25: `lf-session-usage --hosts` sums each host's Sessions there
+/// (its own transcripts, read by its own lf) and prints its rows beside
+/// this Home's, named by host; a host that fails is a problem on stderr.
+#[test]
+fn usage_is_summed_on_each_host_and_named_by_it() {
+    use crate::usage::{append, assistant, claude_session, prompt};
+    let remote = Remote::new();
+    let here = &remote.here;
+    remote.add("other");
+    here.run("lf-host", &["add", "down"]).ok();
+    let at = "2026-12-01T10:00:00Z";
+    for (env, input) in [(here, 10), (&remote.other, 1000)] {
+        let (_, _, transcript) = claude_session(env);
+        append(
+            &transcript,
+            &format!(
+                "{}\n{}\n",
+                prompt(at, "Go"),
+                assistant(
+                    "msg_1",
+                    "2026-12-01T10:00:04Z",
+                    "claude-fake",
+                    [input, 2, 3, 4]
+                )
+            ),
+        );
+    }
+    let ran = here.run(
+        "lf-session-usage",
+        &[
+            "--hosts",
+            "--by",
+            "provider",
+            "--json",
+            "--host-timeout",
+            "5",
+        ],
+    );
+    let rows: Vec<lf::wire::UsageRow> = ran.json();
+    let mut summed: Vec<(Option<&str>, &str, u64)> = rows
+        .iter()
+        .map(|row| {
+            (
+                row.host.as_deref(),
+                row.key.as_str(),
+                row.usage.tokens.input,
+            )
+        })
+        .collect();
+    summed.sort();
+    assert_eq!(
+        summed,
+        [(None, "claude", 10), (Some("other"), "claude", 1000)]
+    );
+    let problems = problems_of(&ran);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(
+        (problems[0].host.as_str(), problems[0].problem),
+        ("down", HostProblemKind::Unreachable)
+    );
+    // The table names the host of each row.
+    let table = here.run("lf-session-usage", &["--host", "other", "--by", "provider"]);
+    table.ok();
+    assert!(
+        table
+            .stdout
+            .lines()
+            .any(|line| line.contains("other") && line.contains("1000")),
+        "{}",
+        table.stdout
+    );
+}

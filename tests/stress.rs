@@ -251,7 +251,7 @@ fn hooks_alone_keep_the_wal_bounded() {
     let wal = env.home().join("loopflow.db-wal");
     let mut largest = 0;
     for step in 0..800usize {
-        let event = ["Notification", "Stop"][step % 2];
+        let event = ["PermissionRequest", "Stop"][step % 2];
         assert!(
             spawn_hook(&env, &run, &native, event)
                 .wait()
@@ -301,7 +301,7 @@ fn the_wal_stays_bounded_across_thousands_of_separate_writers() {
     };
     let wal = env.home().join("loopflow.db-wal");
     let wal_size = || std::fs::metadata(&wal).map(|meta| meta.len()).unwrap_or(0);
-    let events = ["UserPromptSubmit", "Notification", "Stop"];
+    let events = ["UserPromptSubmit", "PermissionRequest", "Stop"];
     let (mut largest, mut created, mut killed) = (0u64, 4usize, 0usize);
     for step in 0..1800usize {
         if step % 6 == 5 {

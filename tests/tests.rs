@@ -60,6 +60,8 @@ mod session_send;
 mod short_ids;
 /// Many processes at once, killed writers, corrupt and newer databases.
 mod stress;
+/// lf-session-usage: tokens, turns, time and cost from the agents' own records.
+mod usage;
 /// lf-session-watch: the change stream, resumed, filtered, run per event, pruned.
 mod watch;
 /// lf-web: its guard over real HTTP, its page in a real headless Chromium.

@@ -35,6 +35,7 @@ pub fn bin(name: &str) -> PathBuf {
         "lf-host" => env!("CARGO_BIN_EXE_lf-host"),
         "lf-session-send" => env!("CARGO_BIN_EXE_lf-session-send"),
         "lf-session-answer" => env!("CARGO_BIN_EXE_lf-session-answer"),
+        "lf-session-usage" => env!("CARGO_BIN_EXE_lf-session-usage"),
         // The web crate's binary: built beside these.
         "lf-web" => return built_beside("lf-web", "lf-web"),
         other => panic!("no binary named {other}"),

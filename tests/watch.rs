@@ -116,8 +116,8 @@ fn hooks_are_printed_as_they_arrive_with_the_record_after_them() {
     claude_hook(
         &env,
         &record.id,
-        "Notification",
-        r#","notification_type":"permission_prompt""#,
+        "PermissionRequest",
+        r#","tool_name":"Bash""#,
     );
     let approve = follower.next("the approval");
     assert_eq!(

@@ -809,8 +809,8 @@ pub(crate) mod browser {
         hook(
             &env,
             &approve,
-            "Notification",
-            r#","notification_type":"permission_prompt""#,
+            "PermissionRequest",
+            r#","tool_name":"Bash""#,
         );
 
         let web = Web::start(&env);

@@ -148,15 +148,14 @@ fn main() -> Result<()> {
             .collect::<rusqlite::Result<_>>()?
     };
 
-    let events = ["UserPromptSubmit", "Notification", "Stop"];
+    let events = ["UserPromptSubmit", "PermissionRequest", "Stop"];
     let payload = |native: &str, event: &str| -> Vec<u8> {
         json!({
             "hook_event_name": event,
             "session_id": native,
             "transcript_path": "/nonexistent/transcript.jsonl",
             "cwd": "/",
-            "notification_type": "permission_prompt",
-            "message": "Claude needs your permission to use Bash",
+            "tool_name": "Bash",
         })
         .to_string()
         .into_bytes()

@@ -222,7 +222,7 @@ _lf__flow() {
                     return 0
                     ;;
                 --provider)
-                    COMPREPLY=($(compgen -W "claude codex opencode" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini opencode" -- "${cur}"))
                     return 0
                     ;;
                 --model)

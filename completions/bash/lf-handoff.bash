@@ -274,7 +274,7 @@ _lf__handoff() {
                     return 0
                     ;;
                 --provider)
-                    COMPREPLY=($(compgen -W "claude codex opencode command" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini opencode command" -- "${cur}"))
                     return 0
                     ;;
                 --provider-session-id)

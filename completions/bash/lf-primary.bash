@@ -66,7 +66,7 @@ _lf__primary() {
                     return 0
                     ;;
                 --provider)
-                    COMPREPLY=($(compgen -W "claude codex opencode" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -30,7 +30,7 @@ _lf__session__new() {
             fi
             case "${prev}" in
                 --provider)
-                    COMPREPLY=($(compgen -W "claude codex opencode command" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini opencode command" -- "${cur}"))
                     return 0
                     ;;
                 --model)

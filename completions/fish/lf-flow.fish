@@ -40,6 +40,7 @@ complete -c lf-flow -n "__fish_lf_flow_using_subcommand review" -l iteration -d 
 complete -c lf-flow -n "__fish_lf_flow_using_subcommand review" -l prompt -d 'Extra instructions for the review agent' -r
 complete -c lf-flow -n "__fish_lf_flow_using_subcommand review" -l provider -d 'The agent CLI for the review' -r -f -a "claude\t''
 codex\t''
+gemini\t''
 opencode\t''"
 complete -c lf-flow -n "__fish_lf_flow_using_subcommand review" -l model -d 'The model, passed to the provider\'s --model' -r
 complete -c lf-flow -n "__fish_lf_flow_using_subcommand review" -l no-launch -d 'Only record the review; do not launch its agent'

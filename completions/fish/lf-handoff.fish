@@ -36,6 +36,7 @@ complete -c lf-handoff -n "__fish_lf_handoff_needs_command" -f -a "help" -d 'Pri
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l cwd -d 'The terminal\'s working directory: the Task\'s worktree, or the Wave\'s repository' -r -F
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l provider -d 'The agent CLI whose terminal is handed over' -r -f -a "claude\t''
 codex\t''
+gemini\t''
 opencode\t''
 command\t''"
 complete -c lf-handoff -n "__fish_lf_handoff_using_subcommand open" -l provider-session-id -d 'The provider\'s own id of the conversation (Claude\'s session UUID, Codex\'s thread id)' -r

@@ -32,6 +32,7 @@ complete -c lf-primary -n "__fish_lf_primary_needs_command" -f -a "help" -d 'Pri
 complete -c lf-primary -n "__fish_lf_primary_using_subcommand ensure" -l wave -d 'The wave (id or name) instead of the current repository' -r
 complete -c lf-primary -n "__fish_lf_primary_using_subcommand ensure" -l provider -d 'The agent for a new primary session' -r -f -a "claude\t''
 codex\t''
+gemini\t''
 opencode\t''"
 complete -c lf-primary -n "__fish_lf_primary_using_subcommand ensure" -l attach -d 'Go to the session afterwards'
 complete -c lf-primary -n "__fish_lf_primary_using_subcommand ensure" -s h -l help -d 'Print help'

@@ -1,5 +1,6 @@
 complete -c lf-session-new -l provider -d 'The agent CLI to run' -r -f -a "claude\t''
 codex\t''
+gemini\t''
 opencode\t''
 command\t''"
 complete -c lf-session-new -l model -d 'The model, passed to the provider\'s --model' -r

@@ -7,7 +7,7 @@ module completions {
   ]
 
   def "nu-complete lf-flow review provider" [] {
-    [ "claude" "codex" "opencode" ]
+    [ "claude" "codex" "gemini" "opencode" ]
   }
 
   # Create (once) and launch the review session of a flow position; print it

@@ -7,7 +7,7 @@ module completions {
   ]
 
   def "nu-complete lf-handoff open provider" [] {
-    [ "claude" "codex" "opencode" "command" ]
+    [ "claude" "codex" "gemini" "opencode" "command" ]
   }
 
   # Open a handoff (or find the one this request opened) and print `{created, handoff}`

@@ -7,7 +7,7 @@ module completions {
   ]
 
   def "nu-complete lf-primary ensure provider" [] {
-    [ "claude" "codex" "opencode" ]
+    [ "claude" "codex" "gemini" "opencode" ]
   }
 
   # Find or create the primary session of this repository (or --wave) and run it

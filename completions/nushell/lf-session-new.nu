@@ -1,7 +1,7 @@
 module completions {
 
   def "nu-complete lf-session-new provider" [] {
-    [ "claude" "codex" "opencode" "command" ]
+    [ "claude" "codex" "gemini" "opencode" "command" ]
   }
 
   # Create a conversation with an agent and print its SessionRecord

@@ -360,6 +360,7 @@ mod tests {
                 "DROP TRIGGER sessions_attention_counted; DROP TABLE attention_counts; \
                  CREATE INDEX sessions_attention_kind ON sessions (attention) \
                  WHERE attention IS NOT NULL; ALTER TABLE events DROP COLUMN by_person; \
+                 DROP TABLE usage_sources; DROP TABLE usage_models; DROP TABLE usage_time; \
                  PRAGMA user_version = 8;",
             )
             .unwrap();

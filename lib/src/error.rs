@@ -38,6 +38,7 @@ pub use crate::session::launch::LaunchError;
 pub use crate::session::pick::PickError;
 pub use crate::session::worktree::WorktreeError;
 pub use crate::tmux::TmuxError;
+pub use crate::usage::UsageError;
 pub use crate::work::WorkError;
 pub use domain::{Arg, Domain, ErrorKind, What};
 pub use hint::{Command, Hint};
@@ -110,6 +111,7 @@ mod tests {
             HookError::VARIANTS,
             EventsError::VARIANTS,
             PickError::VARIANTS,
+            UsageError::VARIANTS,
         ];
         let own = [
             "in_variable",
@@ -147,6 +149,7 @@ mod tests {
             "bad_host_list",
             "bad_id",
             "bad_parent",
+            "bad_prices",
             "bad_remote_path",
             "bad_seconds",
             "bad_selector",
@@ -204,6 +207,7 @@ mod tests {
             "no_boot_time",
             "no_chosen_id",
             "no_current_dir",
+            "no_gemini_home",
             "no_git",
             "no_home",
             "no_longer_waiting",
@@ -247,6 +251,7 @@ mod tests {
             "run_of_other_session",
             "session_not_found",
             "shared_folder",
+            "shared_prices",
             "sqlite",
             "stale_review",
             "start_timeout",

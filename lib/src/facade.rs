@@ -31,6 +31,7 @@
 //! - The change stream (`changes/watch.rs`): [`Lf::watch`].
 //! - The live-process snapshot (`snapshot/`): [`Lf::active`].
 //! - Hooks (`hook.rs`): [`Lf::receive_hook`], [`Lf::log_hook`].
+//! - What Sessions used (`usage/report.rs`): [`Lf::usage`].
 //! - Waves and Tasks (`work.rs`): [`Lf::add_wave`], [`Lf::waves`],
 //!   [`Lf::add_task`], [`Lf::tasks`], [`Lf::finish_task`].
 //! - Flows (`flow.rs`): [`Lf::review`], [`Lf::advance_flow`],

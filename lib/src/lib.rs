@@ -68,6 +68,7 @@ pub mod store;
 #[cfg(not(feature = "testing"))]
 pub(crate) mod store;
 pub mod tmux;
+pub mod usage;
 pub mod wire;
 pub mod work;
 
@@ -83,8 +84,8 @@ use error::hint::Hint;
 use error::untrusted::quote;
 use error::{
     EventsError, FlowError, GitError, HandoffError, HomeError, HookError, InputError, LaunchError,
-    LivenessError, PickError, ProviderError, RemoteError, SessionError, TmuxError, WorkError,
-    WorktreeError,
+    LivenessError, PickError, ProviderError, RemoteError, SessionError, TmuxError, UsageError,
+    WorkError, WorktreeError,
 };
 use std::fmt;
 
@@ -128,6 +129,8 @@ pub enum Error {
     Events(#[from] EventsError),
     #[error(transparent)]
     Pick(#[from] PickError),
+    #[error(transparent)]
+    Usage(#[from] UsageError),
 
     /// An error in the value of an environment variable (`LF_RUN_ID`).
     #[error("{variable}: {inner}")]
@@ -195,6 +198,7 @@ impl Error {
             Hook(error) => Layer::Domain(error),
             Events(error) => Layer::Domain(error),
             Pick(error) => Layer::Domain(error),
+            Usage(error) => Layer::Domain(error),
             InVariable { inner, .. } | About { inner, .. } | During { inner, .. } => {
                 Layer::Wrapped(inner)
             }

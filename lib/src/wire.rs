@@ -638,3 +638,89 @@ pub struct HandoffListRow {
     /// Seconds since the handoff was opened.
     pub age_secs: Seconds,
 }
+
+/// Tokens by kind (`lf-session-usage`): `input` the model read that no
+/// cache served, `output` it wrote (reasoning included), `cache_creation`
+/// it wrote to the prompt cache, `cache_read` the cache served; `total`
+/// is their sum.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenCounts {
+    pub input: u64,
+    pub output: u64,
+    pub cache_creation: u64,
+    pub cache_read: u64,
+    pub total: u64,
+}
+
+/// What one model used, and its cost in US dollars (`null`: the price
+/// table has no price for it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelUsage {
+    pub model: String,
+    /// Model requests the agent's records hold.
+    pub requests: u64,
+    pub tokens: TokenCounts,
+    #[serde(deserialize_with = "required")]
+    pub cost: Option<f64>,
+}
+
+/// What Sessions used, from the agents' own records
+/// (docs/decisions/0030-usage.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Usage {
+    pub tokens: TokenCounts,
+    pub requests: u64,
+    /// Turns the person started.
+    pub turns: u64,
+    /// From each turn's start to the agent's last work in it.
+    pub working: Seconds,
+    /// From a turn's last work to the person's next prompt.
+    pub waiting: Seconds,
+    /// By model, most tokens first.
+    pub models: Vec<ModelUsage>,
+    /// US dollars; `null` when a model used has no price (see `unpriced`),
+    /// never a partial sum that looks whole.
+    #[serde(deserialize_with = "required")]
+    pub cost: Option<f64>,
+    /// The models used whose price the table lacks.
+    pub unpriced: Vec<String>,
+}
+
+crate::names::named! {
+    "usage grouping", Some(crate::Arg::By);
+    /// What `lf-session-usage` sums by.
+    pub enum UsageBy {
+        /// Each Session.
+        Session,
+        /// Each day (UTC) the agents worked.
+        Day,
+        /// Each working directory.
+        Folder,
+        /// Each repository (the Git checkout holding the working directory).
+        Repository,
+        /// Each provider (claude, codex, …).
+        Provider,
+    }
+}
+
+/// One row of `lf-session-usage`: the sums of one group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UsageRow {
+    pub by: UsageBy,
+    /// The group: a Session id, a day (`YYYY-MM-DD`), a folder, a
+    /// repository, or a provider.
+    pub key: String,
+    /// The host (as in the host list) whose Home it is; null for this one.
+    #[serde(deserialize_with = "required")]
+    pub host: Option<String>,
+    /// A Session's title (`by: session` only; null otherwise).
+    #[serde(deserialize_with = "required")]
+    pub title: Option<String>,
+    /// The Sessions summed.
+    pub sessions: u64,
+    pub usage: Usage,
+}

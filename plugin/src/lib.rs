@@ -36,6 +36,7 @@ impl Plugin for LfPlugin {
             Box::new(commands::WorkWaveAdd),
             Box::new(commands::WorkWaveList),
             Box::new(commands::Count),
+            Box::new(commands::Usage),
             Box::new(commands::Watch),
             Box::new(commands::WorkTaskAdd),
             Box::new(commands::WorkTaskList),

@@ -650,6 +650,7 @@ fn help_lf_sessions_shows_examples_with_results() {
             "lf session rename",
             "lf session send",
             "lf sessions",
+            "lf usage",
             "lf watch",
             "lf work task add",
             "lf work task finish",

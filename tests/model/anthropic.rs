@@ -3,7 +3,7 @@
 //! (`message_start` … `message_stop`), and side requests (titles, token
 //! counts). A conversation request is one that offers tools.
 
-use super::{Reply, Server, Shared, decide, event, respond, stall, start_stream};
+use super::{Reply, Server, Shared, decide, event, respond, stall, start_stream_with};
 use serde_json::{Value, json};
 use std::net::TcpStream;
 use std::sync::Arc;
@@ -56,6 +56,14 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
                     })
                     .to_string(),
                 );
+                shared.sent_usage(
+                    index,
+                    super::Sent {
+                        input: 12,
+                        output: 4,
+                        ..super::Sent::default()
+                    },
+                );
             }
         }
         _ => respond(
@@ -99,10 +107,16 @@ pub fn latest_user_input(body: &Value) -> (String, bool) {
             _ => Vec::new(),
         }
     };
+    // A tool's result, or Claude telling the model that a subagent it
+    // started in the background finished (a `<task-notification>`): the
+    // model answers what came back, it does not start the task again.
     let tool_result = user.last().is_some_and(|message| {
-        blocks(message)
-            .iter()
-            .any(|block| block["type"] == "tool_result")
+        blocks(message).iter().any(|block| {
+            block["type"] == "tool_result"
+                || block["text"]
+                    .as_str()
+                    .is_some_and(|text| text.contains("<task-notification>"))
+        })
     });
     let prompt = user.iter().rev().find_map(|message| {
         let text: Vec<String> = blocks(message)
@@ -126,13 +140,17 @@ pub fn session_id(request: &super::Request) -> Option<String> {
 }
 
 fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &str, reply: &Reply) {
-    if !start_stream(stream) {
+    // The API's request id, which Claude records beside each message.
+    if !start_stream_with(stream, &format!("request-id: req_fake_{index}\r\n")) {
         return;
     }
+    let sent = super::Sent::of(index);
     let start = json!({"type": "message_start", "message": {
         "id": format!("msg_fake_{index}"), "type": "message", "role": "assistant", "model": model,
         "content": [], "stop_reason": null, "stop_sequence": null,
-        "usage": {"input_tokens": 12, "output_tokens": 1}
+        "usage": {"input_tokens": sent.input, "output_tokens": 1,
+                  "cache_creation_input_tokens": sent.cache_creation,
+                  "cache_read_input_tokens": sent.cache_read}
     }});
     if !event(stream, "message_start", &start) {
         return;
@@ -183,12 +201,18 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
         Reply::Refuse => "refusal",
         _ => "end_turn",
     };
-    let _ = event(
+    // The final usage: output is the whole answer's, as the API gives it.
+    let sent_whole = event(
         stream,
         "message_delta",
         &json!({"type": "message_delta", "delta": {"stop_reason": reason, "stop_sequence": null},
-                "usage": {"output_tokens": 8}}),
+                "usage": {"input_tokens": sent.input, "output_tokens": sent.output,
+                          "cache_creation_input_tokens": sent.cache_creation,
+                          "cache_read_input_tokens": sent.cache_read}}),
     ) && event(stream, "message_stop", &json!({"type": "message_stop"}));
+    if sent_whole {
+        shared.sent_usage(index, sent);
+    }
 }
 
 /// One tool call, its input streamed as JSON.

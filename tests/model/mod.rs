@@ -1,6 +1,7 @@
 //! Fake model servers on 127.0.0.1 for the real agent CLIs: the Anthropic
-//! Messages API (Claude Code), the OpenAI Responses API (Codex) and the
-//! OpenAI Chat Completions API (OpenCode). They
+//! Messages API (Claude Code), the OpenAI Responses API (Codex), the
+//! Gemini API (Gemini CLI) and the OpenAI Chat Completions API (OpenCode).
+//! They
 //! speak just enough HTTP/1.1 (one request per connection, answered with
 //! `Connection: close`) and stream answers as SSE, so the real CLIs run
 //! unchanged against them.
@@ -8,8 +9,9 @@
 //! A test scripts the model through the person's own prompt, so what is
 //! typed into the agent is all a test needs to say:
 //! - `[run: CMD]` — the model calls the shell tool with `CMD` (Claude's
-//!   `Bash`; Codex's `exec_command` asking for escalated permissions, so
-//!   both show a permission dialog unless the command is pre-allowed);
+//!   `Bash`; Codex's `exec_command` asking for escalated permissions;
+//!   Gemini's `run_shell_command`), so each shows a permission dialog
+//!   unless the command is pre-allowed);
 //! - `[slow: SECONDS]` — the answer streams its first words, then stalls
 //!   for that long (a turn a person can interrupt);
 //! - `[fail: STATUS]` — every request of the turn (retries too) is answered
@@ -36,6 +38,7 @@
 
 pub mod anthropic;
 pub mod chat;
+pub mod gemini;
 pub mod responses;
 
 use serde_json::Value;
@@ -60,6 +63,53 @@ pub struct Request {
     pub prompt: String,
     /// When its answer's last byte was written, once it was.
     pub answered: Option<Instant>,
+    /// The usage the answer reported, once it was sent whole.
+    pub usage: Option<Sent>,
+}
+
+impl Request {
+    /// Claude's `/compact` asking for the conversation's summary: its
+    /// answer becomes a user message of the transcript, and its usage is
+    /// recorded nowhere lf reads (docs/decisions/0030-usage.md).
+    pub fn is_compaction(&self) -> bool {
+        self.prompt.contains(COMPACTION)
+    }
+}
+
+/// What Claude's compaction request asks the model (its latest prompt).
+pub const COMPACTION: &str = "Respond with TEXT ONLY";
+
+/// The usage a fake model reported for one answer, by lf's kinds of
+/// token: `input` not served by a cache, `output` (reasoning included),
+/// `cache_creation` (Anthropic's cache writes) and `cache_read`. Each
+/// answer's numbers are its own (they grow with the request's index), so
+/// a request counted twice or missed shows in a sum.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sent {
+    pub input: u64,
+    pub output: u64,
+    pub cache_creation: u64,
+    pub cache_read: u64,
+}
+
+impl Sent {
+    /// The usage of the answer to request `index`.
+    pub fn of(index: usize) -> Sent {
+        let index = index as u64;
+        Sent {
+            input: 1000 + index,
+            output: 40 + index,
+            cache_creation: 200 + index,
+            cache_read: 3000 + index,
+        }
+    }
+
+    pub fn add(&mut self, other: &Sent) {
+        self.input += other.input;
+        self.output += other.output;
+        self.cache_creation += other.cache_creation;
+        self.cache_read += other.cache_read;
+    }
 }
 
 /// What the model does for one conversation request.
@@ -150,6 +200,11 @@ impl Shared {
         self.changed.notify_all();
     }
 
+    /// The answer to request `index` reported this usage.
+    fn sent_usage(&self, index: usize, usage: Sent) {
+        self.requests.lock().unwrap()[index].usage = Some(usage);
+    }
+
     fn answered(&self, index: usize) {
         self.requests.lock().unwrap()[index].answered = Some(Instant::now());
         self.changed.notify_all();
@@ -198,6 +253,22 @@ impl Server {
     /// `http://127.0.0.1:PORT`.
     pub fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The usage the conversation's answers reported, summed: what lf
+    /// must count. Requests that are not the conversation (Claude's
+    /// titles, Codex's title thread) are left out: the agents record
+    /// them nowhere lf reads (docs/decisions/0030-usage.md).
+    pub fn conversation_usage(&self) -> Sent {
+        let mut sum = Sent::default();
+        for request in self.conversation() {
+            if let Some(usage) = request.usage
+                && !request.is_compaction()
+            {
+                sum.add(&usage);
+            }
+        }
+        sum
     }
 
     /// Every request so far.
@@ -414,6 +485,7 @@ fn read_request(stream: &mut TcpStream) -> Option<Request> {
         conversation: false,
         prompt: String::new(),
         answered: None,
+        usage: None,
     })
 }
 
@@ -428,9 +500,15 @@ fn respond(stream: &mut TcpStream, status: &str, content_type: &str, body: &str)
 
 /// Start a server-sent event stream.
 fn start_stream(stream: &mut TcpStream) -> bool {
+    start_stream_with(stream, "")
+}
+
+/// Start a server-sent event stream with more headers (`headers` is
+/// whole lines, each ending in CRLF).
+fn start_stream_with(stream: &mut TcpStream, headers: &str) -> bool {
     write!(
         stream,
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n{headers}Connection: close\r\n\r\n"
     )
     .is_ok()
 }
@@ -445,11 +523,22 @@ fn event(stream: &mut TcpStream, name: &str, data: &Value) -> bool {
 /// early when the client went away (a write fails) or the server stops.
 /// Returns whether the client is still there.
 fn stall(shared: &Shared, stream: &mut TcpStream, duration: Duration) -> bool {
+    stall_with(shared, stream, duration, b": stalling\n\n")
+}
+
+/// `stall`, keeping the stream open with `keep_alive` (for a client that
+/// does not skip SSE comments).
+fn stall_with(
+    shared: &Shared,
+    stream: &mut TcpStream,
+    duration: Duration,
+    keep_alive: &[u8],
+) -> bool {
     let deadline = Instant::now() + duration;
     while Instant::now() < deadline && !shared.stopping() {
         std::thread::sleep(Duration::from_millis(200));
         if stream
-            .write_all(b": stalling\n\n")
+            .write_all(keep_alive)
             .and_then(|()| stream.flush())
             .is_err()
         {

@@ -140,14 +140,27 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
         ),
     };
     if done {
-        let _ = event(
+        // OpenAI's input counts the cached tokens too, and its output the
+        // reasoning ones; no cache writes.
+        let sent = super::Sent {
+            cache_creation: 0,
+            ..super::Sent::of(index)
+        };
+        let input = sent.input + sent.cache_read;
+        let completed = event(
             stream,
             "response.completed",
             &json!({"type": "response.completed", "response": {"id": id, "usage": {
-                "input_tokens": 12, "input_tokens_details": null, "output_tokens": 8,
-                "output_tokens_details": null, "total_tokens": 20
+                "input_tokens": input,
+                "input_tokens_details": {"cached_tokens": sent.cache_read},
+                "output_tokens": sent.output,
+                "output_tokens_details": {"reasoning_tokens": 3},
+                "total_tokens": input + sent.output
             }}}),
         );
+        if completed {
+            shared.sent_usage(index, sent);
+        }
     }
 }
 

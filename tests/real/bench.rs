@@ -19,7 +19,7 @@
 //! Prints one JSON line per measurement and a summary of medians.
 
 use super::*;
-use crate::model::{Server, anthropic, chat, responses};
+use crate::model::{Server, anthropic, chat, gemini, responses};
 use std::time::{Duration, Instant};
 
 struct Cli {
@@ -31,8 +31,8 @@ struct Cli {
     ready: &'static str,
     /// The CLI's permission dialog.
     dialog: &'static str,
-    /// On screen while a turn runs.
-    working: &'static str,
+    /// What the CLI shows while a turn runs.
+    running: &'static str,
     /// On screen after a first Esc, when the CLI wants a second to
     /// interrupt (OpenCode).
     escape_again: Option<&'static str>,
@@ -48,13 +48,13 @@ fn opencode_bench_env(model: &Server, _trusted: &[&str]) -> Env {
     opencode_env(model)
 }
 
-const CLIS: [Cli; 3] = [
+const CLIS: [Cli; 4] = [
     Cli {
         provider: "claude",
         direct: &[],
         ready: "for shortcuts",
         dialog: "Do you want to proceed?",
-        working: "esc to interrupt",
+        running: "esc to interrupt",
         escape_again: None,
         history: Some(".claude"),
         start: anthropic::start,
@@ -65,18 +65,29 @@ const CLIS: [Cli; 3] = [
         direct: &["-c", "check_for_update_on_startup=false"],
         ready: "for shortcuts",
         dialog: "Would you like to run the following command?",
-        working: "esc to interrupt",
+        running: "esc to interrupt",
         escape_again: None,
         history: Some(".codex"),
         start: responses::start,
         env: codex_env,
     },
     Cli {
+        provider: "gemini",
+        direct: &[],
+        ready: "Type your message",
+        dialog: "Allow execution of",
+        running: "esc to cancel",
+        escape_again: None,
+        history: Some(".gemini"),
+        start: gemini::start,
+        env: gemini_env,
+    },
+    Cli {
         provider: "opencode",
         direct: &[],
         ready: "ctrl+p commands",
         dialog: "Permission required",
-        working: "esc interrupt",
+        running: "esc interrupt",
         escape_again: Some("esc again to interrupt"),
         history: None,
         start: chat::start,
@@ -229,9 +240,9 @@ fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
     });
     until("the prompt again", || screen_has(&env, &pane, cli.ready));
     say(&env, &pane, "[slow: 60] Think");
-    until("the turn running", || screen_has(&env, &pane, cli.working));
+    until("the turn running", || screen_has(&env, &pane, cli.running));
     until("working", || env.show(&record.id).attention.is_none());
-    let mut escaped = press_until_gone(&env, &pane, "Escape", cli.working);
+    let mut escaped = press_until_gone(&env, &pane, "Escape", cli.running);
     if let Some(again) = cli.escape_again {
         until("the second Esc asked for", || {
             screen_has(&env, &pane, again)
@@ -242,7 +253,8 @@ fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
         env.show(&record.id).attention == Some(Attention::Reply)
     });
     // The agent's own history holds the exchange before it is killed
-    // (`.claude` or `.codex` in the sealed HOME).
+    // (`.claude`, `.codex` or `.gemini` in the sealed HOME; OpenCode's
+    // SQLite is written as the turn goes).
     if let Some(history) = cli.history {
         wait_history(&env.dir.path().join(history), &["[slow: 60] Think"], 30);
     }
@@ -270,8 +282,17 @@ fn bench_real_cli_launch_and_reply() {
         .ok()
         .and_then(|value| value.parse().ok());
     let rounds = benchmark.unwrap_or(1);
+    // `LF_BENCH_CLIS=gemini,codex` measures only those.
+    let only = std::env::var("LF_BENCH_CLIS").ok();
+    let clis: Vec<&Cli> = CLIS
+        .iter()
+        .filter(|cli| {
+            only.as_deref()
+                .is_none_or(|only| only.split(',').any(|name| name == cli.provider))
+        })
+        .collect();
     println!("\nreal CLI launch benchmark ({rounds} rounds each, medians, ms)");
-    for cli in &CLIS {
+    for cli in &clis {
         let (mut lf_start, mut lf_reply, mut raw_start, mut raw_reply) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for round in 0..rounds {
@@ -302,7 +323,7 @@ fn bench_real_cli_launch_and_reply() {
     if benchmark.is_none() {
         return;
     }
-    for cli in &CLIS {
+    for cli in &clis {
         let mut measured: [Vec<f64>; 4] = Default::default();
         for round in 0..rounds {
             let (a, c, r, o) = attention(cli, round);

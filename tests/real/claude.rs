@@ -713,3 +713,92 @@ fn claude_a_plan_to_approve_reads_approve_until_approved() {
     let prompt = "[plan: First fix the parser, then its tests] plan it";
     a_dialog_reads_approve_until_answered(&env, &record, &pane, prompt, "First fix the parser");
 }
+
+/// Issue 25: lf's usage of a Session is exactly what the model reported
+/// for the conversation's answers: a turn with a tool (two requests), a
+/// subagent (its own transcript), a `/compact`, a `/clear` (a new
+/// transcript) and a resume (the same one appended) included. Claude's title requests are in no transcript and
+/// are not counted (docs/decisions/0030-usage.md).
+#[test]
+fn claude_usage_is_what_the_model_reported() {
+    let (model, env, record, pane) = started();
+    let turn = |prompt: &str| {
+        say(&env, &pane, prompt);
+        model.wait_prompt(prompt, 30);
+        wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Reply),
+            30,
+        );
+    };
+    turn("Usage one");
+    // lf-serve keeps the Session's usage current as the transcript grows:
+    // the sums are stored before anyone asks lf-session-usage.
+    wait_for("lf-serve to read the turn's usage", 30, || {
+        let stored: i64 = env
+            .db()
+            .query_row(
+                "SELECT COALESCE(SUM(input), 0) FROM usage_models WHERE session_id = ?1",
+                [&record.id],
+                |row| row.get(0),
+            )
+            .unwrap();
+        (stored as u64 == model.conversation_usage().input && stored > 0).then_some(())
+    });
+    let first = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!((first.usage.turns, first.usage.requests), (1, 1));
+    // A command Claude runs without asking: the tool's call, then its
+    // result answered, two requests of one turn.
+    say(&env, &pane, "[run: true] Usage two");
+    model.wait_answered(3, 30);
+    let tool = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(tool.usage.turns, 2);
+    for prompt in ["Usage three", "Usage four"] {
+        turn(prompt);
+    }
+    say(&env, &pane, "/compact");
+    model.wait_prompt(crate::model::COMPACTION, 60);
+    let native = anthropic::session_id(&model.wait_prompt("Usage one", 5)).unwrap();
+    wait_transcript(&env, &native, "compact_boundary");
+    wait_screen(&env, &pane, READY, 30);
+    // The summary's usage is in no record of Claude's: not counted.
+    let compacted = wait_usage_is_the_models(&env, &model, &record.id);
+    assert!(
+        model
+            .conversation()
+            .iter()
+            .any(|request| request.is_compaction() && request.usage.is_some()),
+        "{compacted:#?}"
+    );
+    say(&env, &pane, "/clear");
+    wait_screen(&env, &pane, READY, 20);
+    turn("Usage after the clear");
+    wait_usage_is_the_models(&env, &model, &record.id);
+    env.tmux(&["kill-pane", "-t", &pane]);
+    wait_record(&env, &record.id, "no live agent", 20, |record| {
+        !record.alive
+    });
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
+    let pane = crate::real::pane(&opened);
+    wait_screen(&env, &pane, READY, 60);
+    say(&env, &pane, "Usage after the resume");
+    model.wait_prompt("Usage after the resume", 30);
+    let resumed = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(resumed.usage.turns, 6, "{resumed:#?}");
+    // A subagent (last: Claude's footer then tells of it, not of
+    // shortcuts): its requests are in its own transcript, beside.
+    say(&env, &pane, "[agent: Say hi] Usage of a subagent");
+    wait_for("the subagent's answer", 30, || {
+        model
+            .conversation()
+            .iter()
+            .any(|request| request.prompt == "Say hi" && request.usage.is_some())
+            .then_some(())
+    });
+    let delegated = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(delegated.usage.turns, 7, "{delegated:#?}");
+    assert_eq!(delegated.usage.models.len(), 1, "{delegated:#?}");
+    assert_eq!(delegated.usage.cost, None, "the fake model has no price");
+}

@@ -498,3 +498,46 @@ fn codex_a_turn_whose_model_request_fails_asks_for_a_reply() {
         wait_screen(&env, &pane, READY, 30);
     }
 }
+
+/// Issue 25: lf's usage of a Session is exactly what the model reported
+/// for the conversation's answers, across a resume (the rollout appended
+/// to), a `/compact` and a `/new`. The title thread is not the
+/// conversation: its usage is not counted (docs/decisions/0030-usage.md).
+#[test]
+fn codex_usage_is_what_the_model_reported() {
+    let (model, env, record, pane) = started();
+    let turn = |pane: &str, prompt: &str| {
+        say(&env, pane, prompt);
+        model.wait_prompt(prompt, 60);
+        wait_usage_is_the_models(&env, &model, &record.id)
+    };
+    let first = turn(&pane, "Usage one");
+    assert_eq!(
+        (first.usage.turns, first.usage.requests),
+        (1, 1),
+        "{first:#?}"
+    );
+    turn(&pane, "Usage two");
+    wait_rollout(&env, &["Usage two", "Answer"]);
+    let pane = kill_and_reopen(&env, &record.id, &pane);
+    let resumed = turn(&pane, "Usage after the resume");
+    assert_eq!(resumed.usage.turns, 3, "{resumed:#?}");
+    say(&env, &pane, "/compact");
+    wait_screen(&env, &pane, READY, 60);
+    turn(&pane, "Usage after the compact");
+    say(&env, &pane, "/new");
+    wait_screen(&env, &pane, READY, 60);
+    let last = turn(&pane, "Usage of a new thread");
+    assert_eq!(last.usage.models.len(), 1, "{last:#?}");
+    assert_eq!(last.usage.cost, None, "the fake model has no price");
+    // Codex records its compaction's usage in the rollout: counted.
+    assert!(
+        model
+            .conversation()
+            .iter()
+            .any(|request| request.prompt.contains("CONTEXT CHECKPOINT COMPACTION")),
+        "no compaction was asked"
+    );
+    // Six turns (the compaction is one of Codex's), a request each.
+    assert_eq!((last.usage.turns, last.usage.requests), (6, 6), "{last:#?}");
+}

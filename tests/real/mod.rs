@@ -12,6 +12,7 @@ mod act;
 mod bench;
 mod claude;
 mod codex;
+mod gemini;
 mod opencode;
 mod restore;
 mod web;
@@ -224,6 +225,59 @@ fn with_codex(env: &mut Env, model: &Server, trusted: &[&str]) {
         ("LF_TEST_MODEL_KEY".into(), "sk-lf-test".into()),
         ("TERM".into(), "xterm-256color".into()),
     ]);
+}
+
+/// The folder holding the real `gemini`, from `LF_TEST_GEMINI` (set by
+/// scripts/test). Fails, never skips.
+pub fn gemini_dir() -> PathBuf {
+    let path = std::env::var_os("LF_TEST_GEMINI").unwrap_or_else(|| {
+        panic!(
+            "LF_TEST_GEMINI is not set: the real-CLI tests need @google/gemini-cli@{}; run them \
+             through scripts/test, which installs it into .tools/agents",
+            version("gemini")
+        )
+    });
+    let path = PathBuf::from(path);
+    assert!(
+        path.is_file(),
+        "LF_TEST_GEMINI={} does not exist: run scripts/test to install Gemini CLI",
+        path.display()
+    );
+    path.parent().unwrap().to_path_buf()
+}
+
+/// An environment for the real Gemini CLI against a fake Gemini API
+/// server: the API key chosen as its sign-in (as a person's first run
+/// leaves it), `trusted` folders (made under the work folder) in its
+/// trusted folders, and one attempt per model request (a failing one
+/// ends the turn at once instead of after minutes of retries).
+pub fn gemini_env(model: &Server, trusted: &[&str]) -> Env {
+    let mut env = Env::new();
+    env.agents = gemini_dir();
+    let home = env.dir.path().join(".gemini");
+    std::fs::create_dir_all(&home).unwrap();
+    let settings = serde_json::json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "general": {"maxAttempts": 1, "enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+        "privacy": {"usageStatisticsEnabled": false},
+    });
+    std::fs::write(home.join("settings.json"), settings.to_string()).unwrap();
+    let folders: serde_json::Map<String, serde_json::Value> = trusted
+        .iter()
+        .map(|name| (env.mkdir(name).display().to_string(), "TRUST_FOLDER".into()))
+        .collect();
+    std::fs::write(
+        home.join("trustedFolders.json"),
+        serde_json::Value::Object(folders).to_string(),
+    )
+    .unwrap();
+    env.vars.retain(|(key, _)| key != "TERM");
+    env.vars.extend([
+        ("GOOGLE_GEMINI_BASE_URL".into(), model.url()),
+        ("GEMINI_API_KEY".into(), "lf-test-gemini-key".into()),
+        ("TERM".into(), "xterm-256color".into()),
+    ]);
+    env
 }
 
 /// Wait until the Session's record satisfies `done` (a generous failure
@@ -570,4 +624,73 @@ pub fn choose(env: &Env, pane: &str, dialog: &str, label: &str) {
             _ => std::thread::sleep(std::time::Duration::from_millis(50)),
         }
     }
+}
+
+/// Wait until lf's usage of a Session is exactly what the fake model
+/// reported for the conversation's answers (the agent writes its records
+/// behind its screen, a moment after the turn ends); fail showing both and
+/// the agent's records where usage was read from.
+pub fn wait_usage_is_the_models(env: &Env, model: &Server, id: &str) -> lf::wire::UsageRow {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let sent = model.conversation_usage();
+        let row = crate::usage::session_usage(env, id);
+        let counted = row.as_ref().map(|row| row.usage.tokens);
+        let expected = lf::wire::TokenCounts {
+            input: sent.input,
+            output: sent.output,
+            cache_creation: sent.cache_creation,
+            cache_read: sent.cache_read,
+            total: sent.input + sent.output + sent.cache_creation + sent.cache_read,
+        };
+        if counted == Some(expected) {
+            return row.unwrap();
+        }
+        if std::time::Instant::now() >= deadline {
+            let requests: Vec<String> = model
+                .conversation()
+                .iter()
+                .map(|request| {
+                    let end = request
+                        .prompt
+                        .char_indices()
+                        .nth(60)
+                        .map_or(request.prompt.len(), |(at, _)| at);
+                    format!("{:?} {:?}", &request.prompt[..end], request.usage)
+                })
+                .collect();
+            panic!(
+                "lf counted {counted:#?}\nbut the model sent {expected:#?} for the conversation's requests {requests:#?}\nrecords:\n{}",
+                agent_records(&env.dir.path().join(".claude/projects"))
+                    + &agent_records(&env.dir.path().join(".codex/sessions"))
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+/// Every line of the agents' records under `dir`, each shortened, for a
+/// failure's message.
+fn agent_records(dir: &Path) -> String {
+    let mut shown = String::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return shown;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            shown.push_str(&agent_records(&path));
+        } else if let Ok(text) = std::fs::read_to_string(&path) {
+            shown.push_str(&format!("== {}\n", path.display()));
+            for line in text.lines() {
+                let end = line
+                    .char_indices()
+                    .nth(600)
+                    .map_or(line.len(), |(at, _)| at);
+                shown.push_str(&line[..end]);
+                shown.push('\n');
+            }
+        }
+    }
+    shown
 }

@@ -22,6 +22,7 @@ pub mod session_ready;
 pub mod session_rename;
 pub mod session_restore;
 pub mod session_send;
+pub mod session_usage;
 pub mod session_watch;
 pub mod web;
 pub mod work;
@@ -49,6 +50,7 @@ pub(crate) fn all() -> Vec<clap::Command> {
         named::<host::Cli>(),
         named::<session_open::Cli>(),
         named::<session_count::Cli>(),
+        named::<session_usage::Cli>(),
         named::<session_next::Cli>(),
         named::<session_watch::Cli>(),
         named::<session_pick::Cli>(),

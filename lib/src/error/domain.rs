@@ -89,6 +89,10 @@ pub enum Arg {
     Always,
     /// `lf-session-answer ID ANSWER`: allow or deny.
     Answer,
+    /// What `lf-session-usage` sums by (`--by`).
+    By,
+    /// The first day `lf-session-usage` sums (`--since`).
+    Since,
 }
 
 impl Arg {

@@ -12,6 +12,7 @@
 use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::Result;
 use crate::provider::ProviderError;
+use crate::usage::{Carry, Tally, Tokens};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -149,9 +150,222 @@ fn transcript_path_of(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
     ours.then_some(path)
 }
 
+/// One line of Claude's transcript, as far as usage reads it. Fields lf
+/// does not read are skipped unparsed.
+#[derive(serde::Deserialize)]
+struct UsageLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    timestamp: Option<std::borrow::Cow<'a, str>>,
+    #[serde(rename = "requestId", borrow)]
+    request_id: Option<std::borrow::Cow<'a, str>>,
+    #[serde(rename = "isSidechain", default)]
+    sidechain: bool,
+    #[serde(rename = "isMeta", default)]
+    meta: bool,
+    #[serde(rename = "isCompactSummary", default)]
+    compact_summary: bool,
+    /// Who started a user line (2.1.300 and later): `human` for the
+    /// person's prompt.
+    #[serde(borrow)]
+    origin: Option<Origin<'a>>,
+    message: Option<UsageMessage<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct Origin<'a> {
+    #[serde(borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+}
+
+#[derive(serde::Deserialize)]
+struct UsageMessage<'a> {
+    #[serde(borrow)]
+    id: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    model: Option<std::borrow::Cow<'a, str>>,
+    usage: Option<MessageUsage>,
+    #[serde(default)]
+    content: Option<Content<'a>>,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct MessageUsage {
+    #[serde(default)]
+    input_tokens: i64,
+    #[serde(default)]
+    output_tokens: i64,
+    #[serde(default)]
+    cache_creation_input_tokens: i64,
+    #[serde(default)]
+    cache_read_input_tokens: i64,
+}
+
+/// A user message's content: the person's text, or blocks.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Content<'a> {
+    #[serde(borrow)]
+    Text(std::borrow::Cow<'a, str>),
+    Blocks(Vec<Block<'a>>),
+}
+
+#[derive(serde::Deserialize)]
+struct Block<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    text: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// What a user line of Claude's transcript is, for the time it records.
+#[derive(Debug, PartialEq, Eq)]
+enum UserLine {
+    /// A prompt the person wrote: a turn starts.
+    Prompt,
+    /// A tool's result or an interrupt's mark: the agent's turn goes on
+    /// (or ends) then.
+    Work,
+    /// A slash command's echo and what it printed: Claude's own, no turn.
+    Local,
+}
+
+fn user_line(content: &Content<'_>) -> UserLine {
+    let kind = |text: &str| {
+        let text = text.trim_start();
+        if text.starts_with("<command-") || text.starts_with("<local-command") {
+            UserLine::Local
+        } else if text.starts_with("[Request interrupted by user")
+            || text.starts_with("<task-notification>")
+        {
+            UserLine::Work
+        } else if text.is_empty() {
+            UserLine::Local
+        } else {
+            UserLine::Prompt
+        }
+    };
+    match content {
+        Content::Text(text) => kind(text),
+        Content::Blocks(blocks) => {
+            if blocks
+                .iter()
+                .any(|block| block.kind.as_deref() == Some("tool_result"))
+            {
+                return UserLine::Work;
+            }
+            blocks
+                .iter()
+                .filter(|block| block.kind.as_deref() == Some("text"))
+                .filter_map(|block| block.text.as_deref())
+                .map(kind)
+                .min_by_key(|line| match line {
+                    UserLine::Prompt => 0,
+                    UserLine::Work => 1,
+                    UserLine::Local => 2,
+                })
+                .unwrap_or(UserLine::Local)
+        }
+    }
+}
+
 pub(super) struct Claude;
 
 impl super::Agent for Claude {
+    /// Read one line of Claude's transcript into `tally`: an assistant
+    /// message's `message.usage` (counted once per message id and request id,
+    /// though Claude writes a line per content block, the last line's usage
+    /// standing), a prompt of the person (a turn starts), and the agent's
+    /// work in between. Claude's own side requests (titles) and `/compact`'s
+    /// summary are not in the transcript; a subagent's are in its own file
+    /// (docs/decisions/0030-usage.md).
+    /// A subagent's transcript: `<conversation>/subagents/agent-*.jsonl`
+    /// beside the conversation's `<conversation>.jsonl` (2.1.332).
+    fn usage_companions(&self, transcript: &Path) -> Vec<PathBuf> {
+        let Some(stem) = transcript
+            .file_name()
+            .and_then(|name| name.to_str())
+            .and_then(|name| name.strip_suffix(".jsonl"))
+            .filter(|stem| is_uuid(stem))
+        else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir(transcript.with_file_name(stem).join("subagents"))
+        else {
+            return Vec::new();
+        };
+        let mut found: Vec<PathBuf> = entries
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| {
+                path.file_name()
+                    .and_then(|name| name.to_str())
+                    .is_some_and(|name| name.starts_with("agent-") && name.ends_with(".jsonl"))
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
+    fn read_usage(&self, line: &str, carry: &mut Carry, tally: &mut Tally) {
+        // Most lines of a long transcript are neither: skip them unparsed.
+        if !line.contains("\"assistant\"") && !line.contains("\"user\"") {
+            return;
+        }
+        let Ok(entry) = serde_json::from_str::<UsageLine<'_>>(line) else {
+            return;
+        };
+        let Some(at) = crate::usage::at(entry.timestamp.as_deref()) else {
+            return;
+        };
+        let Some(message) = entry.message else { return };
+        // A subagent's lines (its own file, `isSidechain`): its requests
+        // count; its time is within its parent's turn.
+        let main = !entry.sidechain;
+        match entry.kind.as_deref() {
+            Some("assistant") => {
+                if main {
+                    tally.worked(carry, at);
+                }
+                // A message Claude made up itself (an API error) is no request.
+                let (Some(id), Some(model), Some(usage)) =
+                    (message.id, message.model, message.usage)
+                else {
+                    return;
+                };
+                if model == "<synthetic>" {
+                    return;
+                }
+                let key = format!("{id}:{}", entry.request_id.unwrap_or_default());
+                let tokens = Tokens {
+                    input: usage.input_tokens,
+                    output: usage.output_tokens,
+                    cache_creation: usage.cache_creation_input_tokens,
+                    cache_read: usage.cache_read_input_tokens,
+                };
+                tally.message(carry, &key, at, &model, tokens);
+            }
+            // `/compact`'s summary and Claude's meta lines are its own.
+            Some("user") if !main || entry.meta || entry.compact_summary => {}
+            Some("user") => match message.content.as_ref().map(user_line) {
+                // A line Claude started itself (a subagent's notice) is
+                // the agent's turn going on.
+                Some(UserLine::Prompt)
+                    if entry
+                        .origin
+                        .is_some_and(|origin| origin.kind.is_some_and(|kind| kind != "human")) =>
+                {
+                    tally.worked(carry, at)
+                }
+                Some(UserLine::Prompt) => tally.turn_started(carry, at),
+                Some(UserLine::Work) => tally.worked(carry, at),
+                Some(UserLine::Local) | None => {}
+            },
+            _ => {}
+        }
+    }
+
     fn program(&self) -> &'static str {
         "claude"
     }
@@ -347,6 +561,58 @@ mod tests {
     use super::super::Agent;
     use super::*;
     use std::path::Path;
+
+    /// Lines as Claude Code 2.1.332 writes them (shortened): an assistant
+    /// message with its usage, the person's prompt, a tool's result, the
+    /// summary `/compact` leaves, a slash command's echo and its caveat,
+    /// a message Claude made up (an API error), a subagent's request.
+    #[test]
+    fn usage_reads_claudes_own_lines() {
+        let assistant = |id: &str, at: &str, output: u64| {
+            format!(
+                r#"{{"parentUuid":"p","isSidechain":false,"message":{{"content":[{{"text":"Answer 1.","type":"text"}}],"id":"{id}","model":"claude-opus-5-5","role":"assistant","stop_reason":"end_turn","type":"message","usage":{{"input_tokens":1000,"cache_creation_input_tokens":200,"cache_read_input_tokens":3000,"output_tokens":{output},"output_tokens_details":{{"thinking_tokens":0}},"service_tier":"standard","cache_creation":{{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":200}}}}}},"requestId":"req_1","type":"assistant","uuid":"u","timestamp":"{at}"}}"#
+            )
+        };
+        let lines = [
+            r#"{"parentUuid":null,"isSidechain":false,"promptId":"x","type":"user","message":{"role":"user","content":"Usage one"},"uuid":"a","timestamp":"2026-12-02T14:17:30.190Z","origin":{"kind":"human"}}"#.to_owned(),
+            assistant("msg_1", "2026-12-02T14:17:31.190Z", 1),
+            assistant("msg_1", "2026-12-02T14:17:32.190Z", 40),
+            r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t","type":"tool_result","content":"ok","is_error":false}]},"timestamp":"2026-12-02T14:17:33.190Z"}"#.to_owned(),
+            r#"{"type":"system","subtype":"turn_duration","durationMs":462,"timestamp":"2026-12-02T14:17:33.500Z"}"#.to_owned(),
+            r#"{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation"},"timestamp":"2026-12-02T14:18:00Z"}"#.to_owned(),
+            r#"{"type":"user","isMeta":true,"message":{"role":"user","content":"<local-command-caveat>The command below</local-command-caveat>"},"timestamp":"2026-12-02T14:18:00Z"}"#.to_owned(),
+            r#"{"type":"user","message":{"role":"user","content":"<command-name>/compact</command-name>"},"timestamp":"2026-12-02T14:18:00Z"}"#.to_owned(),
+            r#"{"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error"}],"usage":{"input_tokens":0,"output_tokens":0}},"timestamp":"2026-12-02T14:17:33.190Z"}"#.to_owned(),
+            r#"{"type":"assistant","isSidechain":true,"message":{"id":"s","model":"claude-opus-5-5","usage":{"input_tokens":5,"output_tokens":5}},"timestamp":"2026-12-02T14:18:01Z"}"#.to_owned(),
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Second prompt"}]},"timestamp":"2026-12-02T14:19:00Z"}"#.to_owned(),
+            "not json".to_owned(),
+        ];
+        let (mut carry, mut tally) = (Carry::default(), Tally::default());
+        for line in &lines {
+            Claude.read_usage(line, &mut carry, &mut tally);
+        }
+        let sums = tally.models[&("2026-12-02".to_owned(), "claude-opus-5-5".to_owned())];
+        // The subagent's (sidechain) request counts too.
+        assert_eq!(
+            (sums.tokens, sums.requests),
+            (
+                Tokens {
+                    input: 1005,
+                    output: 45,
+                    cache_creation: 200,
+                    cache_read: 3000
+                },
+                2
+            )
+        );
+        assert_eq!(tally.models.len(), 1, "{tally:?}");
+        let time = tally.time["2026-12-02"];
+        assert_eq!(time.turns, 2, "the compact's lines are no prompt");
+        // 14:17:30.19 to the tool's result at 14:17:33.19; then waiting
+        // until 14:19:00 (the compaction, Claude's own, is neither).
+        assert_eq!(time.working, 3_000_000);
+        assert_eq!(time.waiting, 86_810_000);
+    }
 
     const ID: &str = "4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a";
 

@@ -17,6 +17,7 @@
 use super::{
     Answer, Hook, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote,
 };
+use crate::usage::{Carry, Tally, Tokens};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -177,9 +178,98 @@ fn rollout_path(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
     ours.then_some(path)
 }
 
+/// One line of Codex's rollout, as far as usage reads it.
+#[derive(serde::Deserialize)]
+struct RolloutLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    timestamp: Option<std::borrow::Cow<'a, str>>,
+    payload: Option<RolloutPayload<'a>>,
+}
+
+#[derive(serde::Deserialize)]
+struct RolloutPayload<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    /// `turn_context`'s.
+    #[serde(borrow)]
+    model: Option<std::borrow::Cow<'a, str>>,
+    /// `token_count`'s.
+    info: Option<TokenInfo>,
+}
+
+#[derive(serde::Deserialize)]
+struct TokenInfo {
+    total_token_usage: TokenUsage,
+    last_token_usage: TokenUsage,
+}
+
+/// Codex's token usage: `input_tokens` includes the cached ones, and
+/// `output_tokens` the reasoning ones.
+#[derive(serde::Deserialize)]
+struct TokenUsage {
+    #[serde(default)]
+    input_tokens: i64,
+    #[serde(default)]
+    cached_input_tokens: i64,
+    #[serde(default)]
+    output_tokens: i64,
+}
+
+impl TokenUsage {
+    fn tokens(&self) -> Tokens {
+        Tokens {
+            input: self.input_tokens - self.cached_input_tokens,
+            output: self.output_tokens,
+            cache_creation: 0,
+            cache_read: self.cached_input_tokens,
+        }
+    }
+}
+
 pub(super) struct Codex;
 
 impl super::Agent for Codex {
+    /// Read one line of Codex's rollout into `tally`: a `token_count` event
+    /// (its `last_token_usage`, counted once however often Codex repeats the
+    /// same cumulative total), the model of `turn_context`, a turn's start
+    /// (`task_started`) and end (`task_complete`, `turn_aborted`), and the
+    /// agent's work in between. The title thread has no rollout of its own
+    /// here (docs/decisions/0030-usage.md).
+    fn read_usage(&self, line: &str, carry: &mut Carry, tally: &mut Tally) {
+        let Ok(entry) = serde_json::from_str::<RolloutLine<'_>>(line) else {
+            return;
+        };
+        let (Some(at), Some(payload)) =
+            (crate::usage::at(entry.timestamp.as_deref()), entry.payload)
+        else {
+            return;
+        };
+        match (entry.kind.as_deref(), payload.kind.as_deref()) {
+            (Some("turn_context"), _) => {
+                if let Some(model) = payload.model {
+                    carry.model = Some(model.into_owned());
+                }
+            }
+            (Some("event_msg"), Some("task_started" | "turn_started")) => {
+                tally.turn_started(carry, at);
+            }
+            (Some("event_msg"), Some("task_complete" | "turn_complete" | "turn_aborted")) => {
+                tally.turn_ended(carry, at);
+            }
+            (Some("event_msg"), Some("token_count")) => {
+                tally.worked(carry, at);
+                if let Some(info) = payload.info {
+                    let total = info.total_token_usage.tokens();
+                    tally.request(carry, at, total, info.last_token_usage.tokens());
+                }
+            }
+            (Some("session_meta"), _) => {}
+            _ => tally.worked(carry, at),
+        }
+    }
+
     fn program(&self) -> &'static str {
         "codex"
     }
@@ -351,6 +441,52 @@ mod tests {
     use super::super::Agent;
     use super::*;
     use std::path::Path;
+
+    /// Rollout lines in Codex 0.171's shapes: the turn's model, its start
+    /// and end, its usage events (one repeated), and lines of work.
+    #[test]
+    fn usage_reads_codexs_rollout() {
+        let count = |at: &str, total: u64, last: u64| {
+            format!(
+                r#"{{"timestamp":"{at}","type":"event_msg","payload":{{"type":"token_count","info":{{"total_token_usage":{{"input_tokens":{total},"cached_input_tokens":10,"output_tokens":5,"reasoning_output_tokens":2,"total_tokens":{total}}},"last_token_usage":{{"input_tokens":{last},"cached_input_tokens":10,"output_tokens":5,"reasoning_output_tokens":2,"total_tokens":{last}}},"model_context_window":272000}},"rate_limits":null}}}}"#
+            )
+        };
+        let lines = [
+            r#"{"timestamp":"2026-12-02T10:00:00.000Z","type":"session_meta","payload":{"id":"t","cwd":"/w"}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:00:01.000Z","type":"turn_context","payload":{"cwd":"/w","model":"gpt-5-codex"}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:00:01.000Z","type":"event_msg","payload":{"type":"task_started","model_context_window":272000}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:00:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[]}}"#.to_owned(),
+            count("2026-12-02T10:00:03.000Z", 100, 100),
+            count("2026-12-02T10:00:03.000Z", 100, 100),
+            r#"{"timestamp":"2026-12-02T10:00:03.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{}}}"#.to_owned(),
+            count("2026-12-02T10:00:04.000Z", 230, 130),
+            r#"{"timestamp":"2026-12-02T10:00:05.000Z","type":"event_msg","payload":{"type":"task_complete","last_agent_message":"Answer"}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:00:09.000Z","type":"response_item","payload":{"type":"message"}}"#.to_owned(),
+            r#"{"timestamp":"2026-12-02T10:01:05.000Z","type":"event_msg","payload":{"type":"task_started"}}"#.to_owned(),
+        ];
+        let (mut carry, mut tally) = (Carry::default(), Tally::default());
+        for line in &lines {
+            Codex.read_usage(line, &mut carry, &mut tally);
+        }
+        let sums = tally.models[&("2026-12-02".to_owned(), "gpt-5-codex".to_owned())];
+        assert_eq!(
+            (sums.tokens, sums.requests),
+            (
+                Tokens {
+                    input: 90 + 120,
+                    output: 10,
+                    cache_creation: 0,
+                    cache_read: 20
+                },
+                2
+            )
+        );
+        let time = tally.time["2026-12-02"];
+        assert_eq!(
+            (time.turns, time.working, time.waiting),
+            (2, 4_000_000, 60_000_000)
+        );
+    }
 
     const THREAD: &str = "01a2315a-05c6-74e0-ad45-23f4feeebf7f";
 

@@ -7,6 +7,7 @@ use crate::error::domain::{Arg, Domain, ErrorKind};
 use crate::error::untrusted::quote;
 mod claude;
 mod codex;
+mod gemini;
 mod opencode;
 
 use crate::Result;
@@ -20,6 +21,8 @@ crate::names::named! {
         Claude,
         /// OpenAI Codex CLI.
         Codex,
+        /// Google's Gemini CLI.
+        Gemini,
         /// OpenCode (opencode-ai).
         Opencode,
         /// Any interactive command, given as an argv.
@@ -97,6 +100,24 @@ pub(crate) trait Agent: Sync {
         false
     }
 
+    /// Files whose usage belongs to the conversation of `transcript`
+    /// beside it (Claude's subagents' transcripts), found now.
+    fn usage_companions(&self, _transcript: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// Read one line of the agent's transcript into a usage tally
+    /// (`crate::usage`): tokens by kind and model, turns, the agent's work.
+    /// `carry` is what the reader remembers between lines and between
+    /// reads. An agent whose records lf does not read counts nothing.
+    fn read_usage(
+        &self,
+        _line: &str,
+        _carry: &mut crate::usage::Carry,
+        _tally: &mut crate::usage::Tally,
+    ) {
+    }
+
     /// Whether a screen (plain lines) shows the agent's permission prompt.
     fn shows_permission_prompt(&self, _lines: &[String]) -> bool {
         false
@@ -115,6 +136,7 @@ impl Provider {
         match self {
             Provider::Claude => Some(&claude::Claude),
             Provider::Codex => Some(&codex::Codex),
+            Provider::Gemini => Some(&gemini::Gemini),
             Provider::Opencode => Some(&opencode::OpenCode),
             Provider::Command => None,
         }
@@ -182,6 +204,25 @@ impl Provider {
     pub fn transcript_turn_ended(self, line: &str) -> bool {
         self.agent()
             .is_some_and(|agent| agent.transcript_turn_ended(line))
+    }
+
+    /// See [`Agent::usage_companions`].
+    pub fn usage_companions(self, transcript: &Path) -> Vec<PathBuf> {
+        self.agent()
+            .map(|agent| agent.usage_companions(transcript))
+            .unwrap_or_default()
+    }
+
+    /// See [`Agent::read_usage`].
+    pub fn read_usage(
+        self,
+        line: &str,
+        carry: &mut crate::usage::Carry,
+        tally: &mut crate::usage::Tally,
+    ) {
+        if let Some(agent) = self.agent() {
+            agent.read_usage(line, carry, tally);
+        }
     }
 
     /// The program this provider launches, for a launch's argv.
@@ -264,7 +305,7 @@ impl Answer {
             "allow" => Answer::new(true, always),
             "deny" => Answer::new(false, always),
             _ => Err(crate::input::InputError::UnknownName {
-                arg: Some(crate::error::Arg::Answer),
+                arg: Some(Arg::Answer),
                 what: "answer",
                 text: word.to_owned(),
                 choices: Answer::WORDS,
@@ -540,8 +581,12 @@ pub enum ProviderError {
     },
     #[error("this command session has no argv to run")]
     NoArgv,
-    #[error("a Claude Run has no chosen session id")]
+    #[error("a Claude or Gemini Run has no chosen session id")]
     NoChosenId,
+    #[error(
+        "neither GEMINI_CLI_HOME nor HOME is an absolute path, and Gemini CLI keeps your settings under it: set HOME"
+    )]
+    NoGeminiHome,
 }
 
 impl Domain for ProviderError {
@@ -642,7 +687,7 @@ mod tests {
         for &provider in Provider::ALL {
             assert_eq!(Provider::parse(provider.as_str()).unwrap(), provider);
         }
-        assert!(Provider::parse("gemini").is_err());
+        assert!(Provider::parse("gpt").is_err());
     }
 
     #[test]

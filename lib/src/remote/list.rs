@@ -323,6 +323,17 @@ fn received(
     outcome: Result<Finished<Result<Vec<SessionRecord>, String>>, NotFinished>,
     timeout: Duration,
 ) -> Result<Vec<SessionRecord>, HostProblem> {
+    received_from(entry, "lf-session-list", outcome, timeout)
+}
+
+/// What one host's ssh running `program` gave: what its output read as,
+/// or the problem.
+pub(crate) fn received_from<T>(
+    entry: &HostEntry,
+    program: &str,
+    outcome: Result<Finished<Result<T, String>>, NotFinished>,
+    timeout: Duration,
+) -> Result<T, HostProblem> {
     let host = &entry.host;
     let problem = |problem, message: String| HostProblem {
         host: host.clone(),
@@ -331,7 +342,7 @@ fn received(
     };
     let finished = match outcome {
         Ok(finished) => finished,
-        Err(not) => return Err(not_finished(host, "lf-session-list", not, timeout)),
+        Err(not) => return Err(not_finished(host, program, not, timeout)),
     };
     match finished.status.code() {
         Some(0) => finished.stdout.map_err(|error| {
@@ -342,7 +353,7 @@ fn received(
                 ),
             )
         }),
-        _ => Err(failed(entry, "lf-session-list", &finished.status, &finished.stderr)),
+        _ => Err(failed(entry, program, &finished.status, &finished.stderr)),
     }
 }
 

@@ -21,6 +21,7 @@ pub mod hosts;
 pub mod list;
 pub mod open;
 mod ssh;
+pub mod usage;
 
 pub use hosts::Remotes;
 pub use list::Merged;

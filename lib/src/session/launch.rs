@@ -666,6 +666,13 @@ impl Lf {
                 self.store()?
                     .record_turn(&run.id, super::Turn::Completed, now_micros())?;
             }
+            // The Session's usage follows its transcript (what was
+            // appended only); a failure to read it costs the agent nothing
+            // and is read again on the next look, or by lf-session-usage.
+            if woken.transcript && transcript.is_some() {
+                let session = [row.id.to_string()];
+                let _ = crate::usage::refresh_sessions(self.store()?, Some(&session));
+            }
             events.push(Event::Tick);
             for event in events {
                 for action in machine.on(event, Instant::now()) {

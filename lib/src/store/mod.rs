@@ -19,6 +19,7 @@ pub mod handoffs;
 mod readonly;
 pub mod schema;
 mod sessions;
+mod usage;
 mod work;
 
 pub use clients::ClientReceipt;
@@ -30,6 +31,7 @@ pub(crate) use readonly::Owed;
 pub(crate) use readonly::{Evidence, ReadOnly};
 pub(crate) use sessions::ListQuery;
 pub use sessions::{Launched, NewReview, NewRun, NewSessionRow, RunRow, SessionRow};
+pub use usage::{UsageRead, UsageSession, UsageSource};
 pub use work::{FlowRow, TaskLabel, TaskRow, WaveRow};
 
 use crate::home::Home;

@@ -245,6 +245,46 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE events ADD COLUMN by_person TEXT;
     "#,
+    // 11: what each Session used (lf::usage, docs/decisions/0030-usage.md).
+    // Every transcript a Session's agents wrote (a `/clear` moves a Run to
+    // a new one; a resume may append to an old one), read up to `read_to`
+    // bytes with what the provider's reader carries between reads; and the
+    // sums read so far by Session, day and model, and the turns and times
+    // by Session and day. The transcripts already known are read from
+    // their start the first time usage is asked for.
+    r#"
+    CREATE TABLE usage_sources (
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        path TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        read_to INTEGER NOT NULL DEFAULT 0,
+        -- JSON: lf::usage::Carry.
+        carry TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (session_id, path)
+    ) STRICT, WITHOUT ROWID;
+    INSERT OR IGNORE INTO usage_sources (session_id, path, provider)
+        SELECT session_id, transcript_path, provider FROM runs WHERE transcript_path IS NOT NULL;
+    CREATE TABLE usage_models (
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        input INTEGER NOT NULL DEFAULT 0,
+        output INTEGER NOT NULL DEFAULT 0,
+        cache_creation INTEGER NOT NULL DEFAULT 0,
+        cache_read INTEGER NOT NULL DEFAULT 0,
+        requests INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (session_id, day, model)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE usage_time (
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        day TEXT NOT NULL,
+        turns INTEGER NOT NULL DEFAULT 0,
+        -- Microseconds.
+        working INTEGER NOT NULL DEFAULT 0,
+        waiting INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (session_id, day)
+    ) STRICT, WITHOUT ROWID;
+    "#,
 ];
 
 /// The version whose migration records the launcher of each Run.

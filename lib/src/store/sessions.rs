@@ -668,11 +668,19 @@ impl Store {
     }
 
     /// Where the Run's agent writes its transcript.
+    /// Every transcript a Session's Runs named is kept for its usage.
     pub fn record_transcript(&self, run: &str, path: &str) -> Result<()> {
-        self.execute_write(
+        let tx = self.write()?;
+        tx.execute(
             "UPDATE runs SET transcript_path = ?2 WHERE id = ?1",
             params![run, path],
-        )
+        )?;
+        tx.execute(
+            "INSERT OR IGNORE INTO usage_sources (session_id, path, provider) \
+             SELECT session_id, ?2, provider FROM runs WHERE id = ?1",
+            params![run, path],
+        )?;
+        tx.commit()
     }
 
     /// A resume of the Run's native id died before confirming it: the

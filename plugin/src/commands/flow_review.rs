@@ -12,7 +12,7 @@ use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxSha
 pub struct FlowReview;
 
 /// The agents a review may run: a review needs one that can mark it ready.
-const PROVIDERS: &[&str] = &["claude", "codex"];
+const PROVIDERS: &[&str] = &["claude", "codex", "gemini"];
 
 impl SimplePluginCommand for FlowReview {
     type Plugin = LfPlugin;

@@ -95,6 +95,9 @@ mod seeding {
     use std::path::{Path, PathBuf};
 
     pub const WAVE: &str = "wave-01kdw0000000000000000000a1";
+    /// The Claude conversation of "Rewrite the parser", whose transcript
+    /// the demo holds (`lf usage`).
+    const PARSER_CONVERSATION: &str = "6e0c3b1a-2f4d-4c8e-9a7b-1d2e3f4a5b6c";
 
     // The ids the examples spell out; seeding checks that each review's id
     // is the one its flow position derives.
@@ -218,9 +221,32 @@ mod seeding {
         store
             .complete_session(OLD, later)
             .expect("the old experiment is closed");
+        seed_transcript(root, store, run_of(PARSER));
         seed_flows(&home, &text(&worktree));
         seed_handoffs(&home, &text(&app), &text(&worktree));
         home
+    }
+
+    /// The transcript of "Rewrite the parser": one turn of five minutes
+    /// (09:00 to 09:05 on the demo's day) and two messages of
+    /// claude-sonnet-4-5, 122,500 tokens in all.
+    fn seed_transcript(root: &Path, store: &lf::store::Store, run: &str) {
+        let path = root.join(format!("{PARSER_CONVERSATION}.jsonl"));
+        let message = |id: &str, at: &str, usage: [u64; 4]| {
+            let [input, output, creation, read] = usage;
+            format!(
+                r#"{{"type":"assistant","timestamp":"{at}","requestId":"req_{id}","message":{{"id":"{id}","model":"claude-sonnet-4-5-20250929","role":"assistant","content":[],"usage":{{"input_tokens":{input},"output_tokens":{output},"cache_creation_input_tokens":{creation},"cache_read_input_tokens":{read}}}}}}}"#
+            )
+        };
+        let lines = [
+            r#"{"type":"user","timestamp":"2026-01-05T09:00:00Z","message":{"role":"user","content":"Rewrite the parser"}}"#.to_owned(),
+            message("msg_1", "2026-01-05T09:02:30Z", [1200, 800, 4000, 96000]),
+            message("msg_2", "2026-01-05T09:05:00Z", [300, 200, 0, 20000]),
+        ];
+        std::fs::write(&path, lines.join("\n") + "\n").expect("the demo transcript");
+        store
+            .record_transcript(run, &path.display().to_string())
+            .expect("the parser's transcript");
     }
 
     /// Two invocations of the flow `feature` for LOO-291: `inv-6`, whose

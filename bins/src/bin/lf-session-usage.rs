@@ -1,0 +1,3 @@
+fn main() {
+    lf_bins::main::<lf_bins::cmd::session_usage::Cli>()
+}

@@ -1,0 +1,889 @@
+//! Gemini CLI: a new conversation gets the UUID lf chose (`--session-id`),
+//! a resume names it (`--resume`), and lf's hooks arrive through the
+//! person's own user settings, seen through a folder of this launch:
+//! `GEMINI_CLI_HOME` names the home folder whose `.gemini` the CLI reads,
+//! and lf makes one in the Run's folder whose entries are links to the
+//! person's own `~/.gemini` (their history, chats, keys, policies,
+//! extensions…), except `settings.json`: a copy of theirs with lf's hooks
+//! appended to each event's and lf's policy file added to `policyPaths`.
+//! Nothing under `~/.gemini` is edited (the few folders the CLI would make
+//! there itself are made first, so what it writes lands in them). The
+//! CLI's system settings layer (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`) cannot
+//! carry them: 0.61.0 skips a system settings file unless root owns it and
+//! every folder above it. docs/agents/gemini.md has what the real CLI was
+//! seen to do.
+//!
+//! Refusing a permission fires no hook; the CLI's transcript (its path
+//! comes in every payload) records it at once ("Request cancelled."),
+//! where `lf-serve` reads it with [`transcript_interrupt`].
+
+use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
+use crate::Result;
+use crate::provider::ProviderError;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// The hook events lf listens to. `AfterAgent` ends every turn that runs
+/// to its end, is interrupted with Esc, or fails on its model request;
+/// `Notification` (`ToolPermission`) comes as the permission dialog
+/// appears and `AfterTool` once an allowed tool ran. The per-request
+/// events (`BeforeModel`, `AfterModel`, `BeforeToolSelection`) are left
+/// out on purpose: each carries the whole model request.
+const EVENTS: [&str; 6] = [
+    "SessionStart",
+    "BeforeAgent",
+    "AfterAgent",
+    "Notification",
+    "AfterTool",
+    "SessionEnd",
+];
+
+/// Milliseconds the CLI gives one lf-hook call (it waits for each). More
+/// than the store's busy timeout; far less than its default of a minute.
+const HOOK_TIMEOUT_MS: u64 = 20_000;
+
+/// The folders of `~/.gemini` the CLI writes into as it runs (chats and
+/// logs, prompt history, "always allow" policies): made in the person's
+/// own folder first, so the launch's links lead there.
+const WRITTEN: [&str; 3] = ["tmp", "history", "policies"];
+
+pub(super) struct Gemini;
+
+impl super::Agent for Gemini {
+    fn program(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn install(&self) -> &'static str {
+        "install Gemini CLI (npm install -g @google/gemini-cli) or choose another --provider"
+    }
+
+    fn argv(&self, launch: &Launch<'_>) -> Result<Vec<String>> {
+        argv(launch)
+    }
+
+    fn parse_hook(&self, payload: &[u8]) -> std::result::Result<super::Hook, String> {
+        parse_hook(payload)
+    }
+
+    /// `--session-id` takes the UUID lf chose; `SessionStart` names it
+    /// back once the start-up dialogs are answered.
+    fn chosen_native_id(&self) -> Option<String> {
+        Some(super::uuid_v4())
+    }
+
+    fn confirms_native_id_at_start(&self) -> bool {
+        true
+    }
+
+    /// Gemini CLI says why a resume failed only on its stderr ("Error
+    /// resuming session: …", status 42).
+    fn captures_stderr(&self) -> bool {
+        true
+    }
+
+    fn start_needs_person(&self, cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<bool> {
+        start_needs_person(cwd, env)
+    }
+
+    fn transcript_turn_ended(&self, line: &str) -> bool {
+        transcript_interrupt(line)
+    }
+
+    fn shows_permission_prompt(&self, lines: &[String]) -> bool {
+        shows_permission_prompt(lines)
+    }
+
+    fn answer_keys(&self, answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+        answer_keys(answer, lines)
+    }
+}
+
+fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
+    let own = gemini_dir(launch.env).ok_or(ProviderError::NoGeminiHome)?;
+    let home = launch.run_dir.join("gemini-home");
+    let dir = home.join(".gemini");
+    let policy = launch.run_dir.join("gemini-policy.toml");
+    let context = launch.run_dir.join("gemini-context.json");
+    let ready = ready_command(launch.hook_program);
+    crate::home::write_private(&policy, policy_toml(&ready).as_bytes())?;
+    crate::home::write_private(
+        &context,
+        context_json(launch, &ready).to_string().as_bytes(),
+    )?;
+    let settings = settings_json(
+        own_settings(&own)?,
+        launch.hook_program,
+        &context,
+        &policy,
+        &own.join("policies"),
+    );
+    link_own(&own, &dir)?;
+    crate::home::write_private(&dir.join("settings.json"), settings.to_string().as_bytes())?;
+    // `env` puts the variables in and execs the CLI in place: the process
+    // lf-serve started is the agent. Trust the person gives a folder goes
+    // to their own file.
+    let mut argv = vec![
+        "env".to_owned(),
+        format!("GEMINI_CLI_HOME={}", home.display()),
+    ];
+    if (launch.env)("GEMINI_CLI_TRUSTED_FOLDERS_PATH").is_none_or(|path| path.is_empty()) {
+        argv.push(format!(
+            "GEMINI_CLI_TRUSTED_FOLDERS_PATH={}",
+            own.join("trustedFolders.json").display()
+        ));
+    }
+    argv.push("gemini".to_owned());
+    match launch.mode {
+        Mode::New {
+            chosen_native_id, ..
+        } => {
+            let id = chosen_native_id.ok_or(ProviderError::NoChosenId)?;
+            argv.extend(["--session-id".to_owned(), id.to_owned()]);
+        }
+        Mode::Resume { native_id } => argv.extend(["--resume".to_owned(), native_id.to_owned()]),
+    }
+    if let Some(model) = launch.model {
+        argv.push(format!("--model={model}"));
+    }
+    if let Mode::New {
+        prompt: Some(prompt),
+        ..
+    } = launch.mode
+    {
+        // One argument with `=`: a prompt that starts with `-` is the
+        // prompt, not a flag.
+        argv.push(format!("--prompt-interactive={prompt}"));
+    }
+    Ok(argv)
+}
+
+/// Make the launch's `.gemini` folder: a link to each entry of the
+/// person's own (the folders the CLI writes made there first), except
+/// `settings.json`, which is lf's to write.
+fn link_own(own: &Path, dir: &Path) -> Result<()> {
+    let io = |what: &str, path: &Path| {
+        let what = format!("{what} {} for a Gemini CLI launch", path.display());
+        move |source| crate::Error::Io { what, source }
+    };
+    for name in WRITTEN {
+        let path = own.join(name);
+        std::fs::create_dir_all(&path).map_err(io("cannot make the folder", &path))?;
+    }
+    crate::home::create_private_dir(dir)?;
+    let entries = std::fs::read_dir(own).map_err(io("cannot read", own))?;
+    for entry in entries {
+        let entry = entry.map_err(io("cannot read", own))?;
+        let name = entry.file_name();
+        if name == "settings.json" {
+            continue;
+        }
+        let link = dir.join(&name);
+        // A launch of the same Run again: its links are made anew.
+        if link.symlink_metadata().is_ok() {
+            std::fs::remove_file(&link).map_err(io("cannot replace", &link))?;
+        }
+        std::os::unix::fs::symlink(entry.path(), &link).map_err(io("cannot link", &link))?;
+    }
+    Ok(())
+}
+
+/// `lf-session-ready` as the agent is told to run it: its absolute path
+/// (the CLI's shell need not have lf on PATH), quoted for the shell when
+/// it must be. lf's policy allows exactly this prefix.
+fn ready_command(hook_program: &Path) -> String {
+    shell_quote(
+        &hook_program
+            .with_file_name("lf-session-ready")
+            .display()
+            .to_string(),
+    )
+}
+
+/// The policy rule that lets the agent run `lf-session-ready` with no
+/// dialog (TOML; a JSON string is a valid TOML basic string).
+fn policy_toml(ready: &str) -> String {
+    format!(
+        "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = {}\ndecision = \"allow\"\npriority = 100\n",
+        Value::from(ready)
+    )
+}
+
+/// What `SessionStart` prints for the CLI: lf's instructions, which it
+/// adds to the conversation as its first turn.
+fn context_json(launch: &Launch<'_>, ready: &str) -> Value {
+    let mut text = instructions(launch.primary).to_owned();
+    if !launch.primary {
+        text.push_str(&format!(
+            " Run it as `{ready} \"<summary>\"` (your shell's PATH may not have it); it needs no \
+             permission."
+        ));
+    }
+    json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}})
+}
+
+/// The person's own `.gemini` folder (`GEMINI_CLI_HOME` stands for the
+/// home folder when set).
+fn gemini_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let home = env("GEMINI_CLI_HOME")
+        .filter(|home| !home.is_empty())
+        .or_else(|| env("HOME").filter(|home| !home.is_empty()))?;
+    let home = PathBuf::from(home);
+    home.is_absolute().then(|| home.join(".gemini"))
+}
+
+/// The person's own user settings (`settings.json` of their `.gemini`):
+/// empty when there are none. Ones that cannot be read are refused,
+/// naming the file, rather than dropped from the launch.
+fn own_settings(own: &Path) -> Result<Value> {
+    let path = own.join("settings.json");
+    let what = || {
+        format!(
+            "cannot carry your Gemini CLI settings {} into this launch; make it valid JSON",
+            path.display()
+        )
+    };
+    let text = match std::fs::read(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(json!({})),
+        Err(source) => {
+            return Err(crate::Error::Io {
+                what: what(),
+                source,
+            });
+        }
+    };
+    let text = String::from_utf8_lossy(&text);
+    match serde_json::from_str::<Value>(&strip_comments(&text)) {
+        Ok(settings @ Value::Object(_)) => Ok(settings),
+        Ok(_) => Err(crate::Error::During {
+            what: what(),
+            inner: Box::new(crate::Error::Json(serde::de::Error::custom(
+                "it is not a JSON object",
+            ))),
+        }),
+        Err(error) => Err(crate::Error::During {
+            what: what(),
+            inner: Box::new(error.into()),
+        }),
+    }
+}
+
+/// JSON with comments (as the CLI reads its settings files) to JSON: `//`
+/// and `/* */` comments outside strings become spaces.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' => out.extend(chars.next()),
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The launch's user settings: `base` (the person's own) with lf's hooks
+/// appended to each event's, and lf's policy file added to `policyPaths`
+/// beside the person's own policy folder (the CLI loads that folder only
+/// when no `policyPaths` are set).
+fn settings_json(
+    mut base: Value,
+    hook_program: &Path,
+    context: &Path,
+    policy: &Path,
+    own_policies: &Path,
+) -> Value {
+    let command = format!(
+        "{} gemini",
+        shell_quote(&hook_program.display().to_string())
+    );
+    let hook = |command: String| json!({"type": "command", "command": command, "timeout": HOOK_TIMEOUT_MS});
+    if !base["hooks"].is_object() {
+        base["hooks"] = json!({});
+    }
+    for event in EVENTS {
+        let mut hooks = vec![hook(command.clone())];
+        if event == "SessionStart" {
+            hooks.push(hook(format!(
+                "cat {}",
+                shell_quote(&context.display().to_string())
+            )));
+        }
+        let group = json!({ "hooks": hooks });
+        match &mut base["hooks"][event] {
+            Value::Array(groups) => groups.push(group),
+            other => *other = json!([group]),
+        }
+    }
+    let mut paths: Vec<Value> = base["policyPaths"].as_array().cloned().unwrap_or_default();
+    if paths.is_empty() {
+        paths.push(json!(own_policies.display().to_string()));
+    }
+    paths.push(json!(policy.display().to_string()));
+    base["policyPaths"] = Value::Array(paths);
+    base
+}
+
+/// Whether the CLI will show a dialog at start that only a person can
+/// answer, read from its own files (only read): the authentication
+/// dialog when no auth type is chosen, and the folder-trust dialog for a
+/// folder no rule of `trustedFolders.json` covers. `None` when a file
+/// cannot tell.
+fn start_needs_person(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<bool> {
+    let dir = gemini_dir(env)?;
+    let read = |path: &Path| -> Option<Value> {
+        match std::fs::read(path) {
+            Ok(text) => serde_json::from_str(&strip_comments(&String::from_utf8_lossy(&text))).ok(),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Some(json!({})),
+            Err(_) => None,
+        }
+    };
+    let user = read(&dir.join("settings.json"))?;
+    // The system settings (root's: the file the variable names, else the
+    // fixed place) override the person's.
+    let system = env("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+        .filter(|path| !path.is_empty())
+        .map_or_else(
+            || PathBuf::from("/etc/gemini-cli/settings.json"),
+            PathBuf::from,
+        );
+    let system = read(&system)?;
+    let setting = |get: &dyn Fn(&Value) -> &Value| -> Value {
+        let system = get(&system);
+        if system.is_null() {
+            get(&user).clone()
+        } else {
+            system.clone()
+        }
+    };
+    let auth = setting(&|settings| &settings["security"]["auth"]["selectedType"]);
+    if !auth.is_string() && env("GEMINI_DEFAULT_AUTH_TYPE").is_none_or(|kind| kind.is_empty()) {
+        return Some(true);
+    }
+    if setting(&|settings| &settings["security"]["folderTrust"]["enabled"]) == json!(false) {
+        return Some(false);
+    }
+    let folders = env("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+        .filter(|path| !path.is_empty())
+        .map_or_else(|| dir.join("trustedFolders.json"), PathBuf::from);
+    let rules = read(&folders)?;
+    let covered = rules.as_object()?.iter().any(|(path, level)| {
+        let path = Path::new(path);
+        let root = match level.as_str() {
+            Some("TRUST_PARENT") => path.parent(),
+            Some("TRUST_FOLDER" | "DO_NOT_TRUST") => Some(path),
+            _ => None,
+        };
+        root.is_some_and(|root| cwd.starts_with(root))
+    });
+    Some(!covered)
+}
+
+/// Whether one transcript line records that a turn ended with no hook:
+/// the CLI's `info` record "Request cancelled." (a refused permission;
+/// Esc during a turn also fires `AfterAgent`).
+fn transcript_interrupt(line: &str) -> bool {
+    const MARK: &str = "Request cancelled.";
+    if !line.contains(MARK) {
+        return false;
+    }
+    let Ok(entry) = serde_json::from_str::<Value>(line) else {
+        return false;
+    };
+    entry["type"] == "info" && entry["content"] == MARK
+}
+
+/// Gemini's permission dialog: "1. Allow once" first and a last option
+/// "No, suggest changes (esc)" (0.61.0).
+fn shows_permission_prompt(lines: &[String]) -> bool {
+    let lines = unmarked(lines);
+    let mut options = super::options(&lines);
+    options.any(|(number, label)| number == "1" && label.starts_with("Allow once"))
+        && super::options(&lines).any(|(_, label)| label.starts_with("No, suggest changes"))
+}
+
+/// The dialog's lines with its selection mark (`●`) taken off, as
+/// `super::options` reads them.
+fn unmarked(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|line| {
+            let line = line.trim_start_matches(|c: char| c.is_whitespace() || c == '│');
+            line.strip_prefix('●').unwrap_or(line).to_owned()
+        })
+        .collect()
+}
+
+/// A digit picks its option at once: "1. Allow once"; "Allow for this
+/// session" (a tool of an MCP server: "Allow tool for this session") is
+/// the CLI's "always" (it lasts the session); Esc refuses ("No, suggest
+/// changes (esc)").
+fn answer_keys(answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
+    const DIGITS: [&[&str]; 9] = [
+        &["1"],
+        &["2"],
+        &["3"],
+        &["4"],
+        &["5"],
+        &["6"],
+        &["7"],
+        &["8"],
+        &["9"],
+    ];
+    match answer {
+        Answer::Allow => Some(&["1"]),
+        Answer::AllowAlways => super::options(&unmarked(lines))
+            .find(|(_, label)| {
+                label.starts_with("Allow for this session")
+                    || label.starts_with("Allow tool for this session")
+            })
+            .and_then(|(number, _)| number.parse::<usize>().ok())
+            .and_then(|number| DIGITS.get(number.checked_sub(1)?).copied()),
+        Answer::Deny => Some(&["Escape"]),
+    }
+}
+
+/// Gemini's hook events (`hook_event_name`): those of [`EVENTS`], and any
+/// other, which lf does not act on.
+#[derive(serde::Deserialize)]
+enum Event {
+    SessionStart,
+    BeforeAgent,
+    AfterAgent,
+    Notification,
+    AfterTool,
+    SessionEnd,
+    #[serde(other)]
+    Other,
+}
+
+/// Gemini's hook JSON (on stdin) to what it means.
+fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
+    let super::Payload::<Event> {
+        hook_event_name,
+        session_id,
+        transcript_path,
+        source,
+        notification_type,
+        reason,
+    } = super::read_payload(payload)?;
+    let native_id = super::payload_native_id(session_id, "a UUID")?;
+    // A path that is not a transcript is left out, not a reason to refuse
+    // the event.
+    let transcript =
+        transcript_path.and_then(|path| transcript_path_of(&path, native_id.as_deref()));
+    let event = match hook_event_name {
+        Event::SessionStart => HookEvent::SessionStarted {
+            native_id: native_id.clone().ok_or("SessionStart has no session_id")?,
+            source: match source.as_deref() {
+                Some("clear") => SessionSource::Clear,
+                Some("resume") => SessionSource::Resume,
+                _ => SessionSource::Startup,
+            },
+        },
+        Event::BeforeAgent => HookEvent::TurnStarted {
+            native_id: native_id.clone(),
+        },
+        Event::AfterAgent => HookEvent::TurnCompleted {
+            native_id: native_id.clone(),
+        },
+        Event::Notification => match notification_type.as_deref() {
+            Some("ToolPermission") => HookEvent::PermissionPrompt,
+            Some(kind) => HookEvent::Unknown(format!(
+                "Notification type {}",
+                crate::error::untrusted::quote(kind)
+            )),
+            None => HookEvent::Unknown("Notification without a type".to_owned()),
+        },
+        Event::AfterTool => HookEvent::ToolFinished,
+        // `/clear` ends this conversation and starts another in the same
+        // agent (a `clear` SessionStart follows): the Run goes on.
+        Event::SessionEnd if reason.as_deref() == Some("clear") => HookEvent::Ignored,
+        Event::SessionEnd => HookEvent::SessionEnded,
+        Event::Other => HookEvent::Ignored,
+    };
+    Ok(super::Hook {
+        event,
+        transcript,
+        native_id,
+    })
+}
+
+/// A transcript path from a payload: absolute, no `..`, a
+/// `session-<start time>-<first 8 of the id>.jsonl` file of the payload's
+/// own conversation.
+fn transcript_path_of(path: &str, native_id: Option<&str>) -> Option<PathBuf> {
+    let path = PathBuf::from(path);
+    if !path.is_absolute() || path.components().any(|part| part.as_os_str() == "..") {
+        return None;
+    }
+    let name = path.file_name()?.to_str()?;
+    let stem = name.strip_prefix("session-")?.strip_suffix(".jsonl")?;
+    let prefix = stem.get(stem.len().checked_sub(8)?..)?;
+    let id = native_id.filter(|id| is_uuid(id))?;
+    prefix.eq_ignore_ascii_case(&id[..8]).then_some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "4b6f1a52-7c1e-4c1b-9a2f-1f0e3d2c1b0a";
+
+    fn launch<'a>(
+        mode: Mode<'a>,
+        run_dir: &'a Path,
+        env: &'a dyn Fn(&str) -> Option<String>,
+    ) -> Launch<'a> {
+        Launch {
+            mode,
+            model: Some("gemini-2.5-pro"),
+            command: &[],
+            hook_program: Path::new("/opt/lf bin/lf-hook"),
+            run_dir,
+            primary: false,
+            env,
+        }
+    }
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn a_launch_sees_the_persons_own_gemini_folder_with_lfs_hooks_in_its_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let own = dir.path().join("p/.gemini");
+        std::fs::create_dir_all(own.join("extensions")).unwrap();
+        std::fs::write(own.join("oauth_creds.json"), "{}").unwrap();
+        std::fs::write(
+            own.join("settings.json"),
+            r#"{
+                // the person's own
+                "hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "audit"}]}]},
+                /* kept */ "general": {"x": "a//b"}
+            }"#,
+        )
+        .unwrap();
+        let home = dir.path().join("p").display().to_string();
+        let env = |key: &str| (key == "HOME").then(|| home.clone());
+        let run = dir.path().join("run");
+        std::fs::create_dir(&run).unwrap();
+        let argv = argv(&launch(
+            Mode::New {
+                chosen_native_id: Some(ID),
+                prompt: Some("-m is a prompt"),
+            },
+            &run,
+            &env,
+        ))
+        .unwrap();
+        let overlay = run.join("gemini-home");
+        assert_eq!(
+            argv,
+            [
+                "env".to_owned(),
+                format!("GEMINI_CLI_HOME={}", overlay.display()),
+                format!(
+                    "GEMINI_CLI_TRUSTED_FOLDERS_PATH={}",
+                    own.join("trustedFolders.json").display()
+                ),
+                "gemini".to_owned(),
+                "--session-id".to_owned(),
+                ID.to_owned(),
+                "--model=gemini-2.5-pro".to_owned(),
+                "--prompt-interactive=-m is a prompt".to_owned(),
+            ]
+        );
+        let seen = overlay.join(".gemini");
+        for name in [
+            "extensions",
+            "oauth_creds.json",
+            "tmp",
+            "history",
+            "policies",
+        ] {
+            assert_eq!(
+                std::fs::read_link(seen.join(name)).unwrap(),
+                own.join(name),
+                "{name}"
+            );
+            assert!(own.join(name).exists(), "{name}");
+        }
+        let settings = seen.join("settings.json");
+        let layer: Value = serde_json::from_str(&read(&settings)).unwrap();
+        assert_eq!(
+            layer["general"]["x"], "a//b",
+            "the person's settings carried"
+        );
+        assert!(
+            read(&own.join("settings.json")).contains("// the person's own"),
+            "untouched"
+        );
+        let after = layer["hooks"]["AfterAgent"].as_array().unwrap();
+        assert_eq!(after[0]["hooks"][0]["command"], "audit", "kept, first");
+        for event in EVENTS {
+            let groups = layer["hooks"][event].as_array().unwrap();
+            let ours = &groups.last().unwrap()["hooks"];
+            assert_eq!(
+                ours[0]["command"], "'/opt/lf bin/lf-hook' gemini",
+                "{event}"
+            );
+            assert_eq!(ours[0]["timeout"], HOOK_TIMEOUT_MS);
+        }
+        let context = run.join("gemini-context.json");
+        assert_eq!(
+            layer["hooks"]["SessionStart"][0]["hooks"][1]["command"],
+            format!("cat {}", shell_quote(&context.display().to_string()))
+        );
+        let told: Value = serde_json::from_str(&read(&context)).unwrap();
+        let text = told["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
+        assert!(text.contains("run `lf-session-ready"), "{text}");
+        assert!(
+            text.contains("`'/opt/lf bin/lf-session-ready' \""),
+            "{text}"
+        );
+        let policy = run.join("gemini-policy.toml");
+        assert_eq!(
+            layer["policyPaths"],
+            json!([
+                own.join("policies").display().to_string(),
+                policy.display().to_string()
+            ])
+        );
+        assert!(
+            read(&policy).contains(r#"commandPrefix = "'/opt/lf bin/lf-session-ready'""#),
+            "{}",
+            read(&policy)
+        );
+        use std::os::unix::fs::PermissionsExt;
+        for file in [&settings, &policy, &context] {
+            let mode = std::fs::metadata(file).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600, "{}", file.display());
+        }
+        // The same Run launched again (a resume): its folder made anew.
+        let resume = super::argv(&Launch {
+            primary: true,
+            model: None,
+            ..launch(Mode::Resume { native_id: ID }, &run, &env)
+        })
+        .unwrap();
+        assert_eq!(resume[3..], ["gemini", "--resume", ID]);
+        let told = read(&context);
+        assert!(told.contains("do not run lf-session-ready"), "{told}");
+        assert!(!told.contains("lf bin/lf-session-ready"), "{told}");
+    }
+
+    #[test]
+    fn settings_that_cannot_be_read_refuse_the_launch() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(own_settings(dir.path()).unwrap(), json!({}));
+        for text in ["{not json", "[1]"] {
+            std::fs::write(dir.path().join("settings.json"), text).unwrap();
+            let error = own_settings(dir.path()).unwrap_err().to_string();
+            assert!(
+                error.contains(&dir.path().join("settings.json").display().to_string()),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn start_dialogs_are_predicted_from_geminis_own_files() {
+        let home = tempfile::tempdir().unwrap();
+        let gemini = home.path().join(".gemini");
+        let home_path = home.path().display().to_string();
+        let env = |key: &str| (key == "HOME").then(|| home_path.clone());
+        let cwd = Path::new("/w/repo/sub");
+        assert_eq!(start_needs_person(cwd, &env), Some(true), "first run");
+        std::fs::create_dir(&gemini).unwrap();
+        let settings = |text: &str| std::fs::write(gemini.join("settings.json"), text).unwrap();
+        settings(r#"{"security": {"auth": {"selectedType": "gemini-api-key"}}}"#);
+        assert_eq!(start_needs_person(cwd, &env), Some(true), "not trusted");
+        let trust = |text: &str| std::fs::write(gemini.join("trustedFolders.json"), text).unwrap();
+        for (rules, asks) in [
+            (r#"{"/w/repo": "TRUST_FOLDER"}"#, false),
+            (r#"{"/w/repo/sub/x": "TRUST_PARENT"}"#, false),
+            (r#"{"/w/repo/sub": "DO_NOT_TRUST"}"#, false),
+            (r#"{"/w/other": "TRUST_FOLDER"}"#, true),
+            (r#"{"/w/repo": "SOMETHING"}"#, true),
+        ] {
+            trust(rules);
+            assert_eq!(start_needs_person(cwd, &env), Some(asks), "{rules}");
+        }
+        trust("{not json");
+        assert_eq!(start_needs_person(cwd, &env), None);
+        settings(
+            r#"{"security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}}}"#,
+        );
+        assert_eq!(start_needs_person(cwd, &env), Some(false));
+        settings(r#"{"security": {"folderTrust": {"enabled": false}}}"#);
+        assert_eq!(start_needs_person(cwd, &env), Some(true), "auth asked");
+    }
+
+    #[test]
+    fn hook_payloads_map_to_events_of_their_conversation() {
+        let transcript =
+            "/h/.gemini/tmp/repo/chats/session-2026-12-02T14-06-4b6f1a52.jsonl".to_owned();
+        let parse = |event: &str, extra: &str| {
+            parse_hook(
+                format!(
+                    r#"{{"session_id":"{ID}","transcript_path":"{transcript}","cwd":"/w","hook_event_name":"{event}","timestamp":"t"{extra}}}"#
+                )
+                .as_bytes(),
+            )
+            .unwrap()
+        };
+        let start = parse("SessionStart", r#","source":"startup""#);
+        assert_eq!(
+            start.event,
+            HookEvent::SessionStarted {
+                native_id: ID.to_owned(),
+                source: SessionSource::Startup
+            }
+        );
+        assert_eq!(start.transcript, Some(PathBuf::from(&transcript)));
+        assert_eq!(
+            parse("SessionStart", r#","source":"resume""#).event,
+            HookEvent::SessionStarted {
+                native_id: ID.to_owned(),
+                source: SessionSource::Resume
+            }
+        );
+        assert_eq!(
+            parse("BeforeAgent", r#","prompt":"hi""#).event,
+            HookEvent::TurnStarted {
+                native_id: Some(ID.to_owned())
+            }
+        );
+        assert_eq!(
+            parse("AfterAgent", r#","prompt_response":"ok""#).event,
+            HookEvent::TurnCompleted {
+                native_id: Some(ID.to_owned())
+            }
+        );
+        assert_eq!(
+            parse("Notification", r#","notification_type":"ToolPermission""#).event,
+            HookEvent::PermissionPrompt
+        );
+        assert!(matches!(
+            parse("Notification", r#","notification_type":"Other""#).event,
+            HookEvent::Unknown(_)
+        ));
+        assert_eq!(parse("AfterTool", "").event, HookEvent::ToolFinished);
+        assert_eq!(
+            parse("SessionEnd", r#","reason":"exit""#).event,
+            HookEvent::SessionEnded
+        );
+        assert_eq!(
+            parse("SessionEnd", r#","reason":"clear""#).event,
+            HookEvent::Ignored
+        );
+        assert_eq!(parse("BeforeModel", "").event, HookEvent::Ignored);
+        for bad in [
+            "",
+            "[]",
+            r#"{"session_id":"x"}"#,
+            r#"{"hook_event_name":"AfterAgent","session_id":"../../x"}"#,
+            r#"{"hook_event_name":"SessionStart"}"#,
+        ] {
+            assert!(parse_hook(bad.as_bytes()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_transcript_path_must_be_the_payloads_own_conversation() {
+        let ok = "/h/chats/session-2026-12-02T14-06-4b6f1a52.jsonl";
+        assert_eq!(transcript_path_of(ok, Some(ID)), Some(PathBuf::from(ok)));
+        for bad in [
+            "chats/session-2026-12-02T14-06-4b6f1a52.jsonl",
+            "/h/../etc/session-2026-12-02T14-06-4b6f1a52.jsonl",
+            "/h/chats/session-2026-12-02T14-06-00000000.jsonl",
+            "/h/chats/other-2026-12-02T14-06-4b6f1a52.jsonl",
+            "/h/chats/session-2026-12-02T14-06-4b6f1a52.json",
+        ] {
+            assert_eq!(transcript_path_of(bad, Some(ID)), None, "{bad}");
+        }
+        assert_eq!(transcript_path_of(ok, None), None);
+    }
+
+    #[test]
+    fn a_refused_permission_is_read_from_the_transcript() {
+        assert!(transcript_interrupt(
+            r#"{"id":"8e","timestamp":"t","type":"info","content":"Request cancelled."}"#
+        ));
+        for line in [
+            r#"{"id":"1","type":"user","content":[{"text":"Request cancelled."}]}"#,
+            r#"{"id":"2","type":"gemini","content":"Request cancelled."}"#,
+            r#"{"$set":{"lastUpdated":"t"}}"#,
+            "not json Request cancelled.",
+        ] {
+            assert!(!transcript_interrupt(line), "{line}");
+        }
+    }
+
+    /// The permission dialog of Gemini CLI 0.61.0 as the real CLI draws
+    /// it, and the keys each answer takes.
+    #[test]
+    fn the_permission_dialog_is_seen_and_answered_with_its_keys() {
+        let screen: Vec<String> = [
+            "╭──────────────────────────────╮",
+            "│ ? Shell  touch allowed.txt   │",
+            "│ Allow execution of [Shell]?  │",
+            "│                              │",
+            "│ ● 1. Allow once              │",
+            "│   2. Allow for this session  │",
+            "│   3. No, suggest changes (esc) │",
+            "╰──────────────────────────────╯",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert!(shows_permission_prompt(&screen));
+        assert_eq!(answer_keys(Answer::Allow, &screen), Some(&["1"][..]));
+        assert_eq!(answer_keys(Answer::AllowAlways, &screen), Some(&["2"][..]));
+        assert_eq!(answer_keys(Answer::Deny, &screen), Some(&["Escape"][..]));
+        let composer = [" >   1. Allow once".to_owned()];
+        assert!(!shows_permission_prompt(&composer), "a prompt quoting it");
+        let without: Vec<String> = screen
+            .iter()
+            .filter(|line| !line.contains("for this session"))
+            .cloned()
+            .collect();
+        assert_eq!(answer_keys(Answer::AllowAlways, &without), None);
+    }
+}

@@ -1,0 +1,536 @@
+//! The real Gemini CLI through lf, against the fake Gemini API server:
+//! every transition a person sees (docs/agents/gemini.md has the table of
+//! every way a turn ends), answering from afar, readiness without a
+//! dialog, and exact resumes, two conversations in one folder included.
+
+use super::*;
+use crate::model::{Request, Server, gemini};
+
+/// Gemini's prompt box is ready for input.
+const READY: &str = "Type your message";
+/// Gemini's permission dialog for a shell command.
+const DIALOG: &str = "Allow execution of";
+/// Gemini's own words (on its stderr, which lf relays) when the
+/// conversation a resume names is gone.
+const GEMINI_SAYS_NO_SESSION: &str = "Error resuming session";
+
+/// A trusted repository with Gemini started in it by `lf-session-new`,
+/// its prompt on screen.
+fn started() -> (Server, Env, SessionRecord, String) {
+    let model = gemini::start();
+    let env = gemini_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let (record, pane) = start_in(&env, &cwd);
+    (model, env, record, pane)
+}
+
+/// Start Gemini in `cwd` and wait for its prompt and its id confirmed.
+fn start_in(env: &Env, cwd: &Path) -> (SessionRecord, String) {
+    let record = new_session(env, "gemini", cwd, None);
+    assert_eq!(record.state, SessionState::Active, "{record:#?}");
+    assert!(record.alive);
+    let pane = pane(&record);
+    wait_screen(env, &pane, READY, 60);
+    // Gemini CLI takes seconds to start (it relaunches itself), more than
+    // lf's grace for a hook under load: a start-up dialog may have been
+    // assumed meanwhile, which its `SessionStart` clears.
+    let record = wait_for_state(env, &record.id, SessionState::Active, None, 30);
+    (record, pane)
+}
+
+/// What lf-hook refused or noted: nothing, for every call of a test.
+fn assert_hook_log_empty(env: &Env) {
+    let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default();
+    assert!(log.is_empty(), "lf-hook refused or noted payloads:\n{log}");
+}
+
+/// Wait until Gemini's own history holds `texts` (it writes its chat
+/// files behind the screen), before a test kills the agent.
+fn wait_chats(env: &Env, texts: &[&str]) {
+    wait_history(&env.dir.path().join(".gemini/tmp"), texts, 30);
+}
+
+/// `lf-session-ready` as lf's instructions name it to Gemini: its
+/// absolute path.
+fn ready_command() -> String {
+    crate::util::bin("lf-session-ready").display().to_string()
+}
+
+/// Kill the Session's pane, then open it again (detached); the new pane
+/// with Gemini's prompt on screen.
+fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
+    env.tmux(&["kill-pane", "-t", pane]);
+    let killed = wait_record(env, id, "lost, its agent ended", 20, |record| {
+        record.state == SessionState::Lost && !record.alive
+    });
+    assert_eq!(killed.lost, Some(lf::wire::LostReason::Terminal));
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
+    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
+    let pane = crate::real::pane(&opened);
+    wait_screen(env, &pane, READY, 60);
+    pane
+}
+
+/// Type a prompt into a Gemini that has just resumed (it drops keys
+/// typed while it still loads the conversation: typed again until shown)
+/// and submit it.
+fn say_after_resume(env: &Env, pane: &str, text: &str) {
+    let shown = || {
+        env.capture_visible(pane)
+            .contains(&text[..text.len().min(20)])
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !shown() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{text:?} never showed in pane {pane}:\n{}",
+            env.capture_visible(pane)
+        );
+        env.tmux(&["send-keys", "-t", pane, "-l", text]);
+        let typed = std::time::Instant::now();
+        while !shown() && typed.elapsed() < std::time::Duration::from_secs(3) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    keys(env, pane, &["Enter"]);
+}
+
+/// The conversation a request carries, every turn.
+fn history(request: &Request) -> String {
+    gemini::history(&request.body)
+}
+
+/// A new conversation is active with the id lf chose, confirmed by the
+/// CLI at start; its turn ends in `reply`.
+#[test]
+fn gemini_new_active_then_reply_when_the_turn_completes() {
+    let (model, env, record, pane) = started();
+    let chosen = env.native_id(&record.id).expect("lf chose the id");
+    say(&env, &pane, "Hello gemini");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    model.wait_prompt("Hello gemini", 5);
+    wait_chats(&env, &["Hello gemini", &chosen[..8]]);
+    assert_eq!(env.native_id(&record.id), Some(chosen));
+    // The next turn needs nothing from the person while it runs.
+    say_until(&env, &pane, "[slow: 120] Think for a long time", || {
+        model.received_prompt("Think for a long time")
+    });
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    assert_hook_log_empty(&env);
+}
+
+/// A permission dialog reads `approve`; `lf-session-answer allow` runs the
+/// tool and clears it as the agent goes on working.
+#[test]
+fn gemini_approve_then_allowed_through_lf_session_answer() {
+    let (_model, env, record, pane) = started();
+    say(
+        &env,
+        &pane,
+        "[run: touch allowed.txt] [then-slow: 120] Make a file",
+    );
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    let after: SessionRecord = env.run("lf-session-answer", &[&record.id, "allow"]).json();
+    assert_eq!(after.attention, None, "{after:#?}");
+    wait_file(&env.mkdir("repo").join("allowed.txt"), 20);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    env.attempt("lf-session-answer", &[&record.id, "allow"])
+        .fails_with(4, "not_waiting_for");
+    assert_hook_log_empty(&env);
+}
+
+/// "Allow for this session" is Gemini's "always": `lf-session-answer
+/// allow --always` picks it.
+#[test]
+fn gemini_allowed_always_through_lf_session_answer() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "[run: touch always.txt] Make a file");
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    env.run("lf-session-answer", &[&record.id, "allow", "--always"])
+        .ok();
+    wait_file(&env.mkdir("repo").join("always.txt"), 20);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    // The same command again runs with no dialog, for this session.
+    // Typed as the turn's hooks still run: pressed again until it arrived.
+    say_until(&env, &pane, "[run: touch always.txt] Again", || {
+        model.received_prompt("Again")
+    });
+    model.wait_prompt("Again", 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    assert!(!env.capture_visible(&pane).contains(DIALOG));
+}
+
+/// Refusing the permission (`lf-session-answer deny`: Esc) fires no hook;
+/// Gemini writes "Request cancelled." to its transcript, which lf-serve
+/// reads: the agent waits for the person.
+#[test]
+fn gemini_a_refused_permission_asks_for_a_reply() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "[run: touch refused.txt] Make a file");
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    env.run("lf-session-answer", &[&record.id, "deny"]).ok();
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        20,
+    );
+    assert!(!env.mkdir("repo").join("refused.txt").exists());
+    // Refused by the person at the dialog itself (3: "No, suggest
+    // changes"), the same.
+    say_until(
+        &env,
+        &pane,
+        "[run: touch refused-again.txt] Once more",
+        || model.received_prompt("Once more"),
+    );
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        30,
+    );
+    answer(&env, &pane, DIALOG, "3");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        20,
+    );
+    assert!(!env.mkdir("repo").join("refused-again.txt").exists());
+    assert_hook_log_empty(&env);
+}
+
+/// Esc interrupting a running turn reads `reply`; killing the agent
+/// itself then reads `interrupted`.
+#[test]
+fn gemini_esc_interrupting_a_turn_asks_for_a_reply() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "[slow: 120] Think for a long time");
+    model.wait_received_prompt("Think for a long time", 30);
+    wait_screen(&env, &pane, "Thinking slowly", 30);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 10);
+    press_until(&env, &pane, "Escape", 3, 30, "the turn interrupted", || {
+        env.show(&record.id).attention == Some(Attention::Reply)
+    });
+    let pid = env.agent_pid(&record.id);
+    crate::util::kill(pid, crate::util::Signal::KILL);
+    let killed = wait_record(&env, &record.id, "interrupted", 20, |record| {
+        record.state == SessionState::Interrupted
+    });
+    assert!(!killed.alive);
+    assert_eq!(killed.attention, None, "nothing is there to reply to");
+}
+
+/// A turn whose model request fails (a bad request, a server error once
+/// the attempts are spent, a connection lost mid-answer) ends in `reply`.
+#[test]
+fn gemini_a_turn_whose_model_request_fails_asks_for_a_reply() {
+    let (model, env, record, pane) = started();
+    for prompt in [
+        "[fail: 400] a bad request",
+        "[drop] a lost connection",
+        "all good again",
+    ] {
+        // As `turn_ends_in_reply`, the prompt pressed again until it
+        // arrived: Gemini announces the turn's end (`AfterAgent`) while it
+        // still runs that hook, and an Enter in that moment is lost.
+        let before = env.show(&record.id).attention_since;
+        say_until(&env, &pane, prompt, || model.received_prompt(prompt));
+        wait_record(
+            &env,
+            &record.id,
+            &format!("reply after {prompt:?}"),
+            60,
+            |now| {
+                now.state == SessionState::Active
+                    && now.attention == Some(Attention::Reply)
+                    && now.attention_since > before
+            },
+        );
+        wait_screen(&env, &pane, READY, 30);
+    }
+}
+
+/// lf tells Gemini to run lf-session-ready (its first turn), and lf's
+/// policy lets it run with no dialog: the Session is ready for review.
+#[test]
+fn gemini_told_to_run_lf_session_ready_runs_it_without_a_dialog() {
+    let (model, env, record, pane) = started();
+    let ready = ready_command();
+    say(
+        &env,
+        &pane,
+        &format!("[run: {ready} 'Parser fixed; see tests/parser.rs'] Finish"),
+    );
+    let asked = model.wait_received(1, 30).remove(0);
+    let told = history(&asked);
+    assert!(
+        told.contains("run `lf-session-ready") && told.contains(&ready),
+        "the launch carries lf's instructions: {told}"
+    );
+    let ready = wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Ready,
+        Some(Attention::Review),
+        30,
+    );
+    assert_eq!(
+        ready.ready_summary.as_deref(),
+        Some("Parser fixed; see tests/parser.rs")
+    );
+    assert!(ready.alive, "a ready Session still shows its live agent");
+    assert!(
+        !env.capture(&pane).contains(DIALOG),
+        "no dialog asked for lf-session-ready"
+    );
+    assert_hook_log_empty(&env);
+}
+
+/// Killed (its pane gone) and opened again, the Session resumes exactly
+/// its conversation: the resumed request carries the earlier turns.
+#[test]
+fn gemini_killed_then_resumed_with_its_history() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Remember the word puffin");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let native = env.native_id(&record.id).unwrap();
+    wait_chats(&env, &["puffin", "Answer"]);
+    let pane = kill_and_reopen(&env, &record.id, &pane);
+    say_after_resume(&env, &pane, "Which word was it");
+    let resumed = model.wait_prompt("Which word was it", 30);
+    assert!(
+        history(&resumed).contains("puffin"),
+        "{}",
+        history(&resumed)
+    );
+    assert_eq!(env.native_id(&record.id), Some(native));
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    assert_hook_log_empty(&env);
+}
+
+/// Two Sessions in one folder each resume their own conversation. (Each
+/// has its first turn before the next starts: Gemini CLI 0.61.0's own
+/// session cleanup, run as a CLI starts, deletes a conversation of the
+/// same folder that has no turn yet; docs/agents/gemini.md.)
+#[test]
+fn gemini_two_sessions_in_one_folder_resume_their_own_conversations() {
+    let model = gemini::start();
+    let env = gemini_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let mut started = Vec::new();
+    for word in ["heron", "kestrel"] {
+        let (record, pane) = start_in(&env, &cwd);
+        say(&env, &pane, &format!("Remember the word {word}"));
+        wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Reply),
+            30,
+        );
+        wait_chats(&env, &[word, "Answer"]);
+        started.push((record, pane));
+    }
+    let [(first, first_pane), (second, second_pane)] = &started[..] else {
+        unreachable!()
+    };
+    assert_ne!(env.native_id(&first.id), env.native_id(&second.id));
+    for (record, pane, mine, other) in [
+        (first, first_pane, "heron", "kestrel"),
+        (second, second_pane, "kestrel", "heron"),
+    ] {
+        let pane = kill_and_reopen(&env, &record.id, pane);
+        let question = format!("Which word was it for {}", &record.id[..8]);
+        say_after_resume(&env, &pane, &question);
+        let resumed = history(&model.wait_prompt(&question, 30));
+        assert!(resumed.contains(mine), "{resumed}");
+        assert!(!resumed.contains(other), "{resumed}");
+    }
+}
+
+/// A resume of a conversation Gemini no longer has (the person deleted
+/// it) exits at once: the open fails with Gemini's own message, and the
+/// next open starts a new conversation instead of repeating it.
+#[test]
+fn gemini_a_resume_that_fails_is_reported_with_geminis_message() {
+    let (model, env, record, pane) = started();
+    say(&env, &pane, "Hello");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let native = env.native_id(&record.id).unwrap();
+    wait_chats(&env, &["Hello", &native]);
+    env.tmux(&["kill-pane", "-t", &pane]);
+    wait_record(&env, &record.id, "no live agent", 20, |record| {
+        !record.alive
+    });
+    // The person deletes the conversation's chat files.
+    remove_chats(&env.dir.path().join(".gemini/tmp"), &native);
+    let failed = env.attempt("lf-session-open", &["--detach", &record.id]);
+    let error = failed.fails_with(1, "launch_failed");
+    assert!(error.message.contains(GEMINI_SAYS_NO_SESSION), "{error:?}");
+    assert!(env.resume_failed(&record.id));
+    let name = format!("lf-{}", &record.id[..12]);
+    crate::util::wait_for("the failed launcher's tmux session to end", 20, || {
+        (!env.tmux_has(&name)).then_some(())
+    });
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", &record.id]).json();
+    assert_eq!(opened.state, SessionState::Active);
+    let pane = crate::real::pane(&opened);
+    wait_screen(&env, &pane, READY, 60);
+    say(&env, &pane, "Start again");
+    assert!(!history(&model.wait_prompt("Start again", 30)).contains("Hello"));
+    assert_ne!(env.native_id(&record.id), Some(native));
+}
+
+/// Remove every chat file under `dir` that names the conversation `id`.
+fn remove_chats(dir: &Path, id: &str) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            remove_chats(&path, id);
+        } else if std::fs::read_to_string(&path).is_ok_and(|text| text.contains(id)) {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+}
+
+/// A folder Gemini does not trust yet: its trust dialog is predicted at
+/// start (`approve`), and answered the agent starts.
+#[test]
+fn gemini_an_untrusted_folder_reads_approve_until_trusted() {
+    let model = gemini::start();
+    let env = gemini_env(&model, &[]);
+    let cwd = env.mkdir("new-repo");
+    let record = new_session(&env, "gemini", &cwd, None);
+    assert_eq!(record.attention, Some(Attention::Approve), "{record:#?}");
+    let pane = pane(&record);
+    // Pressed once: the dialog stays up while Gemini restarts itself to
+    // apply the trust, and a key pressed again then reaches the new one.
+    wait_screen(&env, &pane, "Do you trust the files in this folder?", 30);
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    keys(&env, &pane, &["1"]);
+    wait_screen(&env, &pane, "restarting to apply the trust changes", 30);
+    wait_for_state(&env, &record.id, SessionState::Active, None, 30);
+    say(&env, &pane, "Hello");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+}
+
+/// Issue 20: a first prompt that starts with `-` is the agent's prompt.
+#[test]
+fn gemini_a_prompt_that_starts_with_a_dash_is_a_prompt() {
+    let model = gemini::start();
+    let env = gemini_env(&model, &["repo"]);
+    a_prompt_after_dashes_reaches_the_model(&env, &model, "gemini", "-m is the wrong flag");
+}
+
+/// `lf-session-active` attributes each Session's Gemini to it: the
+/// process lf started and the child Gemini relaunches itself as, for two
+/// Sessions in one folder, none claimed by both.
+#[test]
+fn gemini_processes_are_attributed_to_their_own_session() {
+    let model = gemini::start();
+    let env = gemini_env(&model, &["repo"]);
+    let cwd = env.mkdir("repo");
+    let (first, _) = start_in(&env, &cwd);
+    let (second, _) = start_in(&env, &cwd);
+    let snapshot: lf::snapshot::LiveSnapshot = env.run("lf-session-active", &[]).json();
+    let mut claimed = Vec::new();
+    for record in [&first, &second] {
+        let agent = env.agent_pid(&record.id) as u32;
+        let session = snapshot
+            .sessions
+            .iter()
+            .find(|session| session.id == record.id)
+            .unwrap_or_else(|| panic!("{} not in {snapshot:#?}", record.id));
+        let process = |pid: u32| session.processes.iter().find(|p| p.pid == pid);
+        let started = process(agent).unwrap_or_else(|| panic!("{agent} in {session:#?}"));
+        assert_eq!(started.provider, "gemini");
+        assert!(
+            started.command.contains(&"--session-id".to_owned()),
+            "{started:#?}"
+        );
+        assert!(
+            session
+                .processes
+                .iter()
+                .any(|p| p.ppid == agent && p.command.iter().any(|arg| arg.ends_with("gemini"))),
+            "the relaunched Gemini beneath {agent}: {session:#?}"
+        );
+        claimed.extend(session.processes.iter().map(|p| p.pid));
+    }
+    let mut unique = claimed.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        claimed.len(),
+        "a process claimed twice: {snapshot:#?}"
+    );
+}
