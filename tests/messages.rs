@@ -578,7 +578,7 @@ fn the_hook_log_says_why_a_call_changed_nothing() {
              2026-12-02T07:00:00.000000Z claude run=\"{run}\" claude reported native id \
              \"11111111-2222-4333-8444-555555555555\" but Run {run} has {chosen}; not adopted\n\
              2026-12-02T07:00:00.000000Z \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\" run=- unknown \
-             provider \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\": choose claude, codex, gemini, command\n"
+             provider \"\\u{{1b}}]2;pwned\\u{{7}}\\u{{1b}}[2J\": choose claude, codex, gemini, opencode, command\n"
         )
     );
 }

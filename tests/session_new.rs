@@ -153,7 +153,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
             "unusable_dir",
             Some("cwd"),
         ),
-        (vec!["--provider", "gemini"], 2, "command_line", None),
+        (vec!["--provider", "aider"], 2, "command_line", None),
         (vec!["--model=--evil"], 2, "bad_token", Some("model")),
         (vec!["--model", "a;rm -rf"], 2, "bad_token", Some("model")),
         (
