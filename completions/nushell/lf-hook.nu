@@ -4,7 +4,7 @@ module completions {
   export extern lf-hook [
     --help(-h)                # Print help (see more with '--help')
     --version(-V)             # Print version
-    provider: string          # Which provider is calling: claude or codex
+    provider: string          # Which provider is calling (an agent provider's name)
     ...payload: string        # The payload arguments (Codex's `notify` passes its JSON as the last one)
   ]
 

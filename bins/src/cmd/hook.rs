@@ -19,7 +19,7 @@ Examples:
   echo '{\"hook_event_name\":\"Stop\",\"session_id\":\"…\"}' | lf-hook codex"
 )]
 pub struct Cli {
-    /// Which provider is calling: claude or codex.
+    /// Which provider is calling (an agent provider's name).
     #[arg(value_name = "PROVIDER")]
     provider: String,
     /// The payload arguments (Codex's `notify` passes its JSON as the last one).

@@ -10,7 +10,8 @@ use lf::provider::Answer;
 /// answered (here or at its terminal), an agent that is working, a
 /// completed session or one with no live agent in a tmux pane is refused
 /// (exit 4) and no key is pressed. The keys are the agent's own for its
-/// dialog (Claude Code: 1, 2, Esc; Codex: y, p or a, Esc). --always allows
+/// dialog (Claude Code: 1, 2, Esc; Codex: y, p or a, Esc; Gemini CLI: 1, 2,
+/// Esc; OpenCode: Enter, Right Enter Enter, Esc). --always allows
 /// the like of it from now on, where the dialog offers that. The answer is
 /// an `answered` event of lf-session-watch, naming who gave it. An agent
 /// (inside a session lf launched) cannot answer for the person.

@@ -54,7 +54,10 @@ pub enum SessionError {
     NotPrimary(String),
     #[error("{} is not inside a git repository", quote(.0))]
     NotInRepository(String),
-    #[error("a {0} needs an agent: choose --provider claude or codex")]
+    #[error(
+        "a {0} needs an agent: choose --provider {agents}",
+        agents = crate::provider::Provider::agent_names().collect::<Vec<_>>().join(", ")
+    )]
     NeedsAgent(What),
     #[error(
         "arguments after -- are only for --provider command; {0} takes one PROMPT (after -- when it starts with -)"

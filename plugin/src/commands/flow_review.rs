@@ -11,9 +11,6 @@ use nu_protocol::{Category, Example, LabeledError, Signature, Spanned, SyntaxSha
 
 pub struct FlowReview;
 
-/// The agents a review may run: a review needs one that can mark it ready.
-const PROVIDERS: &[&str] = &["claude", "codex", "gemini"];
-
 impl SimplePluginCommand for FlowReview {
     type Plugin = LfPlugin;
 
@@ -85,7 +82,7 @@ pending on the review of node 2."
             .named(
                 "provider",
                 SyntaxShape::String,
-                "The agent CLI for the review: claude (the default) or codex.",
+                "The agent CLI for the review: claude (the default), codex, gemini or opencode.",
                 None,
             )
             .named(
@@ -168,7 +165,7 @@ pending on the review of node 2."
     super::completes!(
         At::Flag("task") => Completes::Tasks,
         At::Flag("invocation") => Completes::Invocations,
-        At::Flag("provider") => Completes::Words(PROVIDERS),
+        At::Flag("provider") => Completes::Agents,
     );
 }
 

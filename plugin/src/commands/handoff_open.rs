@@ -55,7 +55,7 @@ refused, and what is not secret belongs in --argv, where the person sees it."
             .required_named(
                 "provider",
                 SyntaxShape::String,
-                "The agent CLI whose terminal is handed over: claude, codex, gemini or command.",
+                "The agent CLI whose terminal is handed over: claude, codex, gemini, opencode or command.",
                 None,
             )
             .required_named(

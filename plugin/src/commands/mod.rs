@@ -450,6 +450,8 @@ pub(crate) enum Completes {
     ActiveHandoffs,
     Parents,
     Words(&'static [&'static str]),
+    /// The agent providers (`Provider::agent_names`): not `command`.
+    Agents,
 }
 
 /// Where an argument is: a positional by index, or a flag by name.
@@ -473,6 +475,10 @@ pub(crate) fn complete(
     })?;
     let suggest = match what {
         Completes::Words(words) => return Some(word_suggestions(words)),
+        Completes::Agents => {
+            let agents: Vec<&str> = lf::provider::Provider::agent_names().collect();
+            return Some(word_suggestions(&agents));
+        }
         Completes::Sessions => session_suggestions,
         Completes::Reviews => review_suggestions,
         Completes::Tasks => task_suggestions,

@@ -26,7 +26,7 @@ impl SimplePluginCommand for SessionAnswer {
 is on its screen: a prompt already answered (here or at its terminal), an agent that is working, \
 a completed session or one with no live agent in a tmux pane is refused (lf::conflict) and no \
 key is pressed. The keys are the agent's own for its dialog (Claude Code: 1, 2, Esc; Codex: y, p or a, \
-Esc). --always allows the like of it from now on, where the dialog offers that. lf watch \
+Esc; Gemini CLI: 1, 2, Esc; OpenCode: Enter, Right Enter Enter, Esc). --always allows the like of it from now on, where the dialog offers that. lf watch \
 shows it as an answered event, naming who gave it."
     }
 

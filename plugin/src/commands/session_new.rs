@@ -47,7 +47,7 @@ Go to a launched session with `lf session open <id>` inside tmux, or with \
             .named(
                 "provider",
                 SyntaxShape::String,
-                "The agent CLI to run: claude (the default), codex, gemini or command.",
+                "The agent CLI to run: claude (the default), codex, gemini, opencode or command.",
                 None,
             )
             .named(
