@@ -164,10 +164,7 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
     env.hook(
         "claude",
         Some(&run),
-        &payload(
-            "PermissionRequest",
-            r#","tool_name":"Bash""#,
-        ),
+        &payload("PermissionRequest", r#","tool_name":"Bash""#),
     )
     .ok();
     assert_eq!(
@@ -191,10 +188,7 @@ fn a_valid_hook_records_the_turn_of_its_own_run() {
     env.hook(
         "claude",
         Some(&run),
-        &payload(
-            "PermissionRequest",
-            r#","tool_name":"Bash""#,
-        ),
+        &payload("PermissionRequest", r#","tool_name":"Bash""#),
     )
     .ok();
     assert_eq!(

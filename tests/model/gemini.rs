@@ -53,13 +53,18 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
     };
     match reply {
         Reply::Fail(status) => fail(stream, status),
-        reply if streamed => stream_reply(shared, stream, &reply),
-        reply => respond(
-            stream,
-            "200 OK",
-            "application/json",
-            &response(&parts(&reply), true).to_string(),
-        ),
+        reply if streamed => stream_reply(shared, stream, index, &reply),
+        reply => {
+            respond(
+                stream,
+                "200 OK",
+                "application/json",
+                &response(&parts(&reply), Some(index)).to_string(),
+            );
+            // A side request's usage, reported as any (the tests show it
+            // is not what lf counts: `Server::conversation_usage`).
+            shared.sent_usage(index, sent(index));
+        }
     }
 }
 
@@ -166,15 +171,43 @@ fn parts(reply: &Reply) -> Vec<Value> {
     }]
 }
 
+/// Thinking tokens of every answer, reported apart from its output.
+const THOUGHTS: u64 = 3;
+/// Tokens of every answer's tool-use prompt, reported apart from its
+/// prompt.
+const TOOL_PROMPT: u64 = 5;
+
+/// The usage the answer to request `index` reports, by lf's kinds: no
+/// cache writes (Gemini reports none).
+pub fn sent(index: usize) -> super::Sent {
+    super::Sent {
+        cache_creation: 0,
+        ..super::Sent::of(index)
+    }
+}
+
+/// `usageMetadata` as the Gemini API gives it for `sent`: the prompt's
+/// count includes the cached tokens and leaves out the tool-use prompt's;
+/// the candidates' count leaves out the thoughts; the total is all of them.
+fn usage_metadata(sent: &super::Sent) -> Value {
+    json!({
+        "promptTokenCount": sent.input + sent.cache_read - TOOL_PROMPT,
+        "cachedContentTokenCount": sent.cache_read,
+        "candidatesTokenCount": sent.output - THOUGHTS,
+        "thoughtsTokenCount": THOUGHTS,
+        "toolUsePromptTokenCount": TOOL_PROMPT,
+        "totalTokenCount": sent.input + sent.cache_read + sent.output,
+    })
+}
+
 /// One `GenerateContentResponse`: these parts of the model's answer, and
-/// (the last one) its finish reason and token counts.
-fn response(parts: &[Value], last: bool) -> Value {
+/// (the last one, of request `index`) its finish reason and token counts.
+fn response(parts: &[Value], last: Option<usize>) -> Value {
     let mut candidate = json!({"content": {"role": "model", "parts": parts}, "index": 0});
     let mut response = json!({"modelVersion": "gemini-fake"});
-    if last {
+    if let Some(index) = last {
         candidate["finishReason"] = json!("STOP");
-        response["usageMetadata"] =
-            json!({"promptTokenCount": 12, "candidatesTokenCount": 8, "totalTokenCount": 20});
+        response["usageMetadata"] = usage_metadata(&sent(index));
     }
     response["candidates"] = json!([candidate]);
     response
@@ -185,25 +218,30 @@ fn data(stream: &mut TcpStream, value: &Value) -> bool {
     write!(stream, "data: {value}\r\n\r\n").is_ok() && stream.flush().is_ok()
 }
 
-fn stream_reply(shared: &Shared, stream: &mut TcpStream, reply: &Reply) {
+fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &Reply) {
     if !start_stream(stream) {
         return;
     }
     let first = json!({"text": "Thinking slowly"});
-    match reply {
+    let whole = match reply {
         Reply::Slow(duration) => {
             // The client's SSE reader skips whitespace before `data:`,
             // not comments: the stall keeps the stream open with newlines.
-            let _ = data(stream, &response(&[first], false))
+            data(stream, &response(&[first], None))
                 && stall_with(shared, stream, *duration, b"\n")
-                && data(stream, &response(&[json!({"text": " … done."})], true));
+                && data(
+                    stream,
+                    &response(&[json!({"text": " … done."})], Some(index)),
+                )
         }
         // The connection is lost mid-answer.
         Reply::Drop => {
-            let _ = data(stream, &response(&[first], false));
+            let _ = data(stream, &response(&[first], None));
+            false
         }
-        reply => {
-            let _ = data(stream, &response(&parts(reply), true));
-        }
+        reply => data(stream, &response(&parts(reply), Some(index))),
+    };
+    if whole {
+        shared.sent_usage(index, sent(index));
     }
 }

@@ -20,6 +20,7 @@
 use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::Result;
 use crate::provider::ProviderError;
+use crate::usage::{Carry, Tally, Tokens};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -88,6 +89,10 @@ impl super::Agent for Gemini {
 
     fn transcript_turn_ended(&self, line: &str) -> bool {
         transcript_interrupt(line)
+    }
+
+    fn read_usage(&self, line: &str, carry: &mut Carry, tally: &mut Tally) {
+        read_usage(line, carry, tally);
     }
 
     fn shows_permission_prompt(&self, lines: &[String]) -> bool {
@@ -424,6 +429,155 @@ fn transcript_interrupt(line: &str) -> bool {
         return false;
     };
     entry["type"] == "info" && entry["content"] == MARK
+}
+
+/// One record of Gemini's chat file, as far as usage reads it. `$set` and
+/// `$rewindTo` updates have no `type` (a `$set` of `messages` repeats the
+/// whole conversation: never read for usage).
+#[derive(serde::Deserialize)]
+struct ChatLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    id: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    timestamp: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    model: Option<std::borrow::Cow<'a, str>>,
+    tokens: Option<ChatTokens>,
+}
+
+/// A `gemini` record's `tokens`, the request's `usageMetadata` renamed:
+/// `input` (`promptTokenCount`) includes `cached`, and leaves out `tool`
+/// (`toolUsePromptTokenCount`); `output` (`candidatesTokenCount`) leaves
+/// out `thoughts`; `total` is all of them.
+#[derive(serde::Deserialize)]
+struct ChatTokens {
+    #[serde(default)]
+    input: i64,
+    #[serde(default)]
+    output: i64,
+    #[serde(default)]
+    cached: i64,
+    #[serde(default)]
+    thoughts: i64,
+    #[serde(default)]
+    tool: i64,
+}
+
+impl ChatTokens {
+    /// By lf's kinds: input the cache did not serve (the tool-use prompt
+    /// included), output with the thoughts, cache reads; Gemini reports
+    /// no cache writes.
+    fn tokens(&self) -> Tokens {
+        Tokens {
+            input: self.input - self.cached + self.tool,
+            output: self.output + self.thoughts,
+            cache_creation: 0,
+            cache_read: self.cached,
+        }
+    }
+}
+
+/// What a `user` record of Gemini's chat file is.
+#[derive(Debug, PartialEq, Eq)]
+enum UserLine {
+    /// The person's prompt.
+    Prompt,
+    /// A tool's result going back to the model.
+    Work,
+    /// Context the CLI adds itself (a hook's `<hook_context>`, the
+    /// `<session_context>`), or a command of its own: what Gemini CLI
+    /// itself does not take for the person's words (`isIgnoredUserContent`,
+    /// 0.61.0).
+    Context,
+}
+
+/// A `user` record's `content`: text, or the parts sent to the model.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum UserContent<'a> {
+    Text(#[serde(borrow)] std::borrow::Cow<'a, str>),
+    Parts(#[serde(borrow)] Vec<UserPart<'a>>),
+}
+
+#[derive(serde::Deserialize)]
+struct UserPart<'a> {
+    #[serde(borrow)]
+    text: Option<std::borrow::Cow<'a, str>>,
+    #[serde(rename = "functionResponse")]
+    function_response: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(serde::Deserialize)]
+struct UserRecord<'a> {
+    #[serde(borrow)]
+    content: Option<UserContent<'a>>,
+}
+
+fn user_line(line: &str) -> UserLine {
+    let content = serde_json::from_str::<UserRecord<'_>>(line)
+        .ok()
+        .and_then(|record| record.content);
+    let text = match content {
+        Some(UserContent::Text(text)) => text.into_owned(),
+        Some(UserContent::Parts(parts)) => {
+            if parts.iter().any(|part| part.function_response.is_some()) {
+                return UserLine::Work;
+            }
+            parts
+                .iter()
+                .filter_map(|part| part.text.as_deref())
+                .collect::<String>()
+        }
+        None => String::new(),
+    };
+    let text = text.trim();
+    let own = text.is_empty()
+        || ["/", "?", "<session_context>", "<hook_context>"]
+            .iter()
+            .any(|mark| text.starts_with(mark));
+    if own {
+        UserLine::Context
+    } else {
+        UserLine::Prompt
+    }
+}
+
+/// Read one line of Gemini's chat file into `tally`
+/// (docs/agents/gemini.md, "Usage"): a `gemini` record's `tokens` (one
+/// model request; the CLI writes a message again as it updates it, under
+/// the same `id`: counted once, the later replacing), a person's prompt
+/// (a `user` record that is not a tool's result) starting a turn, the
+/// agent's work in between, and "Request cancelled." ending one.
+fn read_usage(line: &str, carry: &mut Carry, tally: &mut Tally) {
+    // `$set` updates (the longest lines) are skipped unparsed.
+    if line.starts_with("{\"$") {
+        return;
+    }
+    let Ok(entry) = serde_json::from_str::<ChatLine<'_>>(line) else {
+        return;
+    };
+    let Some(at) = crate::usage::at(entry.timestamp.as_deref()) else {
+        return;
+    };
+    match entry.kind.as_deref() {
+        Some("gemini") => {
+            tally.worked(carry, at);
+            if let (Some(id), Some(tokens)) = (entry.id, entry.tokens) {
+                let model = entry.model.as_deref().unwrap_or("unknown");
+                tally.message(carry, &id, at, model, tokens.tokens());
+            }
+        }
+        Some("user") => match user_line(line) {
+            UserLine::Prompt => tally.turn_started(carry, at),
+            UserLine::Work => tally.worked(carry, at),
+            UserLine::Context => {}
+        },
+        Some("info") if transcript_interrupt(line) => tally.turn_ended(carry, at),
+        Some("info" | "error") => tally.worked(carry, at),
+        _ => {}
+    }
 }
 
 /// Gemini's permission dialog: "1. Allow once" first and a last option
