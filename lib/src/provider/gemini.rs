@@ -1011,6 +1011,106 @@ mod tests {
         }
     }
 
+    /// Lines of a chat file as Gemini CLI 0.61.0 wrote them against the
+    /// fake server (shortened): a hook's context, a turn, a tool's turn
+    /// (its message written again with its tool calls), a cancelled end, and
+    /// the `$set` of the whole conversation, whose messages are never read.
+    const CHAT: [&str; 12] = [
+        r#"{"sessionId":"4f314d8f-8925-479d-a512-34955cde5f21","projectHash":"12","startTime":"2026-12-02T10:00:00.000Z","lastUpdated":"2026-12-02T10:00:00.000Z","kind":"main"}"#,
+        r#"{"$set":{"messages":[{"id":"d0","timestamp":"2026-12-02T10:00:00.000Z","type":"user","content":[{"text":"<session_context>\nThis is the Gemini CLI."}]},{"id":"9","timestamp":"2026-12-02T09:00:00.000Z","type":"gemini","content":"Old.","tokens":{"input":9,"output":9,"cached":0,"thoughts":0,"tool":0,"total":18},"model":"gemini-3.8-flash"}]}}"#,
+        r#"{"id":"6e2e67b7-fece-4b9d-b628-ab1be241c4e2","timestamp":"2026-12-02T10:00:00.500Z","type":"user","content":[{"text":"<hook_context>This conversation runs inside an lf session.</hook_context>"}]}"#,
+        r#"{"id":"1f0b04ff-c656-4578-936a-b69db1b907b4","timestamp":"2026-12-02T10:00:01.000Z","type":"user","content":[{"text":"Usage one"}]}"#,
+        r#"{"id":"531d8161-db9b-4f2e-a84a-af20c663a85b","timestamp":"2026-12-02T10:00:03.000Z","type":"gemini","content":"Answer 1.","thoughts":[],"tokens":{"input":3997,"output":38,"cached":3001,"thoughts":3,"tool":5,"total":4043},"model":"gemini-3.8-flash"}"#,
+        r#"{"id":"b9489704-e5d6-4ada-80ce-520328444d49","timestamp":"2026-12-02T10:00:13.000Z","type":"user","content":[{"text":"[run: true] Usage two"}]}"#,
+        r#"{"id":"1bee42a1-643e-4569-8cb3-e230693b17b2","timestamp":"2026-12-02T10:00:14.000Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":4001,"output":40,"cached":3003,"thoughts":3,"tool":5,"total":4049},"model":"gemini-3.8-flash"}"#,
+        r#"{"id":"1bee42a1-643e-4569-8cb3-e230693b17b2","timestamp":"2026-12-02T10:00:14.000Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":4001,"output":40,"cached":3003,"thoughts":3,"tool":5,"total":4049},"model":"gemini-3.8-flash","toolCalls":[{"id":"run_shell_command_0","name":"run_shell_command","args":{"command":"true"}}]}"#,
+        r#"{"id":"e0fac12f-01ed-45ab-a536-c1b407e23e40","timestamp":"2026-12-02T10:00:16.000Z","type":"user","content":[{"functionResponse":{"id":"run_shell_command_0","name":"run_shell_command","response":{"output":"Output: (empty)"}}}]}"#,
+        r#"{"id":"8e0042e8-2aa4-4c95-8a08-7f28228b28a3","timestamp":"2026-12-02T10:00:17.000Z","type":"gemini","content":"Tool finished.","thoughts":[],"tokens":{"input":4003,"output":41,"cached":3004,"thoughts":3,"tool":5,"total":4052},"model":"gemini-3.8-flash"}"#,
+        r#"{"id":"d7","timestamp":"2026-12-02T10:00:18.000Z","type":"info","content":"Request cancelled."}"#,
+        r#"{"id":"d786596a-71d4-40b0-a844-7788612885ac","timestamp":"2026-12-02T10:00:30.000Z","type":"info","content":""}"#,
+    ];
+
+    #[test]
+    fn usage_is_read_from_the_chat_file_once_per_message() {
+        let mut carry = Carry::default();
+        // Two reads, the second starting at the tool call's message
+        // written again: the carry keeps it counted once.
+        let mut first = Tally::default();
+        for line in &CHAT[..7] {
+            read_usage(line, &mut carry, &mut first);
+        }
+        let mut second = Tally::default();
+        for line in &CHAT[7..] {
+            read_usage(line, &mut carry, &mut second);
+        }
+        let key = ("2026-12-02".to_owned(), "gemini-3.8-flash".to_owned());
+        let mut sums = first.models[&key];
+        sums.tokens.add(&second.models[&key].tokens);
+        sums.requests += second.models[&key].requests;
+        // input 3997 - 3001 cached + 5 of the tool-use prompt, …; output
+        // 38 + 3 thoughts, …: the totals are Gemini's own.
+        assert_eq!(
+            (sums.tokens, sums.requests),
+            (
+                Tokens {
+                    input: 1001 + 1003 + 1004,
+                    output: 41 + 43 + 44,
+                    cache_creation: 0,
+                    cache_read: 3001 + 3003 + 3004,
+                },
+                3
+            )
+        );
+        assert_eq!(sums.tokens.total(), 4043 + 4049 + 4052);
+        assert_eq!(
+            first.models.len() + second.models.len(),
+            2,
+            "{first:?} {second:?}"
+        );
+        let time = |tally: &Tally| tally.time.get("2026-12-02").copied().unwrap_or_default();
+        let (a, b) = (time(&first), time(&second));
+        // The hook's context is no turn; the tool's result is work.
+        assert_eq!(a.turns + b.turns, 2);
+        // 1 s → 3 s, then 13 s → 14 s → 16 s → 17 s → 18 s (cancelled);
+        // the `info` after the turn ended is no work.
+        assert_eq!(a.working + b.working, 7_000_000);
+        assert_eq!(a.waiting + b.waiting, 10_000_000);
+    }
+
+    #[test]
+    fn user_records_are_prompts_unless_the_cli_wrote_them() {
+        for (line, kind) in [
+            (
+                r#"{"type":"user","content":[{"text":"Hello"}]}"#,
+                UserLine::Prompt,
+            ),
+            (r#"{"type":"user","content":"Hello"}"#, UserLine::Prompt),
+            (
+                r#"{"type":"user","content":[{"text":"Hello\n<hook_context>x</hook_context>"}]}"#,
+                UserLine::Prompt,
+            ),
+            (
+                r#"{"type":"user","content":[{"text":"  <hook_context>x</hook_context>"}]}"#,
+                UserLine::Context,
+            ),
+            (
+                r#"{"type":"user","content":[{"text":"<session_context>x"}]}"#,
+                UserLine::Context,
+            ),
+            (
+                r#"{"type":"user","content":[{"text":"/about"}]}"#,
+                UserLine::Context,
+            ),
+            (r#"{"type":"user","content":[]}"#, UserLine::Context),
+            (
+                r#"{"type":"user","content":[{"functionResponse":{"id":"1","name":"run_shell_command","response":{}}}]}"#,
+                UserLine::Work,
+            ),
+        ] {
+            assert_eq!(user_line(line), kind, "{line}");
+        }
+    }
+
     /// The permission dialog of Gemini CLI 0.61.0 as the real CLI draws
     /// it, and the keys each answer takes.
     #[test]
