@@ -15,6 +15,12 @@ use std::sync::Arc;
 
 /// The shell tool of Gemini CLI.
 pub const SHELL_TOOL: &str = "run_shell_command";
+/// The tool that starts a subagent, and the subagent `[agent: TEXT]`
+/// starts.
+const INVOKE_AGENT: &str = "invoke_agent";
+const SUBAGENT: &str = "generalist";
+/// The tool a subagent ends its work with.
+pub const COMPLETE_TASK: &str = "complete_task";
 
 /// Start a fake Gemini API server on 127.0.0.1.
 pub fn start() -> Server {
@@ -44,6 +50,21 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
     let body = &request.body;
     let reply = if let Some(schema) = json_schema(body) {
         Reply::Text(shaped(schema).to_string())
+    } else if offers(body, COMPLETE_TASK) {
+        // A subagent's conversation (its own chat file): done at once,
+        // with the generalist's output (`{response}`).
+        let (text, _) = latest_input(body);
+        shared.set_conversation(index, &text);
+        let done = json!({"functionCall": {
+            "name": COMPLETE_TASK, "args": {"result": {"response": "Fake result."}}
+        }});
+        let answer = response(&[done], Some(index));
+        if !streamed {
+            respond(stream, "200 OK", "application/json", &answer.to_string());
+        } else if !(start_stream(stream) && data(stream, &answer)) {
+            return;
+        }
+        return shared.sent_usage(index, sent(index));
     } else if is_conversation(body) {
         let (text, tool_result) = latest_input(body);
         shared.set_conversation(index, &text);
@@ -74,6 +95,17 @@ pub fn is_conversation(body: &Value) -> bool {
         tools
             .iter()
             .any(|tool| tool["functionDeclarations"].as_array().is_some())
+    })
+}
+
+/// Whether a request offers the model the function `name`.
+pub fn offers(body: &Value, name: &str) -> bool {
+    body["tools"].as_array().is_some_and(|tools| {
+        tools.iter().any(|tool| {
+            tool["functionDeclarations"]
+                .as_array()
+                .is_some_and(|functions| functions.iter().any(|function| function["name"] == name))
+        })
     })
 }
 
@@ -165,6 +197,9 @@ fn parts(reply: &Reply) -> Vec<Value> {
         Reply::Run(command) => json!({"functionCall": {
             "name": SHELL_TOOL,
             "args": {"command": command, "description": "The person asked to run this command."}
+        }}),
+        Reply::Agent(prompt) => json!({"functionCall": {
+            "name": INVOKE_AGENT, "args": {"agent_name": SUBAGENT, "prompt": prompt}
         }}),
         Reply::Text(text) => json!({"text": text}),
         _ => json!({"text": "Fake answer."}),

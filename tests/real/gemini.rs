@@ -548,7 +548,8 @@ fn gemini_processes_are_attributed_to_their_own_session() {
 /// a tool's turn, `/compress` (its two summary requests are side requests,
 /// in no chat file: reported by the model, not counted), `/clear` (a new
 /// conversation and file) and a resume in a later minute than the file's
-/// (the CLI then starts a file of its own beside the one it resumes into;
+/// (the CLI then starts a file of its own beside the one it resumes into),
+/// and a subagent (its requests in its own chat file, beside;
 /// docs/agents/gemini.md, "Usage").
 #[test]
 fn gemini_usage_is_what_the_model_reported() {
@@ -640,7 +641,29 @@ fn gemini_usage_is_what_the_model_reported() {
         (6, 7),
         "{resumed:#?}"
     );
-    assert_eq!(resumed.usage.models.len(), 1, "{resumed:#?}");
-    assert_eq!(resumed.usage.cost, None, "the fake model has no price");
+    // A subagent: its requests are in its own chat file, beside.
+    say_until(&env, &pane, "[agent: Say hi] Usage of a subagent", || {
+        model.received_prompt("Usage of a subagent")
+    });
+    wait_for("the subagent's answer", 60, || {
+        model
+            .requests()
+            .iter()
+            .any(|request| {
+                request.usage.is_some() && gemini::offers(&request.body, gemini::COMPLETE_TASK)
+            })
+            .then_some(())
+    });
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let delegated = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(delegated.usage.turns, 7, "{delegated:#?}");
+    assert_eq!(delegated.usage.models.len(), 1, "{delegated:#?}");
+    assert_eq!(delegated.usage.cost, None, "the fake model has no price");
     assert_hook_log_empty(&env);
 }

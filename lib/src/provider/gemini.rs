@@ -95,6 +95,10 @@ impl super::Agent for Gemini {
         read_usage(line, carry, tally);
     }
 
+    fn usage_companions(&self, transcript: &Path) -> Vec<PathBuf> {
+        usage_companions(transcript)
+    }
+
     fn shows_permission_prompt(&self, lines: &[String]) -> bool {
         shows_permission_prompt(lines)
     }
@@ -445,6 +449,9 @@ struct ChatLine<'a> {
     #[serde(borrow)]
     model: Option<std::borrow::Cow<'a, str>>,
     tokens: Option<ChatTokens>,
+    /// The first line's (no `type`): `main`, or `subagent`.
+    #[serde(rename = "kind", borrow)]
+    conversation: Option<std::borrow::Cow<'a, str>>,
 }
 
 /// A `gemini` record's `tokens`, the request's `usageMetadata` renamed:
@@ -477,6 +484,42 @@ impl ChatTokens {
             cache_read: self.cached,
         }
     }
+}
+
+/// A subagent's chat files (Gemini CLI 0.61.0 writes them in
+/// `chats/<the conversation's whole id>/<the subagent's id>.jsonl`, beside
+/// the conversation's file, whose first line holds that id), found now.
+fn usage_companions(transcript: &Path) -> Vec<PathBuf> {
+    let (Some(chats), Some(id)) = (transcript.parent(), header_session_id(transcript)) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(chats.join(id)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The `sessionId` a chat file's first line names, when it is a UUID.
+fn header_session_id(transcript: &Path) -> Option<String> {
+    use std::io::{BufRead, Read};
+    #[derive(serde::Deserialize)]
+    struct Header {
+        #[serde(rename = "sessionId")]
+        session_id: String,
+    }
+    let file = std::fs::File::open(transcript).ok()?;
+    let mut line = String::new();
+    std::io::BufReader::new(file.take(64 * 1024))
+        .read_line(&mut line)
+        .ok()?;
+    let header: Header = serde_json::from_str(line.trim_end()).ok()?;
+    is_uuid(&header.session_id).then_some(header.session_id)
 }
 
 /// What a `user` record of Gemini's chat file is.
@@ -558,9 +601,26 @@ fn read_usage(line: &str, carry: &mut Carry, tally: &mut Tally) {
     let Ok(entry) = serde_json::from_str::<ChatLine<'_>>(line) else {
         return;
     };
+    if entry.kind.is_none() {
+        // The first line (again after a resume): a subagent's file is its
+        // parent's turn's work.
+        if let Some(conversation) = entry.conversation {
+            carry.subagent = conversation == "subagent";
+        }
+        return;
+    }
     let Some(at) = crate::usage::at(entry.timestamp.as_deref()) else {
         return;
     };
+    if carry.subagent {
+        if let (Some("gemini"), Some(id), Some(tokens)) =
+            (entry.kind.as_deref(), entry.id, entry.tokens)
+        {
+            let model = entry.model.as_deref().unwrap_or("unknown");
+            tally.message(carry, &id, at, model, tokens.tokens());
+        }
+        return;
+    }
     match entry.kind.as_deref() {
         Some("gemini") => {
             tally.worked(carry, at);
@@ -1075,6 +1135,49 @@ mod tests {
         // the `info` after the turn ended is no work.
         assert_eq!(a.working + b.working, 7_000_000);
         assert_eq!(a.waiting + b.waiting, 10_000_000);
+    }
+
+    /// A subagent's chat file, as 0.61.0 wrote it (shortened): its
+    /// requests count, its prompt is no turn of the person's.
+    const SUBAGENT_CHAT: [&str; 4] = [
+        r#"{"sessionId":"7becd003-6913-43d7-bf7c-0ccd14d6989f","projectHash":"d4","startTime":"2026-12-02T15:33:18.339Z","lastUpdated":"2026-12-02T15:33:18.339Z","kind":"subagent","directories":["/tmp/repo"]}"#,
+        r#"{"id":"56a91cfb-161a-482c-9572-0a447351bd57","timestamp":"2026-12-02T15:33:18.426Z","type":"user","content":[{"text":"Say hi"}]}"#,
+        r#"{"id":"8edfcf5b-6a3b-4228-b8c4-45d95585840e","timestamp":"2026-12-02T15:33:18.588Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":4033,"output":56,"cached":3019,"thoughts":3,"tool":5,"total":4097},"model":"gemini-3.8-flash"}"#,
+        r#"{"id":"8edfcf5b-6a3b-4228-b8c4-45d95585840e","timestamp":"2026-12-02T15:33:18.588Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":4033,"output":56,"cached":3019,"thoughts":3,"tool":5,"total":4097},"model":"gemini-3.8-flash","toolCalls":[{"id":"7b#0-0","name":"complete_task","args":{"result":{"response":"Fake result."}}}]}"#,
+    ];
+
+    #[test]
+    fn a_subagents_chat_file_is_found_beside_and_counts_its_requests_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let chats = dir.path().join("chats");
+        let parent = "a308b4ad-6d58-4e20-b455-05e2988dc14c";
+        let transcript = chats.join("session-2026-12-02T15-31-a308b4ad.jsonl");
+        std::fs::create_dir_all(chats.join(parent)).unwrap();
+        std::fs::write(
+            &transcript,
+            format!("{{\"sessionId\":\"{parent}\",\"projectHash\":\"d4\",\"startTime\":\"2026-12-02T15:31:00.000Z\",\"kind\":\"main\"}}\n"),
+        )
+        .unwrap();
+        let subagent = chats
+            .join(parent)
+            .join("7becd003-6913-43d7-bf7c-0ccd14d6989f.jsonl");
+        std::fs::write(&subagent, SUBAGENT_CHAT.join("\n")).unwrap();
+        std::fs::write(chats.join(parent).join("notes.txt"), "").unwrap();
+        assert_eq!(usage_companions(&transcript), vec![subagent.clone()]);
+        // Another conversation's folder is not this one's; a file whose
+        // first line names no UUID has none.
+        assert_eq!(usage_companions(&subagent), Vec::<PathBuf>::new());
+        std::fs::write(&transcript, "{\"sessionId\":\"../x\"}\n").unwrap();
+        assert_eq!(usage_companions(&transcript), Vec::<PathBuf>::new());
+
+        let (mut carry, mut tally) = (Carry::default(), Tally::default());
+        for line in SUBAGENT_CHAT {
+            read_usage(line, &mut carry, &mut tally);
+        }
+        assert!(carry.subagent);
+        let sums = tally.models[&("2026-12-02".to_owned(), "gemini-3.8-flash".to_owned())];
+        assert_eq!((sums.tokens.total(), sums.requests), (4097, 1));
+        assert!(tally.time.is_empty(), "{tally:?}");
     }
 
     #[test]
