@@ -5,7 +5,9 @@
 //! conversation is a request that offers tools; the CLI's side requests
 //! (its model router's complexity classifier, and any other that asks
 //! for JSON by a `responseJsonSchema`) are answered at once with JSON of
-//! that schema's shape.
+//! that schema's shape. A subagent's conversation (a request offering
+//! `complete_task`) ends at once. Every answer reports `usageMetadata` of
+//! its own ([`sent`]), recorded once the answer was sent whole.
 
 use super::{Reply, Server, Shared, decide, respond, stall_with, start_stream};
 use serde_json::{Value, json};

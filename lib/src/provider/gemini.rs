@@ -15,7 +15,10 @@
 //!
 //! Refusing a permission fires no hook; the CLI's transcript (its path
 //! comes in every payload) records it at once ("Request cancelled."),
-//! where `lf-serve` reads it with [`transcript_interrupt`].
+//! where `lf-serve` reads it with [`transcript_interrupt`]. What a
+//! Session used is read from the same chat files and its subagents' beside
+//! them ([`read_usage`], [`usage_companions`]; docs/agents/gemini.md,
+//! "Usage").
 
 use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::Result;
