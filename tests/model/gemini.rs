@@ -5,7 +5,9 @@
 //! conversation is a request that offers tools; the CLI's side requests
 //! (its model router's complexity classifier, and any other that asks
 //! for JSON by a `responseJsonSchema`) are answered at once with JSON of
-//! that schema's shape.
+//! that schema's shape. A subagent's conversation (a request offering
+//! `complete_task`) ends at once. Every answer reports `usageMetadata` of
+//! its own ([`sent`]), recorded once the answer was sent whole.
 
 use super::{Reply, Server, Shared, decide, respond, stall_with, start_stream};
 use serde_json::{Value, json};
@@ -15,6 +17,12 @@ use std::sync::Arc;
 
 /// The shell tool of Gemini CLI.
 pub const SHELL_TOOL: &str = "run_shell_command";
+/// The tool that starts a subagent, and the subagent `[agent: TEXT]`
+/// starts.
+const INVOKE_AGENT: &str = "invoke_agent";
+const SUBAGENT: &str = "generalist";
+/// The tool a subagent ends its work with.
+pub const COMPLETE_TASK: &str = "complete_task";
 
 /// Start a fake Gemini API server on 127.0.0.1.
 pub fn start() -> Server {
@@ -44,6 +52,21 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
     let body = &request.body;
     let reply = if let Some(schema) = json_schema(body) {
         Reply::Text(shaped(schema).to_string())
+    } else if offers(body, COMPLETE_TASK) {
+        // A subagent's conversation (its own chat file): done at once,
+        // with the generalist's output (`{response}`).
+        let (text, _) = latest_input(body);
+        shared.set_conversation(index, &text);
+        let done = json!({"functionCall": {
+            "name": COMPLETE_TASK, "args": {"result": {"response": "Fake result."}}
+        }});
+        let answer = response(&[done], Some(index));
+        if !streamed {
+            respond(stream, "200 OK", "application/json", &answer.to_string());
+        } else if !(start_stream(stream) && data(stream, &answer)) {
+            return;
+        }
+        return shared.sent_usage(index, sent(index));
     } else if is_conversation(body) {
         let (text, tool_result) = latest_input(body);
         shared.set_conversation(index, &text);
@@ -53,13 +76,18 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
     };
     match reply {
         Reply::Fail(status) => fail(stream, status),
-        reply if streamed => stream_reply(shared, stream, &reply),
-        reply => respond(
-            stream,
-            "200 OK",
-            "application/json",
-            &response(&parts(&reply), true).to_string(),
-        ),
+        reply if streamed => stream_reply(shared, stream, index, &reply),
+        reply => {
+            respond(
+                stream,
+                "200 OK",
+                "application/json",
+                &response(&parts(&reply), Some(index)).to_string(),
+            );
+            // A side request's usage, reported as any (the tests show it
+            // is not what lf counts: `Server::conversation_usage`).
+            shared.sent_usage(index, sent(index));
+        }
     }
 }
 
@@ -69,6 +97,17 @@ pub fn is_conversation(body: &Value) -> bool {
         tools
             .iter()
             .any(|tool| tool["functionDeclarations"].as_array().is_some())
+    })
+}
+
+/// Whether a request offers the model the function `name`.
+pub fn offers(body: &Value, name: &str) -> bool {
+    body["tools"].as_array().is_some_and(|tools| {
+        tools.iter().any(|tool| {
+            tool["functionDeclarations"]
+                .as_array()
+                .is_some_and(|functions| functions.iter().any(|function| function["name"] == name))
+        })
     })
 }
 
@@ -161,20 +200,51 @@ fn parts(reply: &Reply) -> Vec<Value> {
             "name": SHELL_TOOL,
             "args": {"command": command, "description": "The person asked to run this command."}
         }}),
+        Reply::Agent(prompt) => json!({"functionCall": {
+            "name": INVOKE_AGENT, "args": {"agent_name": SUBAGENT, "prompt": prompt}
+        }}),
         Reply::Text(text) => json!({"text": text}),
         _ => json!({"text": "Fake answer."}),
     }]
 }
 
+/// Thinking tokens of every answer, reported apart from its output.
+const THOUGHTS: u64 = 3;
+/// Tokens of every answer's tool-use prompt, reported apart from its
+/// prompt.
+const TOOL_PROMPT: u64 = 5;
+
+/// The usage the answer to request `index` reports, by lf's kinds: no
+/// cache writes (Gemini reports none).
+pub fn sent(index: usize) -> super::Sent {
+    super::Sent {
+        cache_creation: 0,
+        ..super::Sent::of(index)
+    }
+}
+
+/// `usageMetadata` as the Gemini API gives it for `sent`: the prompt's
+/// count includes the cached tokens and leaves out the tool-use prompt's;
+/// the candidates' count leaves out the thoughts; the total is all of them.
+fn usage_metadata(sent: &super::Sent) -> Value {
+    json!({
+        "promptTokenCount": sent.input + sent.cache_read - TOOL_PROMPT,
+        "cachedContentTokenCount": sent.cache_read,
+        "candidatesTokenCount": sent.output - THOUGHTS,
+        "thoughtsTokenCount": THOUGHTS,
+        "toolUsePromptTokenCount": TOOL_PROMPT,
+        "totalTokenCount": sent.input + sent.cache_read + sent.output,
+    })
+}
+
 /// One `GenerateContentResponse`: these parts of the model's answer, and
-/// (the last one) its finish reason and token counts.
-fn response(parts: &[Value], last: bool) -> Value {
+/// (the last one, of request `index`) its finish reason and token counts.
+fn response(parts: &[Value], last: Option<usize>) -> Value {
     let mut candidate = json!({"content": {"role": "model", "parts": parts}, "index": 0});
     let mut response = json!({"modelVersion": "gemini-fake"});
-    if last {
+    if let Some(index) = last {
         candidate["finishReason"] = json!("STOP");
-        response["usageMetadata"] =
-            json!({"promptTokenCount": 12, "candidatesTokenCount": 8, "totalTokenCount": 20});
+        response["usageMetadata"] = usage_metadata(&sent(index));
     }
     response["candidates"] = json!([candidate]);
     response
@@ -185,25 +255,30 @@ fn data(stream: &mut TcpStream, value: &Value) -> bool {
     write!(stream, "data: {value}\r\n\r\n").is_ok() && stream.flush().is_ok()
 }
 
-fn stream_reply(shared: &Shared, stream: &mut TcpStream, reply: &Reply) {
+fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &Reply) {
     if !start_stream(stream) {
         return;
     }
     let first = json!({"text": "Thinking slowly"});
-    match reply {
+    let whole = match reply {
         Reply::Slow(duration) => {
             // The client's SSE reader skips whitespace before `data:`,
             // not comments: the stall keeps the stream open with newlines.
-            let _ = data(stream, &response(&[first], false))
+            data(stream, &response(&[first], None))
                 && stall_with(shared, stream, *duration, b"\n")
-                && data(stream, &response(&[json!({"text": " … done."})], true));
+                && data(
+                    stream,
+                    &response(&[json!({"text": " … done."})], Some(index)),
+                )
         }
         // The connection is lost mid-answer.
         Reply::Drop => {
-            let _ = data(stream, &response(&[first], false));
+            let _ = data(stream, &response(&[first], None));
+            false
         }
-        reply => {
-            let _ = data(stream, &response(&parts(reply), true));
-        }
+        reply => data(stream, &response(&parts(reply), Some(index))),
+    };
+    if whole {
+        shared.sent_usage(index, sent(index));
     }
 }

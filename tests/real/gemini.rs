@@ -71,10 +71,10 @@ fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
     pane
 }
 
-/// Type a prompt into a Gemini that has just resumed (it drops keys
-/// typed while it still loads the conversation: typed again until shown)
-/// and submit it.
-fn say_after_resume(env: &Env, pane: &str, text: &str) {
+/// Type a prompt into a Gemini that has just resumed or cleared (it drops
+/// keys typed while it still loads the conversation: typed again until
+/// shown) and submit it (Enter pressed again until the model got it).
+fn say_after_resume(env: &Env, model: &Server, pane: &str, text: &str) {
     let shown = || {
         env.capture_visible(pane)
             .contains(&text[..text.len().min(20)])
@@ -92,7 +92,15 @@ fn say_after_resume(env: &Env, pane: &str, text: &str) {
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
     }
-    keys(env, pane, &["Enter"]);
+    press_until(
+        env,
+        pane,
+        "Enter",
+        3,
+        20,
+        &format!("{text:?} reaching the model"),
+        || model.received_prompt(text),
+    );
 }
 
 /// The conversation a request carries, every turn.
@@ -346,7 +354,7 @@ fn gemini_killed_then_resumed_with_its_history() {
     let native = env.native_id(&record.id).unwrap();
     wait_chats(&env, &["puffin", "Answer"]);
     let pane = kill_and_reopen(&env, &record.id, &pane);
-    say_after_resume(&env, &pane, "Which word was it");
+    say_after_resume(&env, &model, &pane, "Which word was it");
     let resumed = model.wait_prompt("Which word was it", 30);
     assert!(
         history(&resumed).contains("puffin"),
@@ -397,7 +405,7 @@ fn gemini_two_sessions_in_one_folder_resume_their_own_conversations() {
     ] {
         let pane = kill_and_reopen(&env, &record.id, pane);
         let question = format!("Which word was it for {}", &record.id[..8]);
-        say_after_resume(&env, &pane, &question);
+        say_after_resume(&env, &model, &pane, &question);
         let resumed = history(&model.wait_prompt(&question, 30));
         assert!(resumed.contains(mine), "{resumed}");
         assert!(!resumed.contains(other), "{resumed}");
@@ -533,4 +541,129 @@ fn gemini_processes_are_attributed_to_their_own_session() {
         claimed.len(),
         "a process claimed twice: {snapshot:#?}"
     );
+}
+
+/// Issue 25: lf's usage of a Session is exactly what the model reported
+/// for the conversation's requests, read from Gemini's chat files, through
+/// a tool's turn, `/compress` (its two summary requests are side requests,
+/// in no chat file: reported by the model, not counted), `/clear` (a new
+/// conversation and file) and a resume in a later minute than the file's
+/// (the CLI then starts a file of its own beside the one it resumes into),
+/// and a subagent (its requests in its own chat file, beside;
+/// docs/agents/gemini.md, "Usage").
+#[test]
+fn gemini_usage_is_what_the_model_reported() {
+    let (model, env, record, pane) = started();
+    let turn = |pane: &str, prompt: &str| {
+        say_until(&env, pane, prompt, || model.received_prompt(prompt));
+        model.wait_prompt(prompt, 30);
+        wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Reply),
+            30,
+        );
+    };
+    turn(&pane, "Usage one");
+    let first = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(
+        (first.usage.turns, first.usage.requests),
+        (1, 1),
+        "lf's instructions (a hook's context) are no turn: {first:#?}"
+    );
+    // A command Gemini runs without asking (`true` reads nothing): the
+    // tool's call, then its result answered, two requests of one turn.
+    say_until(&env, &pane, "[run: true] Usage two", || {
+        model.received_prompt("Usage two")
+    });
+    model.wait_answered(3, 30);
+    let tool = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!((tool.usage.turns, tool.usage.requests), (2, 3), "{tool:#?}");
+    turn(&pane, "Usage three");
+    say(&env, &pane, "/compress");
+    let summaries = || {
+        model
+            .requests()
+            .into_iter()
+            .filter(|request| {
+                request.body["systemInstruction"]
+                    .to_string()
+                    .contains("state_snapshot")
+            })
+            .collect::<Vec<_>>()
+    };
+    wait_for("Gemini's compression requests answered", 60, || {
+        let answered = summaries()
+            .iter()
+            .filter(|request| request.usage.is_some())
+            .count();
+        (answered >= 2).then_some(())
+    });
+    assert!(
+        summaries().iter().all(|request| !request.conversation),
+        "the summary requests are side requests"
+    );
+    wait_screen(&env, &pane, READY, 30);
+    turn(&pane, "Usage after the compression");
+    let compressed = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(
+        (compressed.usage.turns, compressed.usage.requests),
+        (4, 5),
+        "{compressed:#?}"
+    );
+    // `/clear` starts a new conversation, whose `SessionStart` names it.
+    let cleared = env.native_id(&record.id);
+    say(&env, &pane, "/clear");
+    wait_for("the conversation after /clear", 20, || {
+        (env.native_id(&record.id) != cleared).then_some(())
+    });
+    // The screen is drawn anew meanwhile: typed until shown.
+    say_after_resume(&env, &model, &pane, "Usage after the clear");
+    model.wait_prompt("Usage after the clear", 30);
+    wait_usage_is_the_models(&env, &model, &record.id);
+    // A chat file is named by the minute it started: resumed in a later
+    // minute, the CLI starts a file of its own before it resumes.
+    let chats = env.dir.path().join(".gemini/tmp/repo/chats");
+    let files = || std::fs::read_dir(&chats).map_or(0, |entries| entries.count());
+    let before = files();
+    let minute = lf::clock::rfc3339(lf::clock::now_micros())[..16].to_owned();
+    wait_for("the next minute", 70, || {
+        (lf::clock::rfc3339(lf::clock::now_micros())[..16] != minute).then_some(())
+    });
+    let pane = kill_and_reopen(&env, &record.id, &pane);
+    say_after_resume(&env, &model, &pane, "Usage after the resume");
+    model.wait_prompt("Usage after the resume", 30);
+    let resumed = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(files(), before + 1, "the resume's own chat file");
+    assert_eq!(
+        (resumed.usage.turns, resumed.usage.requests),
+        (6, 7),
+        "{resumed:#?}"
+    );
+    // A subagent: its requests are in its own chat file, beside.
+    say_until(&env, &pane, "[agent: Say hi] Usage of a subagent", || {
+        model.received_prompt("Usage of a subagent")
+    });
+    wait_for("the subagent's answer", 60, || {
+        model
+            .requests()
+            .iter()
+            .any(|request| {
+                request.usage.is_some() && gemini::offers(&request.body, gemini::COMPLETE_TASK)
+            })
+            .then_some(())
+    });
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    let delegated = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(delegated.usage.turns, 7, "{delegated:#?}");
+    assert_eq!(delegated.usage.models.len(), 1, "{delegated:#?}");
+    assert_eq!(delegated.usage.cost, None, "the fake model has no price");
+    assert_hook_log_empty(&env);
 }

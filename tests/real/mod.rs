@@ -663,6 +663,7 @@ pub fn wait_usage_is_the_models(env: &Env, model: &Server, id: &str) -> lf::wire
                 "lf counted {counted:#?}\nbut the model sent {expected:#?} for the conversation's requests {requests:#?}\nrecords:\n{}",
                 agent_records(&env.dir.path().join(".claude/projects"))
                     + &agent_records(&env.dir.path().join(".codex/sessions"))
+                    + &agent_records(&env.dir.path().join(".gemini/tmp"))
             );
         }
         std::thread::sleep(std::time::Duration::from_millis(200));

@@ -15,11 +15,15 @@
 //!
 //! Refusing a permission fires no hook; the CLI's transcript (its path
 //! comes in every payload) records it at once ("Request cancelled."),
-//! where `lf-serve` reads it with [`transcript_interrupt`].
+//! where `lf-serve` reads it with [`transcript_interrupt`]. What a
+//! Session used is read from the same chat files and its subagents' beside
+//! them ([`read_usage`], [`usage_companions`]; docs/agents/gemini.md,
+//! "Usage").
 
 use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::Result;
 use crate::provider::ProviderError;
+use crate::usage::{Carry, Tally, Tokens};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -88,6 +92,14 @@ impl super::Agent for Gemini {
 
     fn transcript_turn_ended(&self, line: &str) -> bool {
         transcript_interrupt(line)
+    }
+
+    fn read_usage(&self, line: &str, carry: &mut Carry, tally: &mut Tally) {
+        read_usage(line, carry, tally);
+    }
+
+    fn usage_companions(&self, transcript: &Path) -> Vec<PathBuf> {
+        usage_companions(transcript)
     }
 
     fn shows_permission_prompt(&self, lines: &[String]) -> bool {
@@ -424,6 +436,211 @@ fn transcript_interrupt(line: &str) -> bool {
         return false;
     };
     entry["type"] == "info" && entry["content"] == MARK
+}
+
+/// One record of Gemini's chat file, as far as usage reads it. `$set` and
+/// `$rewindTo` updates have no `type` (a `$set` of `messages` repeats the
+/// whole conversation: never read for usage).
+#[derive(serde::Deserialize)]
+struct ChatLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    id: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    timestamp: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    model: Option<std::borrow::Cow<'a, str>>,
+    tokens: Option<ChatTokens>,
+    /// The first line's (no `type`): `main`, or `subagent`.
+    #[serde(rename = "kind", borrow)]
+    conversation: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// A `gemini` record's `tokens`, the request's `usageMetadata` renamed:
+/// `input` (`promptTokenCount`) includes `cached`, and leaves out `tool`
+/// (`toolUsePromptTokenCount`); `output` (`candidatesTokenCount`) leaves
+/// out `thoughts`; `total` is all of them.
+#[derive(serde::Deserialize)]
+struct ChatTokens {
+    #[serde(default)]
+    input: i64,
+    #[serde(default)]
+    output: i64,
+    #[serde(default)]
+    cached: i64,
+    #[serde(default)]
+    thoughts: i64,
+    #[serde(default)]
+    tool: i64,
+}
+
+impl ChatTokens {
+    /// By lf's kinds: input the cache did not serve (the tool-use prompt
+    /// included), output with the thoughts, cache reads; Gemini reports
+    /// no cache writes.
+    fn tokens(&self) -> Tokens {
+        Tokens {
+            input: self.input - self.cached + self.tool,
+            output: self.output + self.thoughts,
+            cache_creation: 0,
+            cache_read: self.cached,
+        }
+    }
+}
+
+/// A subagent's chat files (Gemini CLI 0.61.0 writes them in
+/// `chats/<the conversation's whole id>/<the subagent's id>.jsonl`, beside
+/// the conversation's file, whose first line holds that id), found now.
+fn usage_companions(transcript: &Path) -> Vec<PathBuf> {
+    let (Some(chats), Some(id)) = (transcript.parent(), header_session_id(transcript)) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(chats.join(id)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The `sessionId` a chat file's first line names, when it is a UUID.
+fn header_session_id(transcript: &Path) -> Option<String> {
+    use std::io::{BufRead, Read};
+    #[derive(serde::Deserialize)]
+    struct Header {
+        #[serde(rename = "sessionId")]
+        session_id: String,
+    }
+    let file = std::fs::File::open(transcript).ok()?;
+    let mut line = String::new();
+    std::io::BufReader::new(file.take(64 * 1024))
+        .read_line(&mut line)
+        .ok()?;
+    let header: Header = serde_json::from_str(line.trim_end()).ok()?;
+    is_uuid(&header.session_id).then_some(header.session_id)
+}
+
+/// What a `user` record of Gemini's chat file is.
+#[derive(Debug, PartialEq, Eq)]
+enum UserLine {
+    /// The person's prompt.
+    Prompt,
+    /// A tool's result going back to the model.
+    Work,
+    /// Context the CLI adds itself (a hook's `<hook_context>`, the
+    /// `<session_context>`), or a command of its own: what Gemini CLI
+    /// itself does not take for the person's words (`isIgnoredUserContent`,
+    /// 0.61.0).
+    Context,
+}
+
+/// A `user` record's `content`: text, or the parts sent to the model.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum UserContent<'a> {
+    Text(#[serde(borrow)] std::borrow::Cow<'a, str>),
+    Parts(#[serde(borrow)] Vec<UserPart<'a>>),
+}
+
+#[derive(serde::Deserialize)]
+struct UserPart<'a> {
+    #[serde(borrow)]
+    text: Option<std::borrow::Cow<'a, str>>,
+    #[serde(rename = "functionResponse")]
+    function_response: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(serde::Deserialize)]
+struct UserRecord<'a> {
+    #[serde(borrow)]
+    content: Option<UserContent<'a>>,
+}
+
+fn user_line(line: &str) -> UserLine {
+    let content = serde_json::from_str::<UserRecord<'_>>(line)
+        .ok()
+        .and_then(|record| record.content);
+    let text = match content {
+        Some(UserContent::Text(text)) => text.into_owned(),
+        Some(UserContent::Parts(parts)) => {
+            if parts.iter().any(|part| part.function_response.is_some()) {
+                return UserLine::Work;
+            }
+            parts
+                .iter()
+                .filter_map(|part| part.text.as_deref())
+                .collect::<String>()
+        }
+        None => String::new(),
+    };
+    let text = text.trim();
+    let own = text.is_empty()
+        || ["/", "?", "<session_context>", "<hook_context>"]
+            .iter()
+            .any(|mark| text.starts_with(mark));
+    if own {
+        UserLine::Context
+    } else {
+        UserLine::Prompt
+    }
+}
+
+/// Read one line of Gemini's chat file into `tally`
+/// (docs/agents/gemini.md, "Usage"): a `gemini` record's `tokens` (one
+/// model request; the CLI writes a message again as it updates it, under
+/// the same `id`: counted once, the later replacing), a person's prompt
+/// (a `user` record that is not a tool's result) starting a turn, the
+/// agent's work in between, and "Request cancelled." ending one.
+fn read_usage(line: &str, carry: &mut Carry, tally: &mut Tally) {
+    // `$set` updates (the longest lines) are skipped unparsed.
+    if line.starts_with("{\"$") {
+        return;
+    }
+    let Ok(entry) = serde_json::from_str::<ChatLine<'_>>(line) else {
+        return;
+    };
+    if entry.kind.is_none() {
+        // The first line (again after a resume): a subagent's file is its
+        // parent's turn's work.
+        if let Some(conversation) = entry.conversation {
+            carry.subagent = conversation == "subagent";
+        }
+        return;
+    }
+    let Some(at) = crate::usage::at(entry.timestamp.as_deref()) else {
+        return;
+    };
+    if carry.subagent {
+        if let (Some("gemini"), Some(id), Some(tokens)) =
+            (entry.kind.as_deref(), entry.id, entry.tokens)
+        {
+            let model = entry.model.as_deref().unwrap_or("unknown");
+            tally.message(carry, &id, at, model, tokens.tokens());
+        }
+        return;
+    }
+    match entry.kind.as_deref() {
+        Some("gemini") => {
+            tally.worked(carry, at);
+            if let (Some(id), Some(tokens)) = (entry.id, entry.tokens) {
+                let model = entry.model.as_deref().unwrap_or("unknown");
+                tally.message(carry, &id, at, model, tokens.tokens());
+            }
+        }
+        Some("user") => match user_line(line) {
+            UserLine::Prompt => tally.turn_started(carry, at),
+            UserLine::Work => tally.worked(carry, at),
+            UserLine::Context => {}
+        },
+        Some("info") if transcript_interrupt(line) => tally.turn_ended(carry, at),
+        Some("info" | "error") => tally.worked(carry, at),
+        _ => {}
+    }
 }
 
 /// Gemini's permission dialog: "1. Allow once" first and a last option
@@ -854,6 +1071,149 @@ mod tests {
             "not json Request cancelled.",
         ] {
             assert!(!transcript_interrupt(line), "{line}");
+        }
+    }
+
+    /// Lines of a chat file as Gemini CLI 0.61.0 wrote them against the
+    /// fake server (shortened): a hook's context, a turn, a tool's turn
+    /// (its message written again with its tool calls), a cancelled end, and
+    /// the `$set` of the whole conversation, whose messages are never read.
+    const CHAT: [&str; 12] = [
+        r#"{"sessionId":"4f314d8f-8925-479d-a512-34955cde5f21","projectHash":"12","startTime":"2026-12-02T10:00:00.000Z","lastUpdated":"2026-12-02T10:00:00.000Z","kind":"main"}"#,
+        r#"{"$set":{"messages":[{"id":"d0","timestamp":"2026-12-02T10:00:00.000Z","type":"user","content":[{"text":"<session_context>\nThis is the Gemini CLI."}]},{"id":"9","timestamp":"2026-12-02T09:00:00.000Z","type":"gemini","content":"Old.","tokens":{"input":9,"output":9,"cached":0,"thoughts":0,"tool":0,"total":18},"model":"gemini-3.8-flash"}]}}"#,
+        r#"{"id":"6e2e67b7-fece-4b9d-b628-ab1be241c4e2","timestamp":"2026-12-02T10:00:00.500Z","type":"user","content":[{"text":"<hook_context>This conversation runs inside an lf session.</hook_context>"}]}"#,
+        r#"{"id":"1f0b04ff-c656-4578-936a-b69db1b907b4","timestamp":"2026-12-02T10:00:01.000Z","type":"user","content":[{"text":"Usage one"}]}"#,
+        r#"{"id":"531d8161-db9b-4f2e-a84a-af20c663a85b","timestamp":"2026-12-02T10:00:03.000Z","type":"gemini","content":"Answer 1.","thoughts":[],"tokens":{"input":3997,"output":38,"cached":3001,"thoughts":3,"tool":5,"total":4043},"model":"gemini-3.8-flash"}"#,
+        r#"{"id":"b9489704-e5d6-4ada-80ce-520328444d49","timestamp":"2026-12-02T10:00:13.000Z","type":"user","content":[{"text":"[run: true] Usage two"}]}"#,
+        r#"{"id":"1bee42a1-643e-4569-8cb3-e230693b17b2","timestamp":"2026-12-02T10:00:14.000Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":4001,"output":40,"cached":3003,"thoughts":3,"tool":5,"total":4049},"model":"gemini-3.8-flash"}"#,
+        r#"{"id":"1bee42a1-643e-4569-8cb3-e230693b17b2","timestamp":"2026-12-02T10:00:14.000Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":4001,"output":40,"cached":3003,"thoughts":3,"tool":5,"total":4049},"model":"gemini-3.8-flash","toolCalls":[{"id":"run_shell_command_0","name":"run_shell_command","args":{"command":"true"}}]}"#,
+        r#"{"id":"e0fac12f-01ed-45ab-a536-c1b407e23e40","timestamp":"2026-12-02T10:00:16.000Z","type":"user","content":[{"functionResponse":{"id":"run_shell_command_0","name":"run_shell_command","response":{"output":"Output: (empty)"}}}]}"#,
+        r#"{"id":"8e0042e8-2aa4-4c95-8a08-7f28228b28a3","timestamp":"2026-12-02T10:00:17.000Z","type":"gemini","content":"Tool finished.","thoughts":[],"tokens":{"input":4003,"output":41,"cached":3004,"thoughts":3,"tool":5,"total":4052},"model":"gemini-3.8-flash"}"#,
+        r#"{"id":"d7","timestamp":"2026-12-02T10:00:18.000Z","type":"info","content":"Request cancelled."}"#,
+        r#"{"id":"d786596a-71d4-40b0-a844-7788612885ac","timestamp":"2026-12-02T10:00:30.000Z","type":"info","content":""}"#,
+    ];
+
+    #[test]
+    fn usage_is_read_from_the_chat_file_once_per_message() {
+        let mut carry = Carry::default();
+        // Two reads, the second starting at the tool call's message
+        // written again: the carry keeps it counted once.
+        let mut first = Tally::default();
+        for line in &CHAT[..7] {
+            read_usage(line, &mut carry, &mut first);
+        }
+        let mut second = Tally::default();
+        for line in &CHAT[7..] {
+            read_usage(line, &mut carry, &mut second);
+        }
+        let key = ("2026-12-02".to_owned(), "gemini-3.8-flash".to_owned());
+        let mut sums = first.models[&key];
+        sums.tokens.add(&second.models[&key].tokens);
+        sums.requests += second.models[&key].requests;
+        // input 3997 - 3001 cached + 5 of the tool-use prompt, …; output
+        // 38 + 3 thoughts, …: the totals are Gemini's own.
+        assert_eq!(
+            (sums.tokens, sums.requests),
+            (
+                Tokens {
+                    input: 1001 + 1003 + 1004,
+                    output: 41 + 43 + 44,
+                    cache_creation: 0,
+                    cache_read: 3001 + 3003 + 3004,
+                },
+                3
+            )
+        );
+        assert_eq!(sums.tokens.total(), 4043 + 4049 + 4052);
+        assert_eq!(
+            first.models.len() + second.models.len(),
+            2,
+            "{first:?} {second:?}"
+        );
+        let time = |tally: &Tally| tally.time.get("2026-12-02").copied().unwrap_or_default();
+        let (a, b) = (time(&first), time(&second));
+        // The hook's context is no turn; the tool's result is work.
+        assert_eq!(a.turns + b.turns, 2);
+        // 1 s → 3 s, then 13 s → 14 s → 16 s → 17 s → 18 s (cancelled);
+        // the `info` after the turn ended is no work.
+        assert_eq!(a.working + b.working, 7_000_000);
+        assert_eq!(a.waiting + b.waiting, 10_000_000);
+    }
+
+    /// A subagent's chat file, as 0.61.0 wrote it (shortened): its
+    /// requests count, its prompt is no turn of the person's.
+    const SUBAGENT_CHAT: [&str; 4] = [
+        r#"{"sessionId":"7becd003-6913-43d7-bf7c-0ccd14d6989f","projectHash":"d4","startTime":"2026-12-02T15:33:18.339Z","lastUpdated":"2026-12-02T15:33:18.339Z","kind":"subagent","directories":["/tmp/repo"]}"#,
+        r#"{"id":"56a91cfb-161a-482c-9572-0a447351bd57","timestamp":"2026-12-02T15:33:18.426Z","type":"user","content":[{"text":"Say hi"}]}"#,
+        r#"{"id":"8edfcf5b-6a3b-4228-b8c4-45d95585840e","timestamp":"2026-12-02T15:33:18.588Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":4033,"output":56,"cached":3019,"thoughts":3,"tool":5,"total":4097},"model":"gemini-3.8-flash"}"#,
+        r#"{"id":"8edfcf5b-6a3b-4228-b8c4-45d95585840e","timestamp":"2026-12-02T15:33:18.588Z","type":"gemini","content":"","thoughts":[],"tokens":{"input":4033,"output":56,"cached":3019,"thoughts":3,"tool":5,"total":4097},"model":"gemini-3.8-flash","toolCalls":[{"id":"7b#0-0","name":"complete_task","args":{"result":{"response":"Fake result."}}}]}"#,
+    ];
+
+    #[test]
+    fn a_subagents_chat_file_is_found_beside_and_counts_its_requests_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let chats = dir.path().join("chats");
+        let parent = "a308b4ad-6d58-4e20-b455-05e2988dc14c";
+        let transcript = chats.join("session-2026-12-02T15-31-a308b4ad.jsonl");
+        std::fs::create_dir_all(chats.join(parent)).unwrap();
+        std::fs::write(
+            &transcript,
+            format!("{{\"sessionId\":\"{parent}\",\"projectHash\":\"d4\",\"startTime\":\"2026-12-02T15:31:00.000Z\",\"kind\":\"main\"}}\n"),
+        )
+        .unwrap();
+        let subagent = chats
+            .join(parent)
+            .join("7becd003-6913-43d7-bf7c-0ccd14d6989f.jsonl");
+        std::fs::write(&subagent, SUBAGENT_CHAT.join("\n")).unwrap();
+        std::fs::write(chats.join(parent).join("notes.txt"), "").unwrap();
+        assert_eq!(usage_companions(&transcript), vec![subagent.clone()]);
+        // Another conversation's folder is not this one's; a file whose
+        // first line names no UUID has none.
+        assert_eq!(usage_companions(&subagent), Vec::<PathBuf>::new());
+        std::fs::write(&transcript, "{\"sessionId\":\"../x\"}\n").unwrap();
+        assert_eq!(usage_companions(&transcript), Vec::<PathBuf>::new());
+
+        let (mut carry, mut tally) = (Carry::default(), Tally::default());
+        for line in SUBAGENT_CHAT {
+            read_usage(line, &mut carry, &mut tally);
+        }
+        assert!(carry.subagent);
+        let sums = tally.models[&("2026-12-02".to_owned(), "gemini-3.8-flash".to_owned())];
+        assert_eq!((sums.tokens.total(), sums.requests), (4097, 1));
+        assert!(tally.time.is_empty(), "{tally:?}");
+    }
+
+    #[test]
+    fn user_records_are_prompts_unless_the_cli_wrote_them() {
+        for (line, kind) in [
+            (
+                r#"{"type":"user","content":[{"text":"Hello"}]}"#,
+                UserLine::Prompt,
+            ),
+            (r#"{"type":"user","content":"Hello"}"#, UserLine::Prompt),
+            (
+                r#"{"type":"user","content":[{"text":"Hello\n<hook_context>x</hook_context>"}]}"#,
+                UserLine::Prompt,
+            ),
+            (
+                r#"{"type":"user","content":[{"text":"  <hook_context>x</hook_context>"}]}"#,
+                UserLine::Context,
+            ),
+            (
+                r#"{"type":"user","content":[{"text":"<session_context>x"}]}"#,
+                UserLine::Context,
+            ),
+            (
+                r#"{"type":"user","content":[{"text":"/about"}]}"#,
+                UserLine::Context,
+            ),
+            (r#"{"type":"user","content":[]}"#, UserLine::Context),
+            (
+                r#"{"type":"user","content":[{"functionResponse":{"id":"1","name":"run_shell_command","response":{}}}]}"#,
+                UserLine::Work,
+            ),
+        ] {
+            assert_eq!(user_line(line), kind, "{line}");
         }
     }
 

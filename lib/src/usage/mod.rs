@@ -114,6 +114,10 @@ pub struct Carry {
     /// A turn is under way.
     #[serde(default)]
     pub in_turn: bool,
+    /// The transcript is a subagent's (Gemini's, known from its first
+    /// line): its requests count, its prompts are no turns.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub subagent: bool,
     /// When the agent was last seen at work (microseconds): the end of
     /// the working time counted so far, and, between turns, since when it
     /// has waited for the person.

@@ -33,7 +33,7 @@ pub(crate) fn refresh_sessions(store: &Store, sessions: Option<&[String]>) -> Re
     let mut reads = Vec::new();
     let mut sources = store.usage_sources(sessions)?;
     // Files that belong to a conversation beside its transcript (Claude's
-    // subagents) are sources of their own once they appear.
+    // and Gemini's subagents) are sources of their own once they appear.
     let mut found = Vec::new();
     for source in &sources {
         let Ok(provider) = Provider::parse(&source.provider) else {
