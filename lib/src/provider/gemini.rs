@@ -80,6 +80,16 @@ impl super::Agent for Gemini {
         true
     }
 
+    /// Gemini CLI starts as two node processes (about 3 s idle, more
+    /// under load) before its `SessionStart` or a failed resume's exit:
+    /// lf's default grace of 5 s took a slow start for a dialog, and a
+    /// resume that then failed for an open that succeeded. Its start-up
+    /// dialogs (trust, authentication) are predicted from its own files
+    /// at once, so a longer grace only delays an unforeseen one.
+    fn start_grace(&self) -> Option<std::time::Duration> {
+        Some(std::time::Duration::from_secs(15))
+    }
+
     /// Gemini CLI says why a resume failed only on its stderr ("Error
     /// resuming session: …", status 42).
     fn captures_stderr(&self) -> bool {
