@@ -507,7 +507,8 @@ fn codex_a_turn_whose_model_request_fails_asks_for_a_reply() {
 fn codex_usage_is_what_the_model_reported() {
     let (model, env, record, pane) = started();
     let turn = |pane: &str, prompt: &str| {
-        say(&env, pane, prompt);
+        // Under load Codex's composer can drop the Enter (seen after /new).
+        say_until(&env, pane, prompt, || model.received_prompt(prompt));
         model.wait_prompt(prompt, 60);
         wait_usage_is_the_models(&env, &model, &record.id)
     };
