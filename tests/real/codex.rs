@@ -80,40 +80,6 @@ fn ready_command() -> String {
     format!("'{}'", crate::util::bin("lf-session-ready").display())
 }
 
-/// Run the real `codex` (not through lf) in the test's sealed environment.
-fn codex_cli(env: &Env, args: &[&str]) {
-    let output = std::process::Command::new(env.agents.join("codex"))
-        .env_clear()
-        .env("PATH", env.path())
-        .env("HOME", env.dir.path())
-        .envs(env.vars.iter().map(|(key, value)| (key, value)))
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("codex runs");
-    assert!(
-        output.status.success(),
-        "codex {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-/// Kill the Session's pane, then open it again (detached); the new pane
-/// with Codex's prompt on screen.
-fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
-    env.tmux(&["kill-pane", "-t", pane]);
-    // Lost as the pane goes; its agent, told of the hang-up, ends soon after.
-    let killed = wait_record(env, id, "lost, its agent ended", 20, |record| {
-        record.state == SessionState::Lost && !record.alive
-    });
-    assert_eq!(killed.lost, Some(lf::wire::LostReason::Terminal));
-    let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
-    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
-    let pane = crate::real::pane(&opened);
-    wait_screen(env, &pane, READY, 60);
-    pane
-}
-
 /// Once broke: the title thread answers first and was taken for the conversation. lf hears only the
 /// conversation's thread, reads `reply` only when its turn completed, and
 /// a resume brings back that thread with its history.
@@ -142,7 +108,7 @@ fn codex_title_thread_taken_for_the_conversation() {
     );
     assert!(replied.alive);
     wait_rollout(&env, &["puffin", &thread(&first), "task_complete"]);
-    let pane = kill_and_reopen(&env, &record.id, &pane);
+    let pane = kill_and_reopen(&env, &record.id, &pane, READY, 60);
     // ("?" on its own is Codex's shortcut key: keep it out of prompts.)
     say(&env, &pane, "Which word was it");
     let resumed = model.wait_prompt("Which word was it", 30);
@@ -324,7 +290,7 @@ fn codex_a_resume_that_dies_at_once_fails_with_codexs_message_and_is_not_repeate
     wait_record(&env, &record.id, "no live agent", 20, |record| {
         !record.alive
     });
-    codex_cli(&env, &["delete", "--force", &native]);
+    agent_cli(&env, "codex", None, &["delete", "--force", &native]);
     // Refused as a launch that failed (lf's words: tests/messages.rs),
     // saying what Codex said, and recorded so the next open does not
     // resume it again.
@@ -403,7 +369,7 @@ fn codex_a_flow_review_marks_itself_ready_and_resumes_its_own_thread() {
     );
     wait_rollout(&env, &["kestrel", &thread(&first), "task_complete"]);
     wait_screen(&env, &pane, READY, 30);
-    let pane = kill_and_reopen(&env, &record.id, &pane);
+    let pane = kill_and_reopen(&env, &record.id, &pane, READY, 60);
     say(
         &env,
         &pane,
@@ -464,7 +430,7 @@ fn codex_a_primary_session_hears_its_own_thread_and_resumes_it() {
         30,
     );
     wait_rollout(&env, &["heron", &thread(&first), "task_complete"]);
-    let pane = kill_and_reopen(&env, &record.id, &pane);
+    let pane = kill_and_reopen(&env, &record.id, &pane, READY, 60);
     say(&env, &pane, "Which bird was it");
     let resumed = model.wait_prompt("Which bird was it", 30);
     assert_eq!(thread(&resumed), thread(&first));
@@ -520,7 +486,7 @@ fn codex_usage_is_what_the_model_reported() {
     );
     turn(&pane, "Usage two");
     wait_rollout(&env, &["Usage two", "Answer"]);
-    let pane = kill_and_reopen(&env, &record.id, &pane);
+    let pane = kill_and_reopen(&env, &record.id, &pane, READY, 60);
     let resumed = turn(&pane, "Usage after the resume");
     assert_eq!(resumed.usage.turns, 3, "{resumed:#?}");
     say(&env, &pane, "/compact");

@@ -56,21 +56,6 @@ fn ready_command() -> String {
     crate::util::bin("lf-session-ready").display().to_string()
 }
 
-/// Kill the Session's pane, then open it again (detached); the new pane
-/// with Gemini's prompt on screen.
-fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
-    env.tmux(&["kill-pane", "-t", pane]);
-    let killed = wait_record(env, id, "lost, its agent ended", 20, |record| {
-        record.state == SessionState::Lost && !record.alive
-    });
-    assert_eq!(killed.lost, Some(lf::wire::LostReason::Terminal));
-    let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
-    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
-    let pane = crate::real::pane(&opened);
-    wait_screen(env, &pane, READY, 60);
-    pane
-}
-
 /// Type a prompt into a Gemini that has just resumed or cleared (it drops
 /// keys typed while it still loads the conversation: typed again until
 /// shown) and submit it (Enter pressed again until the model got it).
@@ -353,7 +338,7 @@ fn gemini_killed_then_resumed_with_its_history() {
     );
     let native = env.native_id(&record.id).unwrap();
     wait_chats(&env, &["puffin", "Answer"]);
-    let pane = kill_and_reopen(&env, &record.id, &pane);
+    let pane = kill_and_reopen(&env, &record.id, &pane, READY, 60);
     say_after_resume(&env, &model, &pane, "Which word was it");
     let resumed = model.wait_prompt("Which word was it", 30);
     assert!(
@@ -403,7 +388,7 @@ fn gemini_two_sessions_in_one_folder_resume_their_own_conversations() {
         (first, first_pane, "heron", "kestrel"),
         (second, second_pane, "kestrel", "heron"),
     ] {
-        let pane = kill_and_reopen(&env, &record.id, pane);
+        let pane = kill_and_reopen(&env, &record.id, pane, READY, 60);
         let question = format!("Which word was it for {}", &record.id[..8]);
         say_after_resume(&env, &model, &pane, &question);
         let resumed = history(&model.wait_prompt(&question, 30));
@@ -631,7 +616,7 @@ fn gemini_usage_is_what_the_model_reported() {
     wait_for("the next minute", 70, || {
         (lf::clock::rfc3339(lf::clock::now_micros())[..16] != minute).then_some(())
     });
-    let pane = kill_and_reopen(&env, &record.id, &pane);
+    let pane = kill_and_reopen(&env, &record.id, &pane, READY, 60);
     say_after_resume(&env, &model, &pane, "Usage after the resume");
     model.wait_prompt("Usage after the resume", 30);
     let resumed = wait_usage_is_the_models(&env, &model, &record.id);

@@ -413,6 +413,44 @@ pub fn press_until(
     }
 }
 
+/// Kill the Session's pane, then open it again (detached): the new pane,
+/// once `ready` (the agent's prompt) is on its screen, within `seconds`.
+pub fn kill_and_reopen(env: &Env, id: &str, pane: &str, ready: &str, seconds: u64) -> String {
+    env.tmux(&["kill-pane", "-t", pane]);
+    // Lost as the pane goes; its agent, told of the hang-up, ends soon after.
+    let killed = wait_record(env, id, "lost, its agent ended", 30, |record| {
+        record.state == SessionState::Lost && !record.alive
+    });
+    assert_eq!(killed.lost, Some(lf::wire::LostReason::Terminal));
+    let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
+    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
+    let pane = self::pane(&opened);
+    wait_screen(env, &pane, ready, seconds);
+    pane
+}
+
+/// Run the real agent `program` (not through lf) in the test's sealed
+/// environment, in `cwd` when given; it must succeed.
+pub fn agent_cli(env: &Env, program: &str, cwd: Option<&Path>, args: &[&str]) {
+    let mut command = std::process::Command::new(env.agents.join(program));
+    command
+        .env_clear()
+        .env("PATH", env.path())
+        .env("HOME", env.dir.path())
+        .envs(env.vars.iter().map(|(key, value)| (key, value)))
+        .args(args)
+        .stdin(std::process::Stdio::null());
+    if let Some(cwd) = cwd {
+        command.current_dir(cwd);
+    }
+    let output = command.output().expect("the agent CLI runs");
+    assert!(
+        output.status.success(),
+        "{program} {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// The one pane of a Session's live client.
 pub fn pane(record: &SessionRecord) -> String {
     assert_eq!(

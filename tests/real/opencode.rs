@@ -51,41 +51,6 @@ fn hook_log(env: &Env) -> String {
     std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default()
 }
 
-/// Run the real `opencode` (not through lf) in the test's sealed
-/// environment, in `cwd`.
-fn opencode_cli(env: &Env, cwd: &std::path::Path, args: &[&str]) {
-    let output = std::process::Command::new(env.agents.join("opencode"))
-        .env_clear()
-        .env("PATH", env.path())
-        .env("HOME", env.dir.path())
-        .envs(env.vars.iter().map(|(key, value)| (key, value)))
-        .current_dir(cwd)
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("opencode runs");
-    assert!(
-        output.status.success(),
-        "opencode {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-/// Kill the Session's pane, then open it again (detached); the new pane,
-/// drawn.
-fn kill_and_reopen(env: &Env, id: &str, pane: &str) -> String {
-    env.tmux(&["kill-pane", "-t", pane]);
-    let killed = wait_record(env, id, "lost, its agent ended", 30, |record| {
-        record.state == SessionState::Lost && !record.alive
-    });
-    assert_eq!(killed.lost, Some(lf::wire::LostReason::Terminal));
-    let opened: SessionRecord = env.run("lf-session-open", &["--detach", id]).json();
-    assert_eq!(opened.state, SessionState::Active, "{opened:#?}");
-    let pane = crate::real::pane(&opened);
-    wait_screen(env, &pane, READY, 90);
-    pane
-}
-
 /// A turn reads `reply` when it ends, its conversation (named only by the
 /// first prompt) is the Run's, and lf's instructions reach the model.
 #[test]
@@ -213,7 +178,7 @@ fn opencode_two_sessions_in_one_folder_resume_their_own_conversations() {
         (&first, &first_pane, "puffin", "heron"),
         (&second, &second_pane, "heron", "puffin"),
     ] {
-        let pane = kill_and_reopen(&env, &record.id, pane);
+        let pane = kill_and_reopen(&env, &record.id, pane, READY, 90);
         let prompt = format!("Which word was it, {word} session");
         turn_ends_in_reply(&env, &model, record, &pane, &prompt);
         let resumed = model.wait_prompt(&prompt, 5);
@@ -237,7 +202,12 @@ fn opencode_a_resume_that_fails_says_why_and_is_not_repeated() {
         !record.alive
     });
     // The person deletes the conversation with OpenCode's own command.
-    opencode_cli(&env, &env.mkdir("repo"), &["session", "delete", &native]);
+    agent_cli(
+        &env,
+        "opencode",
+        Some(&env.mkdir("repo")),
+        &["session", "delete", &native],
+    );
     let failed = env.attempt("lf-session-open", &["--detach", &record.id]);
     let error = failed.fails_with(1, "launch_failed");
     assert!(
