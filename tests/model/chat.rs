@@ -16,10 +16,6 @@ use std::io::Write;
 use std::net::TcpStream;
 use std::sync::Arc;
 
-/// The numbers of every answer's `usage`.
-pub const PROMPT_TOKENS: u64 = 12;
-pub const COMPLETION_TOKENS: u64 = 8;
-
 /// Start a fake Chat Completions server on 127.0.0.1.
 pub fn start() -> Server {
     Server::start(Arc::new(handle))
@@ -161,11 +157,27 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
         }
     };
     let Some(finish) = finish else { return };
+    // Its own numbers for every answer (`Sent::of`), as OpenAI reports
+    // them: the prompt's tokens include the cached ones, the completion's
+    // the reasoning ones; no cache writes.
+    let sent = super::Sent {
+        cache_creation: 0,
+        ..super::Sent::of(index)
+    };
+    let prompt = sent.input + sent.cache_read;
     let usage = json!({"id": format!("chatcmpl-fake-{index}"), "object": "chat.completion.chunk",
         "created": 1, "model": "fake-model", "choices": [],
-        "usage": {"prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS,
-                  "total_tokens": PROMPT_TOKENS + COMPLETION_TOKENS}});
-    let _ = data(stream, &chunk(index, json!({}), Some(finish)))
+        "usage": {"prompt_tokens": prompt, "completion_tokens": sent.output,
+                  "total_tokens": prompt + sent.output,
+                  "prompt_tokens_details": {"cached_tokens": sent.cache_read},
+                  "completion_tokens_details": {"reasoning_tokens": REASONING_TOKENS}}});
+    if data(stream, &chunk(index, json!({}), Some(finish)))
         && data(stream, &usage)
-        && write!(stream, "data: [DONE]\n\n").is_ok();
+        && write!(stream, "data: [DONE]\n\n").is_ok()
+    {
+        shared.sent_usage(index, sent);
+    }
 }
+
+/// The reasoning tokens every answer says its completion tokens include.
+pub const REASONING_TOKENS: u64 = 3;

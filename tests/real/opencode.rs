@@ -396,3 +396,70 @@ fn opencode_a_prompt_that_starts_with_a_dash_is_a_prompt() {
     let env = opencode_env(&model);
     a_prompt_after_dashes_reaches_the_model(&env, &model, "opencode", "-m is the wrong flag");
 }
+
+/// What lf counts of an OpenCode Session's usage is exactly what the model
+/// reported for the conversation's answers, read from OpenCode's database
+/// (it writes no transcript): a turn with a tool (two requests), a resume
+/// and a `/compact` (its summary request is recorded: counted). OpenCode's
+/// title request is recorded nowhere: not counted
+/// (docs/decisions/0030-usage.md).
+#[test]
+fn opencode_usage_is_what_the_model_reported() {
+    let (model, env, record, pane) = started();
+    let turn = |pane: &str, prompt: &str| {
+        turn_ends_in_reply(&env, &model, &record, pane, prompt);
+        wait_usage_is_the_models(&env, &model, &record.id)
+    };
+    let first = turn(&pane, "Usage one");
+    assert_eq!(
+        (first.usage.turns, first.usage.requests),
+        (1, 1),
+        "{first:#?}"
+    );
+    assert!(
+        model.requests().iter().any(|request| chat::is_title(&request.body)),
+        "no title request was made"
+    );
+    // A command (asked for, allowed): the tool's call, then its result
+    // answered, two requests of one turn.
+    let before = env.show(&record.id).attention_since;
+    say_until(&env, &pane, "[run: true] Usage two", || {
+        model.received_prompt("[run: true] Usage two")
+    });
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(&env, &record.id, SessionState::Active, Some(Attention::Approve), 20);
+    let _: SessionRecord = env.run("lf-session-answer", &[&record.id, "allow"]).json();
+    wait_record(&env, &record.id, "reply after the tool", 60, |now| {
+        now.attention == Some(Attention::Reply) && now.attention_since > before
+    });
+    let tool = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(
+        (tool.usage.turns, tool.usage.requests),
+        (2, 3),
+        "{tool:#?}"
+    );
+    let pane = kill_and_reopen(&env, &record.id, &pane);
+    let resumed = turn(&pane, "Usage after the resume");
+    assert_eq!(
+        (resumed.usage.turns, resumed.usage.requests),
+        (3, 4),
+        "{resumed:#?}"
+    );
+    let asked = model.conversation().len();
+    say(&env, &pane, "/compact");
+    wait_for("OpenCode's compaction request", 60, || {
+        (model.conversation().len() > asked).then_some(())
+    });
+    wait_screen(&env, &pane, READY, 60);
+    let compacted = turn(&pane, "Usage after the compact");
+    assert_eq!(compacted.usage.models.len(), 1, "{compacted:#?}");
+    assert_eq!(compacted.usage.cost, None, "the fake model has no price");
+    // Every conversation request was answered with usage, and counted.
+    let requests = model.conversation();
+    assert!(requests.iter().all(|request| request.usage.is_some()), "{requests:#?}");
+    assert_eq!(
+        compacted.usage.requests,
+        requests.len() as u64,
+        "{compacted:#?}"
+    );
+}

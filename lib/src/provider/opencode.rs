@@ -158,6 +158,28 @@ impl super::Agent for OpenCode {
         true
     }
 
+    /// OpenCode keeps its conversations in its database, not in a file
+    /// its events name: the source is the database's path and the
+    /// conversation's id, `DB#ses_…`.
+    fn usage_records(
+        &self,
+        native_id: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<String> {
+        let id = session_id(Some(native_id.to_owned())).ok()??;
+        Some(format!("{}#{id}", database(env)?.display()))
+    }
+
+    fn read_usage_records(
+        &self,
+        source: &str,
+        read_to: u64,
+        carry: &mut crate::usage::Carry,
+        tally: &mut crate::usage::Tally,
+    ) -> Option<std::result::Result<Option<u64>, String>> {
+        Some(read_usage_records(source, read_to, carry, tally))
+    }
+
     fn shows_permission_prompt(&self, lines: &[String]) -> bool {
         shows_permission_prompt(lines)
     }
@@ -289,6 +311,152 @@ fn parse_hook(payload: &[u8]) -> std::result::Result<Hook, String> {
         transcript: None,
         native_id,
     })
+}
+
+/// OpenCode's database: `opencode/opencode.db` in `$XDG_DATA_HOME`, else in
+/// `~/.local/share` (each only when absolute, as OpenCode's `xdg-basedir`).
+fn database(env: &dyn Fn(&str) -> Option<String>) -> Option<std::path::PathBuf> {
+    let absolute = |key| {
+        env(key)
+            .map(std::path::PathBuf::from)
+            .filter(|path| path.is_absolute())
+    };
+    let data = absolute("XDG_DATA_HOME").or_else(|| Some(absolute("HOME")?.join(".local/share")))?;
+    Some(data.join("opencode/opencode.db"))
+}
+
+/// One row of OpenCode's `message` table (its `data` column): a person's
+/// message, or one model request's answer with its usage.
+#[derive(serde::Deserialize)]
+struct Message {
+    role: String,
+    #[serde(default, rename = "modelID")]
+    model: Option<String>,
+    #[serde(default)]
+    tokens: Option<MessageTokens>,
+    time: MessageTime,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(serde::Deserialize)]
+struct MessageTime {
+    /// Milliseconds.
+    created: i64,
+    #[serde(default)]
+    completed: Option<i64>,
+}
+
+/// OpenCode's own split of a request's usage: `input` without the cached
+/// tokens, `output` without the reasoning ones.
+#[derive(serde::Deserialize, Default)]
+struct MessageTokens {
+    #[serde(default)]
+    input: i64,
+    #[serde(default)]
+    output: i64,
+    #[serde(default)]
+    reasoning: i64,
+    #[serde(default)]
+    cache: MessageCache,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct MessageCache {
+    #[serde(default)]
+    read: i64,
+    #[serde(default)]
+    write: i64,
+}
+
+/// Read a conversation's messages added since the last read (rowid above
+/// `read_to`) from OpenCode's database, opened read-only and never
+/// written. An answer still streaming (no completion time, no error, and
+/// the conversation's last message) is read next time; one left
+/// unfinished by a killed OpenCode is counted as it stands once a later
+/// message follows it.
+fn read_usage_records(
+    source: &str,
+    read_to: u64,
+    carry: &mut crate::usage::Carry,
+    tally: &mut crate::usage::Tally,
+) -> std::result::Result<Option<u64>, String> {
+    use rusqlite::{Connection, OpenFlags};
+    let Some((database, conversation)) = source.rsplit_once('#') else {
+        return Err("it names no OpenCode conversation (DATABASE#ses_…)".to_owned());
+    };
+    if !std::path::Path::new(database).exists() {
+        return Ok(None);
+    }
+    let rows = (|| {
+        let conn = Connection::open_with_flags(
+            database,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(2))?;
+        let mut statement = conn.prepare(
+            "SELECT rowid, data FROM message WHERE session_id = ?1 AND rowid > ?2 ORDER BY rowid",
+        )?;
+        let rows = statement
+            .query_map(rusqlite::params![conversation, read_to as i64], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok::<_, rusqlite::Error>(rows)
+    })()
+    .map_err(|error| format!("OpenCode's database cannot be read: {error}"))?;
+    Ok(read_messages(&rows, read_to, carry, tally))
+}
+
+/// Count messages `(rowid, data)` in order; the rowid read up to, or
+/// `None` when none was complete.
+fn read_messages(
+    rows: &[(i64, String)],
+    read_to: u64,
+    carry: &mut crate::usage::Carry,
+    tally: &mut crate::usage::Tally,
+) -> Option<u64> {
+    let mut last = read_to;
+    for (index, (rowid, data)) in rows.iter().enumerate() {
+        let Ok(rowid) = u64::try_from(*rowid) else {
+            continue;
+        };
+        let Ok(message) = serde_json::from_str::<Message>(data) else {
+            last = rowid;
+            continue;
+        };
+        let created = message.time.created.saturating_mul(1000);
+        match message.role.as_str() {
+            "user" => tally.turn_started(carry, created),
+            "assistant" => {
+                let finished = message.time.completed.is_some() || message.error.is_some();
+                if !finished && index + 1 == rows.len() {
+                    break;
+                }
+                let tokens = message.tokens.unwrap_or_default();
+                let model = message.model.as_deref().unwrap_or("unknown");
+                tally.message(
+                    carry,
+                    &rowid.to_string(),
+                    created,
+                    model,
+                    crate::usage::Tokens {
+                        input: tokens.input,
+                        output: tokens.output + tokens.reasoning,
+                        cache_creation: tokens.cache.write,
+                        cache_read: tokens.cache.read,
+                    },
+                );
+                tally.worked(carry, created);
+                if let Some(completed) = message.time.completed {
+                    tally.worked(carry, completed.saturating_mul(1000));
+                }
+            }
+            _ => {}
+        }
+        last = rowid;
+    }
+    (last > read_to).then_some(last)
 }
 
 /// OpenCode's permission prompt (1.18.33): "△ Permission required" over
