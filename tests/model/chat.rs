@@ -32,7 +32,13 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
             } else {
                 let (text, tool_result) = latest_input(body);
                 shared.set_conversation(index, &text);
-                decide(&text, tool_result, shared.next_turn())
+                if text.starts_with(COMPACTION) {
+                    // The conversation it quotes holds the person's
+                    // directives: not to be followed in a summary.
+                    Reply::Text("Fake summary of the conversation.".to_owned())
+                } else {
+                    decide(&text, tool_result, shared.next_turn())
+                }
             };
             match reply {
                 Reply::Fail(status) => fail(stream, status),
@@ -65,6 +71,10 @@ fn fail(stream: &mut TcpStream, status: u16) {
             .to_string(),
     );
 }
+
+/// How OpenCode's `/compact` asks for the conversation's summary (its
+/// latest user message quotes the whole conversation).
+pub const COMPACTION: &str = "Here is the conversation so far:";
 
 /// Whether a request is OpenCode's title request.
 pub fn is_title(body: &Value) -> bool {

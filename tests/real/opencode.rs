@@ -445,11 +445,11 @@ fn opencode_usage_is_what_the_model_reported() {
         (3, 4),
         "{resumed:#?}"
     );
-    let asked = model.conversation().len();
     say(&env, &pane, "/compact");
-    wait_for("OpenCode's compaction request", 60, || {
-        (model.conversation().len() > asked).then_some(())
-    });
+    model.wait_prompt(chat::COMPACTION, 60);
+    // Its summary is an answer of the conversation's, recorded: counted.
+    let summarized = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(summarized.usage.requests, 5, "{summarized:#?}");
     wait_screen(&env, &pane, READY, 60);
     let compacted = turn(&pane, "Usage after the compact");
     assert_eq!(compacted.usage.models.len(), 1, "{compacted:#?}");

@@ -661,4 +661,179 @@ mod tests {
         assert!(!shows_permission_prompt(&quoted));
         assert_eq!(answer_keys(Answer::Allow, &quoted), None);
     }
+
+    /// Rows as OpenCode 1.18.33 wrote them against the fake chat server
+    /// (answers reporting 1001 + 3001 cached prompt tokens, 41 completion
+    /// tokens of which 3 reasoning): a turn, then a turn with a tool (two
+    /// answers), `/compact`'s summary answer, and an answer streaming.
+    const SES: &str = "ses_dc897f094ffe7k10XAY2vOjIkU";
+    const ROWS: [&str; 8] = [
+        r#"{"role":"user","time":{"created":1796225896667},"agent":"build","model":{"providerID":"fake","modelID":"fake-model"},"summary":{"diffs":[]}}"#,
+        r#"{"parentID":"msg_2376810db001BWKPGFDawiguVF","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"total":4043,"input":1001,"output":38,"reasoning":3,"cache":{"write":0,"read":3001}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225897869,"completed":1796225900660},"finish":"stop"}"#,
+        r#"{"role":"user","time":{"created":1796225901618},"agent":"build","model":{"providerID":"fake","modelID":"fake-model"},"summary":{"diffs":[]}}"#,
+        r#"{"parentID":"msg_2376824320019zkSI8w1wrM6JQ","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"total":4046,"input":1002,"output":39,"reasoning":3,"cache":{"write":0,"read":3002}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225902173,"completed":1796225903715},"finish":"tool-calls"}"#,
+        r#"{"parentID":"msg_2376824320019zkSI8w1wrM6JQ","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"total":4049,"input":1003,"output":40,"reasoning":3,"cache":{"write":5,"read":3003}},"modelID":"other-model","providerID":"fake","time":{"created":1796225903731,"completed":1796225903968},"finish":"stop"}"#,
+        r#"{"role":"user","model":{"providerID":"fake","modelID":"fake-model"},"agent":"build","time":{"created":1796225925467}}"#,
+        r#"{"role":"assistant","parentID":"msg_23768815b001dU6Mx8z6krPKpc","mode":"compaction","agent":"compaction","summary":true,"path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"output":42,"input":1005,"reasoning":3,"cache":{"read":3005,"write":0}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225925535,"completed":1796225925931},"finish":"stop"}"#,
+        r#"{"role":"user","time":{"created":1796225930000},"agent":"build","model":{"providerID":"fake","modelID":"fake-model"}}"#,
+    ];
+    const STREAMING: &str = r#"{"parentID":"m","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"input":0,"output":0,"reasoning":0,"cache":{"read":0,"write":0}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225931000}}"#;
+    const DONE: &str = r#"{"parentID":"m","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"total":4061,"input":1006,"output":40,"reasoning":3,"cache":{"read":3006,"write":0}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225931000,"completed":1796225933000},"finish":"stop"}"#;
+
+    fn sums(tally: &crate::usage::Tally, model: &str) -> crate::usage::ModelSums {
+        tally
+            .models
+            .iter()
+            .filter(|((_, name), _)| name == model)
+            .fold(crate::usage::ModelSums::default(), |mut all, (_, sums)| {
+                all.tokens.add(&sums.tokens);
+                all.requests += sums.requests;
+                all
+            })
+    }
+
+    /// OpenCode's `message` table, as 1.18.33 creates it.
+    fn database(dir: &Path) -> (std::path::PathBuf, rusqlite::Connection) {
+        let path = dir.join("opencode/opencode.db");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             CREATE TABLE `message` (`id` text PRIMARY KEY, `session_id` text NOT NULL,
+               `time_created` integer NOT NULL, `time_updated` integer NOT NULL, `data` text NOT NULL);
+             CREATE INDEX `message_session_time_created_id_idx` ON `message` (`session_id`,`time_created`,`id`);",
+        )
+        .unwrap();
+        (path, conn)
+    }
+
+    fn insert(conn: &rusqlite::Connection, session: &str, id: &str, data: &str) {
+        conn.execute(
+            "INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?1, ?2, 0, 0, ?3)",
+            rusqlite::params![id, session, data],
+        )
+        .unwrap();
+    }
+
+    /// Each answer counts once with lf's kinds (input without the cache,
+    /// output with the reasoning), by its model; a person's message is a
+    /// turn; an answer still streaming is read once it is complete, and
+    /// only rows after the offset are read.
+    #[test]
+    fn usage_is_read_from_the_database_after_its_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, conn) = database(dir.path());
+        for (index, row) in ROWS.iter().enumerate() {
+            insert(&conn, SES, &format!("msg_{index}"), row);
+        }
+        // Another conversation's rows are not this one's.
+        insert(&conn, "ses_other", "msg_x", ROWS[1]);
+        insert(&conn, SES, "msg_streaming", STREAMING);
+        let source = OpenCode
+            .usage_records(SES, &|key| {
+                (key == "XDG_DATA_HOME").then(|| dir.path().display().to_string())
+            })
+            .unwrap();
+        assert_eq!(source, format!("{}#{SES}", path.display()));
+        let written = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let (mut carry, mut tally) = Default::default();
+        let read_to = OpenCode
+            .read_usage_records(&source, 0, &mut carry, &mut tally)
+            .unwrap()
+            .unwrap();
+        assert_eq!(read_to, Some(8), "up to the streaming answer");
+        let fake = sums(&tally, "fake-model");
+        assert_eq!(
+            (fake.tokens, fake.requests),
+            (
+                crate::usage::Tokens {
+                    input: 1001 + 1002 + 1005,
+                    output: 41 + 42 + 45,
+                    cache_creation: 0,
+                    cache_read: 3001 + 3002 + 3005,
+                },
+                3
+            )
+        );
+        let other = sums(&tally, "other-model");
+        assert_eq!((other.tokens.input, other.tokens.cache_creation), (1003, 5));
+        let time: Vec<_> = tally.time.values().collect();
+        assert_eq!(time.iter().map(|time| time.turns).sum::<i64>(), 4);
+        // Working: each turn's start to its last answer's completion.
+        let working: i64 = time.iter().map(|time| time.working).sum();
+        assert_eq!(
+            working,
+            ((1796225900660 - 1796225896667)
+                + (1796225903968 - 1796225901618)
+                + (1796225925931 - 1796225925467))
+                * 1000
+        );
+        // Nothing new: nothing read.
+        let mut again = crate::usage::Tally::default();
+        assert_eq!(
+            OpenCode
+                .read_usage_records(&source, 8, &mut carry, &mut again)
+                .unwrap(),
+            Ok(None)
+        );
+        // The answer completes in place (its rowid stays): read now.
+        conn.execute(
+            "UPDATE message SET data = ?1 WHERE id = 'msg_streaming'",
+            [DONE],
+        )
+        .unwrap();
+        let mut later = crate::usage::Tally::default();
+        assert_eq!(
+            OpenCode
+                .read_usage_records(&source, 8, &mut carry, &mut later)
+                .unwrap(),
+            Ok(Some(10))
+        );
+        assert_eq!(sums(&later, "fake-model").tokens.output, 43);
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            written,
+            "the database is never written by a read"
+        );
+        // A database that is gone: nothing to read, no problem.
+        let gone = format!("{}#{SES}", dir.path().join("none.db").display());
+        assert_eq!(
+            OpenCode.read_usage_records(&gone, 0, &mut carry, &mut later),
+            Some(Ok(None))
+        );
+    }
+
+    /// An answer a killed OpenCode left unfinished is counted as it stands
+    /// once a later message follows it (it never completes).
+    #[test]
+    fn an_answer_left_unfinished_counts_once_a_message_follows() {
+        let (mut carry, mut tally) = Default::default();
+        let rows = [(1, STREAMING.to_owned()), (2, ROWS[0].to_owned())];
+        assert_eq!(read_messages(&rows[..1], 0, &mut carry, &mut tally), None);
+        assert_eq!(read_messages(&rows, 0, &mut carry, &mut tally), Some(2));
+        assert_eq!(sums(&tally, "fake-model").requests, 1);
+    }
+
+    /// The database is where OpenCode keeps it: `$XDG_DATA_HOME`, else
+    /// `~/.local/share`; a relative one is not used, nor an id that is
+    /// not OpenCode's.
+    #[test]
+    fn the_usage_source_names_the_database_and_the_conversation() {
+        let home = |key: &str| (key == "HOME").then(|| "/h".to_owned());
+        assert_eq!(
+            OpenCode.usage_records(ID, &home).as_deref(),
+            Some(format!("/h/.local/share/opencode/opencode.db#{ID}").as_str())
+        );
+        let relative = |key: &str| match key {
+            "HOME" => Some("/h".to_owned()),
+            "XDG_DATA_HOME" => Some("data".to_owned()),
+            _ => None,
+        };
+        assert_eq!(
+            OpenCode.usage_records(ID, &relative).as_deref(),
+            Some(format!("/h/.local/share/opencode/opencode.db#{ID}").as_str())
+        );
+        assert_eq!(OpenCode.usage_records("../x", &home), None);
+        assert_eq!(OpenCode.usage_records(ID, &|_| None), None);
+    }
 }
