@@ -690,7 +690,8 @@ fn opencode_records(database: &Path) -> String {
             row.get::<_, String>(2)?
         ))
     });
-    rows.map(|rows| rows.flatten().collect()).unwrap_or_default()
+    rows.map(|rows| rows.flatten().collect())
+        .unwrap_or_default()
 }
 
 /// Every line of the agents' records under `dir`, each shortened, for a

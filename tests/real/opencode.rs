@@ -417,7 +417,10 @@ fn opencode_usage_is_what_the_model_reported() {
         "{first:#?}"
     );
     assert!(
-        model.requests().iter().any(|request| chat::is_title(&request.body)),
+        model
+            .requests()
+            .iter()
+            .any(|request| chat::is_title(&request.body)),
         "no title request was made"
     );
     // A command (asked for, allowed): the tool's call, then its result
@@ -427,17 +430,19 @@ fn opencode_usage_is_what_the_model_reported() {
         model.received_prompt("[run: true] Usage two")
     });
     wait_screen(&env, &pane, DIALOG, 30);
-    wait_for_state(&env, &record.id, SessionState::Active, Some(Attention::Approve), 20);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        20,
+    );
     let _: SessionRecord = env.run("lf-session-answer", &[&record.id, "allow"]).json();
     wait_record(&env, &record.id, "reply after the tool", 60, |now| {
         now.attention == Some(Attention::Reply) && now.attention_since > before
     });
     let tool = wait_usage_is_the_models(&env, &model, &record.id);
-    assert_eq!(
-        (tool.usage.turns, tool.usage.requests),
-        (2, 3),
-        "{tool:#?}"
-    );
+    assert_eq!((tool.usage.turns, tool.usage.requests), (2, 3), "{tool:#?}");
     let pane = kill_and_reopen(&env, &record.id, &pane);
     let resumed = turn(&pane, "Usage after the resume");
     assert_eq!(
@@ -456,7 +461,10 @@ fn opencode_usage_is_what_the_model_reported() {
     assert_eq!(compacted.usage.cost, None, "the fake model has no price");
     // Every conversation request was answered with usage, and counted.
     let requests = model.conversation();
-    assert!(requests.iter().all(|request| request.usage.is_some()), "{requests:#?}");
+    assert!(
+        requests.iter().all(|request| request.usage.is_some()),
+        "{requests:#?}"
+    );
     assert_eq!(
         compacted.usage.requests,
         requests.len() as u64,

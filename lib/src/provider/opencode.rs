@@ -321,7 +321,8 @@ fn database(env: &dyn Fn(&str) -> Option<String>) -> Option<std::path::PathBuf> 
             .map(std::path::PathBuf::from)
             .filter(|path| path.is_absolute())
     };
-    let data = absolute("XDG_DATA_HOME").or_else(|| Some(absolute("HOME")?.join(".local/share")))?;
+    let data =
+        absolute("XDG_DATA_HOME").or_else(|| Some(absolute("HOME")?.join(".local/share")))?;
     Some(data.join("opencode/opencode.db"))
 }
 
@@ -370,11 +371,9 @@ struct MessageCache {
 }
 
 /// Read a conversation's messages added since the last read (rowid above
-/// `read_to`) from OpenCode's database, opened read-only and never
-/// written. An answer still streaming (no completion time, no error, and
-/// the conversation's last message) is read next time; one left
-/// unfinished by a killed OpenCode is counted as it stands once a later
-/// message follows it.
+/// `read_to`), its sub-agents' (sessions whose `parent_id` leads to it)
+/// included, from OpenCode's database, opened read-only and never
+/// written.
 fn read_usage_records(
     source: &str,
     read_to: u64,
@@ -395,11 +394,18 @@ fn read_usage_records(
         )?;
         conn.busy_timeout(std::time::Duration::from_secs(2))?;
         let mut statement = conn.prepare(
-            "SELECT rowid, data FROM message WHERE session_id = ?1 AND rowid > ?2 ORDER BY rowid",
+            "WITH RECURSIVE tree(id) AS (SELECT ?1 \
+               UNION SELECT session.id FROM session JOIN tree ON session.parent_id = tree.id) \
+             SELECT rowid, session_id, data FROM message \
+             WHERE session_id IN tree AND rowid > ?2 ORDER BY rowid",
         )?;
         let rows = statement
             .query_map(rusqlite::params![conversation, read_to as i64], |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+                Ok(Row {
+                    rowid: row.get(0)?,
+                    own: row.get::<_, String>(1)? == conversation,
+                    data: row.get(2)?,
+                })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok::<_, rusqlite::Error>(rows)
@@ -408,45 +414,68 @@ fn read_usage_records(
     Ok(read_messages(&rows, read_to, carry, tally))
 }
 
-/// Count messages `(rowid, data)` in order; the rowid read up to, or
-/// `None` when none was complete.
+/// One message row read.
+struct Row {
+    rowid: i64,
+    /// Of the conversation itself, not of one of its sub-agents.
+    own: bool,
+    data: String,
+}
+
+/// Count messages in order; the rowid read up to, or `None` when nothing
+/// new was complete. A person's message in the conversation starts a turn
+/// (a sub-agent's prompt is none: the turn that called it holds its time);
+/// every answer is a model request. An answer still streaming (no
+/// completion time and no error) stops the read there, to be read once it
+/// is complete, unless a person's message of the same conversation
+/// follows it (a killed OpenCode left it so: counted as it stands).
 fn read_messages(
-    rows: &[(i64, String)],
+    rows: &[Row],
     read_to: u64,
     carry: &mut crate::usage::Carry,
     tally: &mut crate::usage::Tally,
 ) -> Option<u64> {
+    let parsed: Vec<Option<Message>> = rows
+        .iter()
+        .map(|row| serde_json::from_str(&row.data).ok())
+        .collect();
     let mut last = read_to;
-    for (index, (rowid, data)) in rows.iter().enumerate() {
-        let Ok(rowid) = u64::try_from(*rowid) else {
+    for (index, (row, message)) in rows.iter().zip(&parsed).enumerate() {
+        let Ok(rowid) = u64::try_from(row.rowid) else {
             continue;
         };
-        let Ok(message) = serde_json::from_str::<Message>(data) else {
+        let Some(message) = message else {
             last = rowid;
             continue;
         };
         let created = message.time.created.saturating_mul(1000);
         match message.role.as_str() {
-            "user" => tally.turn_started(carry, created),
+            "user" if row.own => tally.turn_started(carry, created),
             "assistant" => {
                 let finished = message.time.completed.is_some() || message.error.is_some();
-                if !finished && index + 1 == rows.len() {
+                let abandoned = || {
+                    rows[index + 1..]
+                        .iter()
+                        .zip(&parsed[index + 1..])
+                        .any(|(later, parsed)| {
+                            later.own == row.own
+                                && parsed.as_ref().is_some_and(|later| later.role == "user")
+                        })
+                };
+                if !finished && !abandoned() {
                     break;
                 }
-                let tokens = message.tokens.unwrap_or_default();
-                let model = message.model.as_deref().unwrap_or("unknown");
-                tally.message(
-                    carry,
-                    &rowid.to_string(),
-                    created,
-                    model,
-                    crate::usage::Tokens {
+                let tokens = message
+                    .tokens
+                    .as_ref()
+                    .map_or_else(Default::default, |tokens| crate::usage::Tokens {
                         input: tokens.input,
                         output: tokens.output + tokens.reasoning,
                         cache_creation: tokens.cache.write,
                         cache_read: tokens.cache.read,
-                    },
-                );
+                    });
+                let model = message.model.as_deref().unwrap_or("unknown");
+                tally.message(carry, &rowid.to_string(), created, model, tokens);
                 tally.worked(carry, created);
                 if let Some(completed) = message.time.completed {
                     tally.worked(carry, completed.saturating_mul(1000));
@@ -699,6 +728,7 @@ mod tests {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
             "PRAGMA journal_mode = WAL;
+             CREATE TABLE `session` (`id` text PRIMARY KEY, `parent_id` text);
              CREATE TABLE `message` (`id` text PRIMARY KEY, `session_id` text NOT NULL,
                `time_created` integer NOT NULL, `time_updated` integer NOT NULL, `data` text NOT NULL);
              CREATE INDEX `message_session_time_created_id_idx` ON `message` (`session_id`,`time_created`,`id`);",
@@ -728,6 +758,18 @@ mod tests {
         }
         // Another conversation's rows are not this one's.
         insert(&conn, "ses_other", "msg_x", ROWS[1]);
+        // A sub-agent's conversation (its `task`): its prompt and answer.
+        conn.execute_batch(&format!(
+            "INSERT INTO session VALUES ('{SES}', NULL), ('ses_child', '{SES}'), ('ses_other', NULL);"
+        ))
+        .unwrap();
+        insert(&conn, "ses_child", "msg_c0", ROWS[0]);
+        insert(
+            &conn,
+            "ses_child",
+            "msg_c1",
+            &ROWS[1].replace("\"fake-model\"", "\"child-model\""),
+        );
         insert(&conn, SES, "msg_streaming", STREAMING);
         let source = OpenCode
             .usage_records(SES, &|key| {
@@ -741,7 +783,9 @@ mod tests {
             .read_usage_records(&source, 0, &mut carry, &mut tally)
             .unwrap()
             .unwrap();
-        assert_eq!(read_to, Some(8), "up to the streaming answer");
+        assert_eq!(read_to, Some(11), "up to the streaming answer");
+        let child = sums(&tally, "child-model");
+        assert_eq!((child.tokens.input, child.requests), (1001, 1));
         let fake = sums(&tally, "fake-model");
         assert_eq!(
             (fake.tokens, fake.requests),
@@ -758,7 +802,11 @@ mod tests {
         let other = sums(&tally, "other-model");
         assert_eq!((other.tokens.input, other.tokens.cache_creation), (1003, 5));
         let time: Vec<_> = tally.time.values().collect();
-        assert_eq!(time.iter().map(|time| time.turns).sum::<i64>(), 4);
+        assert_eq!(
+            time.iter().map(|time| time.turns).sum::<i64>(),
+            4,
+            "the sub-agent's prompt is no turn"
+        );
         // Working: each turn's start to its last answer's completion.
         let working: i64 = time.iter().map(|time| time.working).sum();
         assert_eq!(
@@ -772,7 +820,7 @@ mod tests {
         let mut again = crate::usage::Tally::default();
         assert_eq!(
             OpenCode
-                .read_usage_records(&source, 8, &mut carry, &mut again)
+                .read_usage_records(&source, 11, &mut carry, &mut again)
                 .unwrap(),
             Ok(None)
         );
@@ -785,9 +833,9 @@ mod tests {
         let mut later = crate::usage::Tally::default();
         assert_eq!(
             OpenCode
-                .read_usage_records(&source, 8, &mut carry, &mut later)
+                .read_usage_records(&source, 11, &mut carry, &mut later)
                 .unwrap(),
-            Ok(Some(10))
+            Ok(Some(12))
         );
         assert_eq!(sums(&later, "fake-model").tokens.output, 43);
         assert_eq!(
@@ -804,14 +852,28 @@ mod tests {
     }
 
     /// An answer a killed OpenCode left unfinished is counted as it stands
-    /// once a later message follows it (it never completes).
+    /// once the person's next message in its conversation follows it (it
+    /// never completes).
     #[test]
     fn an_answer_left_unfinished_counts_once_a_message_follows() {
         let (mut carry, mut tally) = Default::default();
-        let rows = [(1, STREAMING.to_owned()), (2, ROWS[0].to_owned())];
-        assert_eq!(read_messages(&rows[..1], 0, &mut carry, &mut tally), None);
-        assert_eq!(read_messages(&rows, 0, &mut carry, &mut tally), Some(2));
+        let row = |rowid, own, data: &str| Row {
+            rowid,
+            own,
+            data: data.to_owned(),
+        };
+        let mut rows = vec![row(1, true, STREAMING), row(2, false, ROWS[0])];
+        // A sub-agent's prompt follows it: still streaming (it waits on
+        // the sub-agent), and nothing after it is read yet.
+        assert_eq!(read_messages(&rows, 0, &mut carry, &mut tally), None);
+        rows.push(row(3, true, ROWS[0]));
+        assert_eq!(read_messages(&rows, 0, &mut carry, &mut tally), Some(3));
         assert_eq!(sums(&tally, "fake-model").requests, 1);
+        assert_eq!(
+            tally.time.values().map(|time| time.turns).sum::<i64>(),
+            1,
+            "the sub-agent's prompt is no turn"
+        );
     }
 
     /// The database is where OpenCode keeps it: `$XDG_DATA_HOME`, else
