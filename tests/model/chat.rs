@@ -124,6 +124,19 @@ fn chunk(index: usize, delta: Value, finish: Option<&str>) -> Value {
            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
 }
 
+/// Call tool `name` with `arguments`; the answer's finish, once sent.
+fn call_tool(
+    stream: &mut TcpStream,
+    index: usize,
+    name: &str,
+    arguments: &Value,
+) -> Option<&'static str> {
+    let call = json!({"role": "assistant", "tool_calls": [{"index": 0,
+        "id": format!("call_fake_{index}"), "type": "function",
+        "function": {"name": name, "arguments": arguments.to_string()}}]});
+    data(stream, &chunk(index, call, None)).then_some("tool_calls")
+}
+
 fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &Reply) {
     if !start_stream(stream) {
         return;
@@ -131,10 +144,13 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
     let finish = match reply {
         Reply::Run(command) => {
             let arguments = json!({"command": command, "description": "Run the person's command"});
-            let call = json!({"role": "assistant", "tool_calls": [{"index": 0,
-                "id": format!("call_fake_{index}"), "type": "function",
-                "function": {"name": "bash", "arguments": arguments.to_string()}}]});
-            data(stream, &chunk(index, call, None)).then_some("tool_calls")
+            call_tool(stream, index, "bash", &arguments)
+        }
+        // OpenCode's sub-agent: its `task` tool, the built-in `general`.
+        Reply::Agent(prompt) => {
+            let arguments = json!({"description": "Ask a sub-agent", "prompt": prompt,
+                                   "subagent_type": "general"});
+            call_tool(stream, index, "task", &arguments)
         }
         Reply::Text(text) => data(
             stream,
@@ -149,12 +165,7 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
             .then_some("stop")
         }
         // The connection is lost mid-answer (the rest are Claude's).
-        Reply::Drop
-        | Reply::Fail(_)
-        | Reply::Agent(_)
-        | Reply::Ask(_)
-        | Reply::Plan(_)
-        | Reply::Refuse => {
+        Reply::Drop | Reply::Fail(_) | Reply::Ask(_) | Reply::Plan(_) | Reply::Refuse => {
             let _ = data(
                 stream,
                 &chunk(

@@ -410,18 +410,35 @@ fn opencode_usage_is_what_the_model_reported() {
         turn_ends_in_reply(&env, &model, &record, pane, prompt);
         wait_usage_is_the_models(&env, &model, &record.id)
     };
-    let first = turn(&pane, "Usage one");
+    turn_ends_in_reply(&env, &model, &record, &pane, "Usage one");
+    // lf-serve reads the Session's usage as OpenCode's hooks come: the
+    // sums are stored before anyone asks lf-session-usage.
+    wait_for("lf-serve to read the turn's usage", 30, || {
+        let stored: i64 = env
+            .db()
+            .query_row(
+                "SELECT COALESCE(SUM(input), 0) FROM usage_models WHERE session_id = ?1",
+                [&record.id],
+                |row| row.get(0),
+            )
+            .unwrap();
+        (stored as u64 == model.conversation_usage().input && stored > 0).then_some(())
+    });
+    let first = wait_usage_is_the_models(&env, &model, &record.id);
     assert_eq!(
         (first.usage.turns, first.usage.requests),
         (1, 1),
         "{first:#?}"
     );
+    // OpenCode's title request was answered with usage of its own, which
+    // it records nowhere (no message row; not in its session's sums): not
+    // counted.
     assert!(
         model
             .requests()
             .iter()
-            .any(|request| chat::is_title(&request.body)),
-        "no title request was made"
+            .any(|request| chat::is_title(&request.body) && request.usage.is_some()),
+        "no title request was answered"
     );
     // A command (asked for, allowed): the tool's call, then its result
     // answered, two requests of one turn.
@@ -456,11 +473,20 @@ fn opencode_usage_is_what_the_model_reported() {
     let summarized = wait_usage_is_the_models(&env, &model, &record.id);
     assert_eq!(summarized.usage.requests, 5, "{summarized:#?}");
     wait_screen(&env, &pane, READY, 60);
-    let compacted = turn(&pane, "Usage after the compact");
-    assert_eq!(compacted.usage.models.len(), 1, "{compacted:#?}");
-    assert_eq!(compacted.usage.cost, None, "the fake model has no price");
-    // Every conversation request was answered with usage, and counted.
+    turn(&pane, "Usage after the compact");
+    // A sub-agent (OpenCode's `task` tool): its conversation is its own
+    // session under this one; its requests count, its prompt is no turn.
+    let before = model.conversation().len();
+    let agent = turn(&pane, "[agent: Say hi] Usage of a sub-agent");
     let requests = model.conversation();
+    assert!(
+        requests.len() >= before + 3 && requests.iter().any(|request| request.prompt == "Say hi"),
+        "the parent's call, the sub-agent's answer, the parent's answer: {requests:#?}"
+    );
+    assert_eq!(agent.usage.models.len(), 1, "{agent:#?}");
+    assert_eq!(agent.usage.cost, None, "the fake model has no price");
+    // Every conversation request was answered with usage, and counted.
+    let compacted = agent;
     assert!(
         requests.iter().all(|request| request.usage.is_some()),
         "{requests:#?}"

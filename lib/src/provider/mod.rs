@@ -131,6 +131,13 @@ pub(crate) trait Agent: Sync {
         None
     }
 
+    /// Whether the agent's usage is in records [`Agent::usage_records`]
+    /// names rather than in a transcript: lf-serve reads them as the
+    /// agent's hooks come.
+    fn keeps_usage_records(&self) -> bool {
+        false
+    }
+
     /// Read the usage records `source` (from [`Agent::usage_records`]) from
     /// where the last read stopped (`read_to`, the provider's own offset)
     /// into a tally; `Some(Ok(Some(offset)))` is how far this read got,
@@ -262,6 +269,12 @@ impl Provider {
     ) -> Option<String> {
         self.agent()
             .and_then(|agent| agent.usage_records(native_id, env))
+    }
+
+    /// See [`Agent::keeps_usage_records`].
+    pub fn keeps_usage_records(self) -> bool {
+        self.agent()
+            .is_some_and(|agent| agent.keeps_usage_records())
     }
 
     /// See [`Agent::read_usage_records`].

@@ -170,6 +170,10 @@ impl super::Agent for OpenCode {
         Some(format!("{}#{id}", database(env)?.display()))
     }
 
+    fn keeps_usage_records(&self) -> bool {
+        true
+    }
+
     fn read_usage_records(
         &self,
         source: &str,

@@ -667,9 +667,13 @@ impl Lf {
                     .record_turn(&run.id, super::Turn::Completed, now_micros())?;
             }
             // The Session's usage follows its transcript (what was
-            // appended only); a failure to read it costs the agent nothing
-            // and is read again on the next look, or by lf-session-usage.
-            if woken.transcript && transcript.is_some() {
+            // appended only), or, for an agent that keeps it in records
+            // of its own (OpenCode's database), its hooks; a failure to
+            // read it costs the agent nothing and is read again on the
+            // next look, or by lf-session-usage.
+            if (woken.transcript && transcript.is_some())
+                || (woken.run && provider.keeps_usage_records())
+            {
                 let session = [row.id.to_string()];
                 let _ = crate::usage::refresh_sessions(self.store()?, Some(&session));
             }
