@@ -486,14 +486,11 @@ fn opencode_usage_is_what_the_model_reported() {
     assert_eq!(agent.usage.models.len(), 1, "{agent:#?}");
     assert_eq!(agent.usage.cost, None, "the fake model has no price");
     // Every conversation request was answered with usage, and counted.
-    let compacted = agent;
     assert!(
         requests.iter().all(|request| request.usage.is_some()),
         "{requests:#?}"
     );
-    assert_eq!(
-        compacted.usage.requests,
-        requests.len() as u64,
-        "{compacted:#?}"
-    );
+    assert_eq!(agent.usage.requests, requests.len() as u64, "{agent:#?}");
+    // The person's six messages (`/compact`'s is one), not the sub-agent's.
+    assert_eq!(agent.usage.turns, 6, "{agent:#?}");
 }

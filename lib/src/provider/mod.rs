@@ -133,9 +133,15 @@ pub(crate) trait Agent: Sync {
 
     /// Whether the agent's usage is in records [`Agent::usage_records`]
     /// names rather than in a transcript: lf-serve reads them as the
-    /// agent's hooks come.
+    /// agent's hooks come, and as [`Agent::usage_records_file`] changes.
     fn keeps_usage_records(&self) -> bool {
         false
+    }
+
+    /// The file a usage records `source` is kept in (OpenCode's database),
+    /// whose folder lf-serve follows as it follows a transcript's.
+    fn usage_records_file(&self, _source: &str) -> Option<PathBuf> {
+        None
     }
 
     /// Read the usage records `source` (from [`Agent::usage_records`]) from
@@ -275,6 +281,12 @@ impl Provider {
     pub fn keeps_usage_records(self) -> bool {
         self.agent()
             .is_some_and(|agent| agent.keeps_usage_records())
+    }
+
+    /// See [`Agent::usage_records_file`].
+    pub fn usage_records_file(self, source: &str) -> Option<PathBuf> {
+        self.agent()
+            .and_then(|agent| agent.usage_records_file(source))
     }
 
     /// See [`Agent::read_usage_records`].

@@ -174,6 +174,14 @@ impl super::Agent for OpenCode {
         true
     }
 
+    /// OpenCode writes a message's completion to its database (its WAL
+    /// beside it) after its `session.idle` may have come: lf-serve
+    /// follows the database's folder too.
+    fn usage_records_file(&self, source: &str) -> Option<std::path::PathBuf> {
+        let (database, _) = source.rsplit_once('#')?;
+        Some(database.into())
+    }
+
     fn read_usage_records(
         &self,
         source: &str,

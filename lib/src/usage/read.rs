@@ -14,7 +14,8 @@ use std::io::{Read, Seek, SeekFrom};
 pub struct Refreshed {
     /// Transcripts that had grown.
     pub read: usize,
-    /// Bytes read.
+    /// Bytes read (a provider's own records, OpenCode's database, add how
+    /// far their offset moved).
     pub bytes: u64,
     /// Transcripts that could not be read as they are: `(path, why)`.
     /// Their sums stay as they were.
