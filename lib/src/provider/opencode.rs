@@ -174,9 +174,9 @@ impl super::Agent for OpenCode {
         true
     }
 
-    /// OpenCode writes a message's completion to its database (its WAL
-    /// beside it) after its `session.idle` may have come: lf-serve
-    /// follows the database's folder too.
+    /// The hooks alone may come before an answer's row is complete (seen
+    /// once in three runs): lf-serve follows the database's folder (its
+    /// WAL is beside it) too.
     fn usage_records_file(&self, source: &str) -> Option<std::path::PathBuf> {
         let (database, _) = source.rsplit_once('#')?;
         Some(database.into())
