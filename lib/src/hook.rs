@@ -70,6 +70,16 @@ fn receive(
         note: None,
     };
     call.apply(event)?;
+    // An agent whose hooks name no transcript (OpenCode) says where its
+    // conversation's usage is recorded; the hook runs in its environment.
+    if let Some(conversation) = call.conversation.as_deref()
+        && native_id
+            .as_deref()
+            .is_none_or(|native| native == conversation)
+        && let Some(source) = provider.usage_records(conversation, &|key| std::env::var(key).ok())
+    {
+        store.record_usage_source(run.as_str(), &source)?;
+    }
     // The transcript of the Run's own conversation only.
     if let Some(path) = transcript
         && native_id.is_none_or(|native| call.conversation.as_deref() == Some(native.as_str()))

@@ -16,10 +16,6 @@ use std::io::Write;
 use std::net::TcpStream;
 use std::sync::Arc;
 
-/// The numbers of every answer's `usage`.
-pub const PROMPT_TOKENS: u64 = 12;
-pub const COMPLETION_TOKENS: u64 = 8;
-
 /// Start a fake Chat Completions server on 127.0.0.1.
 pub fn start() -> Server {
     Server::start(Arc::new(handle))
@@ -36,7 +32,13 @@ fn handle(shared: &Shared, index: usize, stream: &mut TcpStream) {
             } else {
                 let (text, tool_result) = latest_input(body);
                 shared.set_conversation(index, &text);
-                decide(&text, tool_result, shared.next_turn())
+                if text.starts_with(COMPACTION) {
+                    // The conversation it quotes holds the person's
+                    // directives: not to be followed in a summary.
+                    Reply::Text("Fake summary of the conversation.".to_owned())
+                } else {
+                    decide(&text, tool_result, shared.next_turn())
+                }
             };
             match reply {
                 Reply::Fail(status) => fail(stream, status),
@@ -69,6 +71,10 @@ fn fail(stream: &mut TcpStream, status: u16) {
             .to_string(),
     );
 }
+
+/// How OpenCode's `/compact` asks for the conversation's summary (its
+/// latest user message quotes the whole conversation).
+pub const COMPACTION: &str = "Here is the conversation so far:";
 
 /// Whether a request is OpenCode's title request.
 pub fn is_title(body: &Value) -> bool {
@@ -118,6 +124,19 @@ fn chunk(index: usize, delta: Value, finish: Option<&str>) -> Value {
            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
 }
 
+/// Call tool `name` with `arguments`; the answer's finish, once sent.
+fn call_tool(
+    stream: &mut TcpStream,
+    index: usize,
+    name: &str,
+    arguments: &Value,
+) -> Option<&'static str> {
+    let call = json!({"role": "assistant", "tool_calls": [{"index": 0,
+        "id": format!("call_fake_{index}"), "type": "function",
+        "function": {"name": name, "arguments": arguments.to_string()}}]});
+    data(stream, &chunk(index, call, None)).then_some("tool_calls")
+}
+
 fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &Reply) {
     if !start_stream(stream) {
         return;
@@ -125,10 +144,13 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
     let finish = match reply {
         Reply::Run(command) => {
             let arguments = json!({"command": command, "description": "Run the person's command"});
-            let call = json!({"role": "assistant", "tool_calls": [{"index": 0,
-                "id": format!("call_fake_{index}"), "type": "function",
-                "function": {"name": "bash", "arguments": arguments.to_string()}}]});
-            data(stream, &chunk(index, call, None)).then_some("tool_calls")
+            call_tool(stream, index, "bash", &arguments)
+        }
+        // OpenCode's sub-agent: its `task` tool, the built-in `general`.
+        Reply::Agent(prompt) => {
+            let arguments = json!({"description": "Ask a sub-agent", "prompt": prompt,
+                                   "subagent_type": "general"});
+            call_tool(stream, index, "task", &arguments)
         }
         Reply::Text(text) => data(
             stream,
@@ -143,12 +165,7 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
             .then_some("stop")
         }
         // The connection is lost mid-answer (the rest are Claude's).
-        Reply::Drop
-        | Reply::Fail(_)
-        | Reply::Agent(_)
-        | Reply::Ask(_)
-        | Reply::Plan(_)
-        | Reply::Refuse => {
+        Reply::Drop | Reply::Fail(_) | Reply::Ask(_) | Reply::Plan(_) | Reply::Refuse => {
             let _ = data(
                 stream,
                 &chunk(
@@ -161,11 +178,27 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
         }
     };
     let Some(finish) = finish else { return };
+    // Its own numbers for every answer (`Sent::of`), as OpenAI reports
+    // them: the prompt's tokens include the cached ones, the completion's
+    // the reasoning ones; no cache writes.
+    let sent = super::Sent {
+        cache_creation: 0,
+        ..super::Sent::of(index)
+    };
+    let prompt = sent.input + sent.cache_read;
     let usage = json!({"id": format!("chatcmpl-fake-{index}"), "object": "chat.completion.chunk",
         "created": 1, "model": "fake-model", "choices": [],
-        "usage": {"prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS,
-                  "total_tokens": PROMPT_TOKENS + COMPLETION_TOKENS}});
-    let _ = data(stream, &chunk(index, json!({}), Some(finish)))
+        "usage": {"prompt_tokens": prompt, "completion_tokens": sent.output,
+                  "total_tokens": prompt + sent.output,
+                  "prompt_tokens_details": {"cached_tokens": sent.cache_read},
+                  "completion_tokens_details": {"reasoning_tokens": REASONING_TOKENS}}});
+    if data(stream, &chunk(index, json!({}), Some(finish)))
         && data(stream, &usage)
-        && write!(stream, "data: [DONE]\n\n").is_ok();
+        && write!(stream, "data: [DONE]\n\n").is_ok()
+    {
+        shared.sent_usage(index, sent);
+    }
 }
+
+/// The reasoning tokens every answer says its completion tokens include.
+pub const REASONING_TOKENS: u64 = 3;

@@ -702,10 +702,35 @@ pub fn wait_usage_is_the_models(env: &Env, model: &Server, id: &str) -> lf::wire
                 agent_records(&env.dir.path().join(".claude/projects"))
                     + &agent_records(&env.dir.path().join(".codex/sessions"))
                     + &agent_records(&env.dir.path().join(".gemini/tmp"))
+                    + &opencode_records(&env.dir.path().join(".local/share/opencode/opencode.db"))
             );
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
+}
+
+/// Every message row of OpenCode's database, for a failure's message.
+fn opencode_records(database: &Path) -> String {
+    let Ok(conn) =
+        rusqlite::Connection::open_with_flags(database, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return String::new();
+    };
+    let Ok(mut statement) =
+        conn.prepare("SELECT rowid, session_id, data FROM message ORDER BY rowid")
+    else {
+        return String::new();
+    };
+    let rows = statement.query_map([], |row| {
+        Ok(format!(
+            "{} {} {}\n",
+            row.get::<_, i64>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, String>(2)?
+        ))
+    });
+    rows.map(|rows| rows.flatten().collect())
+        .unwrap_or_default()
 }
 
 /// Every line of the agents' records under `dir`, each shortened, for a

@@ -366,3 +366,101 @@ fn opencode_a_prompt_that_starts_with_a_dash_is_a_prompt() {
     let env = opencode_env(&model);
     a_prompt_after_dashes_reaches_the_model(&env, &model, "opencode", "-m is the wrong flag");
 }
+
+/// What lf counts of an OpenCode Session's usage is exactly what the model
+/// reported for the conversation's answers, read from OpenCode's database
+/// (it writes no transcript): a turn with a tool (two requests), a resume
+/// and a `/compact` (its summary request is recorded: counted). OpenCode's
+/// title request is recorded nowhere: not counted
+/// (docs/decisions/0030-usage.md).
+#[test]
+fn opencode_usage_is_what_the_model_reported() {
+    let (model, env, record, pane) = started();
+    let turn = |pane: &str, prompt: &str| {
+        turn_ends_in_reply(&env, &model, &record, pane, prompt);
+        wait_usage_is_the_models(&env, &model, &record.id)
+    };
+    turn_ends_in_reply(&env, &model, &record, &pane, "Usage one");
+    // lf-serve reads the Session's usage as OpenCode's hooks come: the
+    // sums are stored before anyone asks lf-session-usage.
+    wait_for("lf-serve to read the turn's usage", 30, || {
+        let stored: i64 = env
+            .db()
+            .query_row(
+                "SELECT COALESCE(SUM(input), 0) FROM usage_models WHERE session_id = ?1",
+                [&record.id],
+                |row| row.get(0),
+            )
+            .unwrap();
+        (stored as u64 == model.conversation_usage().input && stored > 0).then_some(())
+    });
+    let first = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(
+        (first.usage.turns, first.usage.requests),
+        (1, 1),
+        "{first:#?}"
+    );
+    // OpenCode's title request was answered with usage of its own, which
+    // it records nowhere (no message row; not in its session's sums): not
+    // counted.
+    assert!(
+        model
+            .requests()
+            .iter()
+            .any(|request| chat::is_title(&request.body) && request.usage.is_some()),
+        "no title request was answered"
+    );
+    // A command (asked for, allowed): the tool's call, then its result
+    // answered, two requests of one turn.
+    let before = env.show(&record.id).attention_since;
+    say_until(&env, &pane, "[run: true] Usage two", || {
+        model.received_prompt("[run: true] Usage two")
+    });
+    wait_screen(&env, &pane, DIALOG, 30);
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        20,
+    );
+    let _: SessionRecord = env.run("lf-session-answer", &[&record.id, "allow"]).json();
+    wait_record(&env, &record.id, "reply after the tool", 60, |now| {
+        now.attention == Some(Attention::Reply) && now.attention_since > before
+    });
+    let tool = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!((tool.usage.turns, tool.usage.requests), (2, 3), "{tool:#?}");
+    let pane = kill_and_reopen(&env, &record.id, &pane, READY, 90);
+    let resumed = turn(&pane, "Usage after the resume");
+    assert_eq!(
+        (resumed.usage.turns, resumed.usage.requests),
+        (3, 4),
+        "{resumed:#?}"
+    );
+    say(&env, &pane, "/compact");
+    model.wait_prompt(chat::COMPACTION, 60);
+    // Its summary is an answer of the conversation's, recorded: counted.
+    let summarized = wait_usage_is_the_models(&env, &model, &record.id);
+    assert_eq!(summarized.usage.requests, 5, "{summarized:#?}");
+    wait_screen(&env, &pane, READY, 60);
+    turn(&pane, "Usage after the compact");
+    // A sub-agent (OpenCode's `task` tool): its conversation is its own
+    // session under this one; its requests count, its prompt is no turn.
+    let before = model.conversation().len();
+    let agent = turn(&pane, "[agent: Say hi] Usage of a sub-agent");
+    let requests = model.conversation();
+    assert!(
+        requests.len() >= before + 3 && requests.iter().any(|request| request.prompt == "Say hi"),
+        "the parent's call, the sub-agent's answer, the parent's answer: {requests:#?}"
+    );
+    assert_eq!(agent.usage.models.len(), 1, "{agent:#?}");
+    assert_eq!(agent.usage.cost, None, "the fake model has no price");
+    // Every conversation request was answered with usage, and counted.
+    assert!(
+        requests.iter().all(|request| request.usage.is_some()),
+        "{requests:#?}"
+    );
+    assert_eq!(agent.usage.requests, requests.len() as u64, "{agent:#?}");
+    // The person's six messages (`/compact`'s is one), not the sub-agent's.
+    assert_eq!(agent.usage.turns, 6, "{agent:#?}");
+}

@@ -118,6 +118,48 @@ pub(crate) trait Agent: Sync {
     ) {
     }
 
+    /// Where the usage of conversation `native_id` is recorded, for an
+    /// agent that keeps it somewhere other than a transcript its hooks
+    /// name (OpenCode's database): a source read by
+    /// [`Agent::read_usage_records`]. `env` is the agent's environment (a
+    /// hook runs in it).
+    fn usage_records(
+        &self,
+        _native_id: &str,
+        _env: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<String> {
+        None
+    }
+
+    /// Whether the agent's usage is in records [`Agent::usage_records`]
+    /// names rather than in a transcript: lf-serve reads them as the
+    /// agent's hooks come, and as [`Agent::usage_records_file`] changes.
+    fn keeps_usage_records(&self) -> bool {
+        false
+    }
+
+    /// The file a usage records `source` is kept in (OpenCode's database),
+    /// whose folder lf-serve follows as it follows a transcript's.
+    fn usage_records_file(&self, _source: &str) -> Option<PathBuf> {
+        None
+    }
+
+    /// Read the usage records `source` (from [`Agent::usage_records`]) from
+    /// where the last read stopped (`read_to`, the provider's own offset)
+    /// into a tally; `Some(Ok(Some(offset)))` is how far this read got,
+    /// `Some(Ok(None))` nothing new, `Some(Err(why))` a source that cannot
+    /// be read. `None` (every agent but OpenCode): `source` is a transcript
+    /// file, read line by line with [`Agent::read_usage`].
+    fn read_usage_records(
+        &self,
+        _source: &str,
+        _read_to: u64,
+        _carry: &mut crate::usage::Carry,
+        _tally: &mut crate::usage::Tally,
+    ) -> Option<std::result::Result<Option<u64>, String>> {
+        None
+    }
+
     /// Whether a screen (plain lines) shows the agent's permission prompt.
     fn shows_permission_prompt(&self, _lines: &[String]) -> bool {
         false
@@ -223,6 +265,40 @@ impl Provider {
         if let Some(agent) = self.agent() {
             agent.read_usage(line, carry, tally);
         }
+    }
+
+    /// See [`Agent::usage_records`].
+    pub fn usage_records(
+        self,
+        native_id: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<String> {
+        self.agent()
+            .and_then(|agent| agent.usage_records(native_id, env))
+    }
+
+    /// See [`Agent::keeps_usage_records`].
+    pub fn keeps_usage_records(self) -> bool {
+        self.agent()
+            .is_some_and(|agent| agent.keeps_usage_records())
+    }
+
+    /// See [`Agent::usage_records_file`].
+    pub fn usage_records_file(self, source: &str) -> Option<PathBuf> {
+        self.agent()
+            .and_then(|agent| agent.usage_records_file(source))
+    }
+
+    /// See [`Agent::read_usage_records`].
+    pub fn read_usage_records(
+        self,
+        source: &str,
+        read_to: u64,
+        carry: &mut crate::usage::Carry,
+        tally: &mut crate::usage::Tally,
+    ) -> Option<std::result::Result<Option<u64>, String>> {
+        self.agent()
+            .and_then(|agent| agent.read_usage_records(source, read_to, carry, tally))
     }
 
     /// The program this provider launches, for a launch's argv.

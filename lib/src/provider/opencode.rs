@@ -158,6 +158,40 @@ impl super::Agent for OpenCode {
         true
     }
 
+    /// OpenCode keeps its conversations in its database, not in a file
+    /// its events name: the source is the database's path and the
+    /// conversation's id, `DB#ses_…`.
+    fn usage_records(
+        &self,
+        native_id: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<String> {
+        let id = session_id(Some(native_id.to_owned())).ok()??;
+        Some(format!("{}#{id}", database(env)?.display()))
+    }
+
+    fn keeps_usage_records(&self) -> bool {
+        true
+    }
+
+    /// The hooks alone may come before an answer's row is complete (seen
+    /// once in three runs): lf-serve follows the database's folder (its
+    /// WAL is beside it) too.
+    fn usage_records_file(&self, source: &str) -> Option<std::path::PathBuf> {
+        let (database, _) = source.rsplit_once('#')?;
+        Some(database.into())
+    }
+
+    fn read_usage_records(
+        &self,
+        source: &str,
+        read_to: u64,
+        carry: &mut crate::usage::Carry,
+        tally: &mut crate::usage::Tally,
+    ) -> Option<std::result::Result<Option<u64>, String>> {
+        Some(read_usage_records(source, read_to, carry, tally))
+    }
+
     fn shows_permission_prompt(&self, lines: &[String]) -> bool {
         shows_permission_prompt(lines)
     }
@@ -289,6 +323,181 @@ fn parse_hook(payload: &[u8]) -> std::result::Result<Hook, String> {
         transcript: None,
         native_id,
     })
+}
+
+/// OpenCode's database: `opencode/opencode.db` in `$XDG_DATA_HOME`, else in
+/// `~/.local/share` (each only when absolute, as OpenCode's `xdg-basedir`).
+fn database(env: &dyn Fn(&str) -> Option<String>) -> Option<std::path::PathBuf> {
+    let absolute = |key| {
+        env(key)
+            .map(std::path::PathBuf::from)
+            .filter(|path| path.is_absolute())
+    };
+    let data =
+        absolute("XDG_DATA_HOME").or_else(|| Some(absolute("HOME")?.join(".local/share")))?;
+    Some(data.join("opencode/opencode.db"))
+}
+
+/// One row of OpenCode's `message` table (its `data` column): a person's
+/// message, or one model request's answer with its usage.
+#[derive(serde::Deserialize)]
+struct Message {
+    role: String,
+    #[serde(default, rename = "modelID")]
+    model: Option<String>,
+    #[serde(default)]
+    tokens: Option<MessageTokens>,
+    time: MessageTime,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(serde::Deserialize)]
+struct MessageTime {
+    /// Milliseconds.
+    created: i64,
+    #[serde(default)]
+    completed: Option<i64>,
+}
+
+/// OpenCode's own split of a request's usage: `input` without the cached
+/// tokens, `output` without the reasoning ones.
+#[derive(serde::Deserialize, Default)]
+struct MessageTokens {
+    #[serde(default)]
+    input: i64,
+    #[serde(default)]
+    output: i64,
+    #[serde(default)]
+    reasoning: i64,
+    #[serde(default)]
+    cache: MessageCache,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct MessageCache {
+    #[serde(default)]
+    read: i64,
+    #[serde(default)]
+    write: i64,
+}
+
+/// Read a conversation's messages added since the last read (rowid above
+/// `read_to`), its sub-agents' (sessions whose `parent_id` leads to it)
+/// included, from OpenCode's database, opened read-only and never
+/// written.
+fn read_usage_records(
+    source: &str,
+    read_to: u64,
+    carry: &mut crate::usage::Carry,
+    tally: &mut crate::usage::Tally,
+) -> std::result::Result<Option<u64>, String> {
+    use rusqlite::{Connection, OpenFlags};
+    let Some((database, conversation)) = source.rsplit_once('#') else {
+        return Err("it names no OpenCode conversation (DATABASE#ses_…)".to_owned());
+    };
+    if !std::path::Path::new(database).exists() {
+        return Ok(None);
+    }
+    let rows = (|| {
+        let conn = Connection::open_with_flags(
+            database,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(2))?;
+        let mut statement = conn.prepare(
+            "WITH RECURSIVE tree(id) AS (SELECT ?1 \
+               UNION SELECT session.id FROM session JOIN tree ON session.parent_id = tree.id) \
+             SELECT rowid, session_id, data FROM message \
+             WHERE session_id IN tree AND rowid > ?2 ORDER BY rowid",
+        )?;
+        let rows = statement
+            .query_map(rusqlite::params![conversation, read_to as i64], |row| {
+                Ok(Row {
+                    rowid: row.get(0)?,
+                    own: row.get::<_, String>(1)? == conversation,
+                    data: row.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok::<_, rusqlite::Error>(rows)
+    })()
+    .map_err(|error| format!("OpenCode's database cannot be read: {error}"))?;
+    Ok(read_messages(&rows, read_to, carry, tally))
+}
+
+/// One message row read.
+struct Row {
+    rowid: i64,
+    /// Of the conversation itself, not of one of its sub-agents.
+    own: bool,
+    data: String,
+}
+
+/// Count messages in order; the rowid read up to, or `None` when nothing
+/// new was complete. A person's message in the conversation starts a turn
+/// (a sub-agent's prompt is none: the turn that called it holds its time);
+/// every answer is a model request. An answer still streaming (no
+/// completion time and no error) stops the read there, to be read once it
+/// is complete, unless a person's message of the same conversation
+/// follows it (a killed OpenCode left it so: counted as it stands).
+fn read_messages(
+    rows: &[Row],
+    read_to: u64,
+    carry: &mut crate::usage::Carry,
+    tally: &mut crate::usage::Tally,
+) -> Option<u64> {
+    let parsed: Vec<Option<Message>> = rows
+        .iter()
+        .map(|row| serde_json::from_str(&row.data).ok())
+        .collect();
+    let mut last = read_to;
+    for (index, (row, message)) in rows.iter().zip(&parsed).enumerate() {
+        let Ok(rowid) = u64::try_from(row.rowid) else {
+            continue;
+        };
+        let Some(message) = message else {
+            last = rowid;
+            continue;
+        };
+        let created = message.time.created.saturating_mul(1000);
+        match message.role.as_str() {
+            "user" if row.own => tally.turn_started(carry, created),
+            "assistant" => {
+                let finished = message.time.completed.is_some() || message.error.is_some();
+                let abandoned = || {
+                    rows[index + 1..]
+                        .iter()
+                        .zip(&parsed[index + 1..])
+                        .any(|(later, parsed)| {
+                            later.own == row.own
+                                && parsed.as_ref().is_some_and(|later| later.role == "user")
+                        })
+                };
+                if !finished && !abandoned() {
+                    break;
+                }
+                let tokens = message
+                    .tokens
+                    .as_ref()
+                    .map_or_else(Default::default, |tokens| crate::usage::Tokens {
+                        input: tokens.input,
+                        output: tokens.output + tokens.reasoning,
+                        cache_creation: tokens.cache.write,
+                        cache_read: tokens.cache.read,
+                    });
+                let model = message.model.as_deref().unwrap_or("unknown");
+                tally.message(carry, &rowid.to_string(), created, model, tokens);
+                tally.worked(carry, created);
+                if let Some(completed) = message.time.completed {
+                    tally.worked(carry, completed.saturating_mul(1000));
+                }
+            }
+            _ => {}
+        }
+        last = rowid;
+    }
+    (last > read_to).then_some(last)
 }
 
 /// OpenCode's permission prompt (1.18.33): "△ Permission required" over
@@ -492,5 +701,213 @@ mod tests {
         let quoted = ["  ┃  Permission required, said the log".to_owned()];
         assert!(!shows_permission_prompt(&quoted));
         assert_eq!(answer_keys(Answer::Allow, &quoted), None);
+    }
+
+    /// Rows as OpenCode 1.18.33 wrote them against the fake chat server
+    /// (answers reporting 1001 + 3001 cached prompt tokens, 41 completion
+    /// tokens of which 3 reasoning): a turn, then a turn with a tool (two
+    /// answers), `/compact`'s summary answer, and an answer streaming.
+    const SES: &str = "ses_dc897f094ffe7k10XAY2vOjIkU";
+    const ROWS: [&str; 8] = [
+        r#"{"role":"user","time":{"created":1796225896667},"agent":"build","model":{"providerID":"fake","modelID":"fake-model"},"summary":{"diffs":[]}}"#,
+        r#"{"parentID":"msg_2376810db001BWKPGFDawiguVF","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"total":4043,"input":1001,"output":38,"reasoning":3,"cache":{"write":0,"read":3001}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225897869,"completed":1796225900660},"finish":"stop"}"#,
+        r#"{"role":"user","time":{"created":1796225901618},"agent":"build","model":{"providerID":"fake","modelID":"fake-model"},"summary":{"diffs":[]}}"#,
+        r#"{"parentID":"msg_2376824320019zkSI8w1wrM6JQ","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"total":4046,"input":1002,"output":39,"reasoning":3,"cache":{"write":0,"read":3002}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225902173,"completed":1796225903715},"finish":"tool-calls"}"#,
+        r#"{"parentID":"msg_2376824320019zkSI8w1wrM6JQ","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"total":4049,"input":1003,"output":40,"reasoning":3,"cache":{"write":5,"read":3003}},"modelID":"other-model","providerID":"fake","time":{"created":1796225903731,"completed":1796225903968},"finish":"stop"}"#,
+        r#"{"role":"user","model":{"providerID":"fake","modelID":"fake-model"},"agent":"build","time":{"created":1796225925467}}"#,
+        r#"{"role":"assistant","parentID":"msg_23768815b001dU6Mx8z6krPKpc","mode":"compaction","agent":"compaction","summary":true,"path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"output":42,"input":1005,"reasoning":3,"cache":{"read":3005,"write":0}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225925535,"completed":1796225925931},"finish":"stop"}"#,
+        r#"{"role":"user","time":{"created":1796225930000},"agent":"build","model":{"providerID":"fake","modelID":"fake-model"}}"#,
+    ];
+    const STREAMING: &str = r#"{"parentID":"m","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"input":0,"output":0,"reasoning":0,"cache":{"read":0,"write":0}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225931000}}"#;
+    const DONE: &str = r#"{"parentID":"m","role":"assistant","mode":"build","agent":"build","path":{"cwd":"/r","root":"/"},"cost":0,"tokens":{"total":4061,"input":1006,"output":40,"reasoning":3,"cache":{"read":3006,"write":0}},"modelID":"fake-model","providerID":"fake","time":{"created":1796225931000,"completed":1796225933000},"finish":"stop"}"#;
+
+    fn sums(tally: &crate::usage::Tally, model: &str) -> crate::usage::ModelSums {
+        tally
+            .models
+            .iter()
+            .filter(|((_, name), _)| name == model)
+            .fold(crate::usage::ModelSums::default(), |mut all, (_, sums)| {
+                all.tokens.add(&sums.tokens);
+                all.requests += sums.requests;
+                all
+            })
+    }
+
+    /// OpenCode's `message` table, as 1.18.33 creates it.
+    fn database(dir: &Path) -> (std::path::PathBuf, rusqlite::Connection) {
+        let path = dir.join("opencode/opencode.db");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             CREATE TABLE `session` (`id` text PRIMARY KEY, `parent_id` text);
+             CREATE TABLE `message` (`id` text PRIMARY KEY, `session_id` text NOT NULL,
+               `time_created` integer NOT NULL, `time_updated` integer NOT NULL, `data` text NOT NULL);
+             CREATE INDEX `message_session_time_created_id_idx` ON `message` (`session_id`,`time_created`,`id`);",
+        )
+        .unwrap();
+        (path, conn)
+    }
+
+    fn insert(conn: &rusqlite::Connection, session: &str, id: &str, data: &str) {
+        conn.execute(
+            "INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?1, ?2, 0, 0, ?3)",
+            rusqlite::params![id, session, data],
+        )
+        .unwrap();
+    }
+
+    /// Each answer counts once with lf's kinds (input without the cache,
+    /// output with the reasoning), by its model; a person's message is a
+    /// turn; an answer still streaming is read once it is complete, and
+    /// only rows after the offset are read.
+    #[test]
+    fn usage_is_read_from_the_database_after_its_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, conn) = database(dir.path());
+        for (index, row) in ROWS.iter().enumerate() {
+            insert(&conn, SES, &format!("msg_{index}"), row);
+        }
+        // Another conversation's rows are not this one's.
+        insert(&conn, "ses_other", "msg_x", ROWS[1]);
+        // A sub-agent's conversation (its `task`): its prompt and answer.
+        conn.execute_batch(&format!(
+            "INSERT INTO session VALUES ('{SES}', NULL), ('ses_child', '{SES}'), ('ses_other', NULL);"
+        ))
+        .unwrap();
+        insert(&conn, "ses_child", "msg_c0", ROWS[0]);
+        insert(
+            &conn,
+            "ses_child",
+            "msg_c1",
+            &ROWS[1].replace("\"fake-model\"", "\"child-model\""),
+        );
+        insert(&conn, SES, "msg_streaming", STREAMING);
+        let source = OpenCode
+            .usage_records(SES, &|key| {
+                (key == "XDG_DATA_HOME").then(|| dir.path().display().to_string())
+            })
+            .unwrap();
+        assert_eq!(source, format!("{}#{SES}", path.display()));
+        let written = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let (mut carry, mut tally) = Default::default();
+        let read_to = OpenCode
+            .read_usage_records(&source, 0, &mut carry, &mut tally)
+            .unwrap()
+            .unwrap();
+        assert_eq!(read_to, Some(11), "up to the streaming answer");
+        let child = sums(&tally, "child-model");
+        assert_eq!((child.tokens.input, child.requests), (1001, 1));
+        let fake = sums(&tally, "fake-model");
+        assert_eq!(
+            (fake.tokens, fake.requests),
+            (
+                crate::usage::Tokens {
+                    input: 1001 + 1002 + 1005,
+                    output: 41 + 42 + 45,
+                    cache_creation: 0,
+                    cache_read: 3001 + 3002 + 3005,
+                },
+                3
+            )
+        );
+        let other = sums(&tally, "other-model");
+        assert_eq!((other.tokens.input, other.tokens.cache_creation), (1003, 5));
+        let time: Vec<_> = tally.time.values().collect();
+        assert_eq!(
+            time.iter().map(|time| time.turns).sum::<i64>(),
+            4,
+            "the sub-agent's prompt is no turn"
+        );
+        // Working: each turn's start to its last answer's completion.
+        let working: i64 = time.iter().map(|time| time.working).sum();
+        assert_eq!(
+            working,
+            ((1796225900660 - 1796225896667)
+                + (1796225903968 - 1796225901618)
+                + (1796225925931 - 1796225925467))
+                * 1000
+        );
+        // Nothing new: nothing read.
+        let mut again = crate::usage::Tally::default();
+        assert_eq!(
+            OpenCode
+                .read_usage_records(&source, 11, &mut carry, &mut again)
+                .unwrap(),
+            Ok(None)
+        );
+        // The answer completes in place (its rowid stays): read now.
+        conn.execute(
+            "UPDATE message SET data = ?1 WHERE id = 'msg_streaming'",
+            [DONE],
+        )
+        .unwrap();
+        let mut later = crate::usage::Tally::default();
+        assert_eq!(
+            OpenCode
+                .read_usage_records(&source, 11, &mut carry, &mut later)
+                .unwrap(),
+            Ok(Some(12))
+        );
+        assert_eq!(sums(&later, "fake-model").tokens.output, 43);
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            written,
+            "the database is never written by a read"
+        );
+        // A database that is gone: nothing to read, no problem.
+        let gone = format!("{}#{SES}", dir.path().join("none.db").display());
+        assert_eq!(
+            OpenCode.read_usage_records(&gone, 0, &mut carry, &mut later),
+            Some(Ok(None))
+        );
+    }
+
+    /// An answer a killed OpenCode left unfinished is counted as it stands
+    /// once the person's next message in its conversation follows it (it
+    /// never completes).
+    #[test]
+    fn an_answer_left_unfinished_counts_once_a_message_follows() {
+        let (mut carry, mut tally) = Default::default();
+        let row = |rowid, own, data: &str| Row {
+            rowid,
+            own,
+            data: data.to_owned(),
+        };
+        let mut rows = vec![row(1, true, STREAMING), row(2, false, ROWS[0])];
+        // A sub-agent's prompt follows it: still streaming (it waits on
+        // the sub-agent), and nothing after it is read yet.
+        assert_eq!(read_messages(&rows, 0, &mut carry, &mut tally), None);
+        rows.push(row(3, true, ROWS[0]));
+        assert_eq!(read_messages(&rows, 0, &mut carry, &mut tally), Some(3));
+        assert_eq!(sums(&tally, "fake-model").requests, 1);
+        assert_eq!(
+            tally.time.values().map(|time| time.turns).sum::<i64>(),
+            1,
+            "the sub-agent's prompt is no turn"
+        );
+    }
+
+    /// The database is where OpenCode keeps it: `$XDG_DATA_HOME`, else
+    /// `~/.local/share`; a relative one is not used, nor an id that is
+    /// not OpenCode's.
+    #[test]
+    fn the_usage_source_names_the_database_and_the_conversation() {
+        let home = |key: &str| (key == "HOME").then(|| "/h".to_owned());
+        assert_eq!(
+            OpenCode.usage_records(ID, &home).as_deref(),
+            Some(format!("/h/.local/share/opencode/opencode.db#{ID}").as_str())
+        );
+        let relative = |key: &str| match key {
+            "HOME" => Some("/h".to_owned()),
+            "XDG_DATA_HOME" => Some("data".to_owned()),
+            _ => None,
+        };
+        assert_eq!(
+            OpenCode.usage_records(ID, &relative).as_deref(),
+            Some(format!("/h/.local/share/opencode/opencode.db#{ID}").as_str())
+        );
+        assert_eq!(OpenCode.usage_records("../x", &home), None);
+        assert_eq!(OpenCode.usage_records(ID, &|_| None), None);
     }
 }

@@ -630,6 +630,8 @@ impl Lf {
             ..TranscriptWatch::default()
         };
         let mut transcript: Option<String> = None;
+        // The file of an agent's usage records (OpenCode's database).
+        let mut records: Option<String> = None;
         // The first look reads the Run (a hook may have come already) and
         // whatever the transcript holds.
         let mut woken = Woken {
@@ -667,9 +669,27 @@ impl Lf {
                     .record_turn(&run.id, super::Turn::Completed, now_micros())?;
             }
             // The Session's usage follows its transcript (what was
-            // appended only); a failure to read it costs the agent nothing
-            // and is read again on the next look, or by lf-session-usage.
-            if woken.transcript && transcript.is_some() {
+            // appended only), or, for an agent that keeps it in records
+            // of its own (OpenCode's database), its hooks; a failure to
+            // read it costs the agent nothing and is read again on the
+            // next look, or by lf-session-usage.
+            if woken.run && provider.keeps_usage_records() && records.is_none() {
+                // Its records' file, once a hook named them: its folder is
+                // followed as a transcript's is.
+                let session = [row.id.to_string()];
+                records = self
+                    .store()?
+                    .usage_sources(Some(&session))?
+                    .iter()
+                    .find_map(|source| provider.usage_records_file(&source.path))
+                    .map(|file| file.display().to_string());
+                if records.is_some() {
+                    wakers.follow_transcript(records.as_deref());
+                }
+            }
+            if (woken.transcript && (transcript.is_some() || records.is_some()))
+                || (woken.run && provider.keeps_usage_records())
+            {
                 let session = [row.id.to_string()];
                 let _ = crate::usage::refresh_sessions(self.store()?, Some(&session));
             }

@@ -683,6 +683,26 @@ impl Store {
         tx.commit()
     }
 
+    /// Keep a usage source of the Run's Session that is not its transcript
+    /// (OpenCode's records of its conversation); one kept already is left
+    /// as it is, and only a new one costs a write.
+    pub fn record_usage_source(&self, run: &str, path: &str) -> Result<()> {
+        let known: bool = self.conn().query_row(
+            "SELECT EXISTS (SELECT 1 FROM usage_sources u JOIN runs r ON r.session_id = u.session_id \
+             WHERE r.id = ?1 AND u.path = ?2)",
+            params![run, path],
+            |row| row.get(0),
+        )?;
+        if known {
+            return Ok(());
+        }
+        self.execute_write(
+            "INSERT OR IGNORE INTO usage_sources (session_id, path, provider) \
+             SELECT session_id, ?2, provider FROM runs WHERE id = ?1",
+            params![run, path],
+        )
+    }
+
     /// A resume of the Run's native id died before confirming it: the
     /// next open starts a new attempt instead of repeating it.
     pub fn mark_resume_failed(&self, run: &str) -> Result<()> {

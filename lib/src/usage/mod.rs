@@ -3,7 +3,9 @@
 //! the person (docs/decisions/0030-usage.md).
 //!
 //! A provider reads its own transcript one line at a time into a [`Tally`]
-//! (its reader lives in its provider file: `Provider::read_usage`); what a
+//! (its reader lives in its provider file: `Provider::read_usage`), or
+//! records that are no appended file from an offset of its own
+//! (`Provider::read_usage_records`: OpenCode's database); what a
 //! reader must remember between two reads of the same file (the last
 //! message counted, the last cumulative total, where the current turn
 //! stands) is its [`Carry`], stored beside the read offset, so each read

@@ -14,7 +14,8 @@ use std::io::{Read, Seek, SeekFrom};
 pub struct Refreshed {
     /// Transcripts that had grown.
     pub read: usize,
-    /// Bytes read.
+    /// Bytes read (a provider's own records, OpenCode's database, add how
+    /// far their offset moved).
     pub bytes: u64,
     /// Transcripts that could not be read as they are: `(path, why)`.
     /// Their sums stay as they were.
@@ -81,6 +82,20 @@ fn read_source(source: &UsageSource) -> std::result::Result<Option<UsageRead>, S
     let Ok(provider) = Provider::parse(&source.provider) else {
         return Err(format!("provider {} is not one lf knows", source.provider));
     };
+    // Records that are not an appended file (OpenCode's database): the
+    // provider reads them from its own offset.
+    let mut carry: Carry = serde_json::from_str(&source.carry).unwrap_or_default();
+    let mut tally = Tally::default();
+    if let Some(read) =
+        provider.read_usage_records(&source.path, source.read_to, &mut carry, &mut tally)
+    {
+        return Ok(read?.map(|read_to| UsageRead {
+            source: source.clone(),
+            read_to,
+            carry: serde_json::to_string(&carry).unwrap_or_else(|_| "{}".to_owned()),
+            tally,
+        }));
+    }
     let mut file = match std::fs::File::open(&source.path) {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -105,8 +120,6 @@ fn read_source(source: &UsageSource) -> std::result::Result<Option<UsageRead>, S
     let Some(end) = appended.iter().rposition(|&byte| byte == b'\n') else {
         return Ok(None);
     };
-    let mut carry: Carry = serde_json::from_str(&source.carry).unwrap_or_default();
-    let mut tally = Tally::default();
     for line in appended[..end].split(|&byte| byte == b'\n') {
         if let Ok(line) = std::str::from_utf8(line) {
             provider.read_usage(line, &mut carry, &mut tally);
