@@ -198,11 +198,8 @@ impl Starting {
         let provider = Provider::parse(&run.provider)?;
         let resuming = run.native_id.is_some();
         // A resume of a provider that confirms nothing at start is confirmed
-        // by lf-serve once it has kept running (`resume_settle`). A new
-        // conversation of an agent that draws its prompt before it confirms
-        // lf's id is let in once it runs (`opener_waits_for_new_id`).
-        let confirms = (provider.confirms_native_id_at_start()
-            && (resuming || provider.opener_waits_for_new_id()))
+        // by lf-serve once it has kept running (`resume_settle`).
+        let confirms = provider.confirms_native_id_at_start()
             || (resuming && provider.resume_settle().is_some());
         Ok(Starting {
             run: run.id.clone(),
