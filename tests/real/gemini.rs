@@ -98,7 +98,24 @@ fn history(request: &Request) -> String {
 #[test]
 fn gemini_new_active_then_reply_when_the_turn_completes() {
     let (model, env, record, pane) = started();
-    let chosen = env.native_id(&record.id).expect("lf chose the id");
+    // lf-session-new lets the person in as Gemini's prompt appears; its
+    // SessionStart confirms the id lf chose a moment later.
+    let chosen = wait_for("SessionStart to confirm lf's id", 30, || {
+        env.native_id(&record.id)
+    });
+    let preset: String = env
+        .db()
+        .query_row(
+            "SELECT r.chosen_native_id FROM sessions s JOIN runs r ON r.id = s.current_run_id \
+             WHERE s.id = ?1",
+            [&record.id],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        chosen, preset,
+        "the id Gemini confirmed is the one lf chose"
+    );
     say(&env, &pane, "Hello gemini");
     wait_for_state(
         &env,

@@ -80,6 +80,16 @@ impl super::Agent for Gemini {
         true
     }
 
+    /// Gemini CLI draws its prompt 0.4–0.7 s before it fires `SessionStart`
+    /// (0.61.0), and the id is lf's own (`--session-id`): the person is let
+    /// in as the prompt appears, not half a second later. lf-serve still
+    /// waits for the confirmation (a dialog at start is predicted from
+    /// Gemini's files, a failed start is recorded), and a resume still
+    /// waits, as only Gemini can say it found the conversation.
+    fn opener_waits_for_new_id(&self) -> bool {
+        false
+    }
+
     /// Gemini CLI starts as two node processes (about 3 s idle, more
     /// under load) before its `SessionStart` or a failed resume's exit:
     /// lf's default grace of 5 s took a slow start for a dialog, and a

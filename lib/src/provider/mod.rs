@@ -62,6 +62,14 @@ pub(crate) trait Agent: Sync {
         false
     }
 
+    /// Whether an opener of a new conversation (`lf-session-new`) waits for
+    /// the agent to confirm the id, when it confirms one at start (else
+    /// the opener returns once the agent runs, and lf-serve still waits
+    /// for the confirmation, a dialog at start or a failed start).
+    fn opener_waits_for_new_id(&self) -> bool {
+        true
+    }
+
     /// How long a resume must keep running before lf takes it as resumed,
     /// for an agent that confirms nothing at start.
     fn resume_settle(&self) -> Option<std::time::Duration> {
@@ -207,6 +215,12 @@ impl Provider {
     pub fn confirms_native_id_at_start(self) -> bool {
         self.agent()
             .is_some_and(|agent| agent.confirms_native_id_at_start())
+    }
+
+    /// See [`Agent::opener_waits_for_new_id`].
+    pub fn opener_waits_for_new_id(self) -> bool {
+        self.agent()
+            .is_some_and(|agent| agent.opener_waits_for_new_id())
     }
 
     /// See [`Agent::resume_settle`].

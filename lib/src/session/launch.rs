@@ -198,8 +198,11 @@ impl Starting {
         let provider = Provider::parse(&run.provider)?;
         let resuming = run.native_id.is_some();
         // A resume of a provider that confirms nothing at start is confirmed
-        // by lf-serve once it has kept running (`resume_settle`).
-        let confirms = provider.confirms_native_id_at_start()
+        // by lf-serve once it has kept running (`resume_settle`). A new
+        // conversation of an agent that draws its prompt before it confirms
+        // lf's id is let in once it runs (`opener_waits_for_new_id`).
+        let confirms = (provider.confirms_native_id_at_start()
+            && (resuming || provider.opener_waits_for_new_id()))
             || (resuming && provider.resume_settle().is_some());
         Ok(Starting {
             run: run.id.clone(),
@@ -445,9 +448,11 @@ impl Lf {
         let (admitted, lock) = self.admit(run)?;
         let argv = self.agent_argv(&admitted)?;
         let launcher = ProcessIdentity::of(std::process::id())?;
-        let (mut started, hangup) = self.start_agent(&admitted, &argv, &launcher)?;
+        let machine = self.launch_machine(&admitted);
+        let (mut started, hangup) =
+            self.start_agent(&admitted, &argv, &launcher, machine.predicted())?;
         let mut wakers = Wakers::new(started.child.id(), hangup, &admitted.run_dir)?;
-        let machine = self.supervise(&admitted, &launcher, &mut wakers, lock)?;
+        let machine = self.supervise(&admitted, machine, &launcher, &mut wakers, lock)?;
         self.record_end(&admitted, &argv, &mut started, &machine)
     }
 
@@ -530,6 +535,7 @@ impl Lf {
         admitted: &Admitted,
         argv: &[String],
         launcher: &ProcessIdentity,
+        waits_for_person: bool,
     ) -> Result<(Started, std::os::unix::net::UnixStream)> {
         let Admitted {
             run_id, run, row, ..
@@ -582,6 +588,7 @@ impl Lf {
             label: &label,
             launcher,
             adopt_from: admitted.adopt_from.as_deref(),
+            waits_for_person,
             now: now_micros(),
         })?;
         Ok((
@@ -594,6 +601,30 @@ impl Lf {
         ))
     }
 
+    /// The launch's state machine, decided before its agent starts: whether
+    /// the agent must confirm its conversation, how long a resume settles,
+    /// and whether a start-up dialog only a person can answer (Claude's
+    /// workspace trust, Gemini's folder trust) is known from the provider's
+    /// own files at once — recorded with the launch itself, so no opener
+    /// ever reads the Run started without it.
+    fn launch_machine(&self, admitted: &Admitted) -> Launch {
+        let Admitted {
+            run, row, provider, ..
+        } = admitted;
+        // Codex confirms nothing at start: a resume that keeps running this
+        // long found its thread (lf-serve confirms it; a hook may first).
+        let settle = run.native_id.as_ref().and(provider.resume_settle());
+        let needs_confirm = provider.confirms_native_id_at_start() || settle.is_some();
+        // Such a dialog fires no hook until it is answered: known from the
+        // provider's own state at once, else assumed after a grace.
+        let predicted = needs_confirm
+            && provider.start_needs_person(std::path::Path::new(&row.cwd), &|key| {
+                self.caller.var(key).map(str::to_owned)
+            }) == Some(true);
+        Launch::new(Instant::now(), needs_confirm, settle, predicted)
+            .with_grace(provider.start_grace())
+    }
+
     /// Look after the agent until it ends: each wake-up (its exit, the
     /// terminal's hang-up, a hook's write to the Run, its transcript) is an
     /// event for the launch's state machine, whose actions are done here.
@@ -602,6 +633,7 @@ impl Lf {
     fn supervise(
         &self,
         admitted: &Admitted,
+        mut machine: Launch,
         launcher: &ProcessIdentity,
         wakers: &mut Wakers,
         lock: crate::locks::Lock,
@@ -611,19 +643,6 @@ impl Lf {
         } = admitted;
         let provider = *provider;
         let resuming = run.native_id.as_ref();
-        // Codex confirms nothing at start: a resume that keeps running this
-        // long found its thread (lf-serve confirms it; a hook may first).
-        let settle = resuming.and(provider.resume_settle());
-        let needs_confirm = provider.confirms_native_id_at_start() || settle.is_some();
-        // A dialog at start that only a person can answer (Claude's
-        // workspace trust) fires no hook until it is answered: known from
-        // the provider's own state at once, else assumed after a grace.
-        let predicted = needs_confirm
-            && provider.start_needs_person(std::path::Path::new(&row.cwd), &|key| {
-                self.caller.var(key).map(str::to_owned)
-            }) == Some(true);
-        let mut machine = Launch::new(Instant::now(), needs_confirm, settle, predicted)
-            .with_grace(provider.start_grace());
         let mut lock = machine.holds_lock().then_some(lock);
         let mut watch = TranscriptWatch {
             resumed: resuming.is_some(),

@@ -142,6 +142,12 @@ impl Launch {
         self.phase
     }
 
+    /// Whether a start-up dialog was known to wait for the person before
+    /// the agent started (no grace is waited for).
+    pub(crate) fn predicted(&self) -> bool {
+        self.phase == Phase::Starting && self.predicted
+    }
+
     /// Whether the agent confirmed its conversation while it ran.
     pub(crate) fn confirmed(&self) -> bool {
         self.confirmed

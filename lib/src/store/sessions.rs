@@ -254,6 +254,9 @@ pub struct Launched<'a> {
     pub launcher: &'a crate::liveness::ProcessIdentity,
     /// The Session's current Run that this prepared attempt replaces.
     pub adopt_from: Option<&'a str>,
+    /// A start-up dialog is known to wait for the person (the provider's
+    /// own files say so), recorded with the launch.
+    pub waits_for_person: bool,
     pub now: i64,
 }
 
@@ -887,14 +890,15 @@ impl Store {
         let changed = tx.execute(
             "UPDATE runs SET published = 1, launcher = ?2, started_at = ?3, outcome = NULL, \
              exit_code = NULL, ended_at = NULL, launcher_boot_id = ?4, launcher_pid = ?5, \
-             launcher_starttime = ?6 WHERE id = ?1",
+             launcher_starttime = ?6, waits_for_person = (?7 AND confirmed_at IS NULL) WHERE id = ?1",
             params![
                 run,
                 launch.label,
                 launch.now,
                 launch.launcher.boot_id,
                 launch.launcher.pid,
-                launch.launcher.starttime as i64
+                launch.launcher.starttime as i64,
+                launch.waits_for_person
             ],
         )?;
         if changed == 0 {
