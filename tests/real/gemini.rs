@@ -93,28 +93,20 @@ fn history(request: &Request) -> String {
     gemini::history(&request.body)
 }
 
-/// A new conversation is active with the id lf chose, confirmed by the
-/// CLI at start; its turn ends in `reply`.
+/// A new conversation is active at once; its id is the one Gemini's
+/// `SessionStart` names (its chat file's), adopted; its turn ends in
+/// `reply`.
 #[test]
 fn gemini_new_active_then_reply_when_the_turn_completes() {
     let (model, env, record, pane) = started();
-    // lf-session-new lets the person in as Gemini's prompt appears; its
-    // SessionStart confirms the id lf chose a moment later.
-    let chosen = wait_for("SessionStart to confirm lf's id", 30, || {
+    // lf-session-new lets the person in as Gemini runs; its SessionStart
+    // names the conversation a moment later.
+    let chosen = wait_for("SessionStart to name the conversation", 30, || {
         env.native_id(&record.id)
     });
-    let preset: String = env
-        .db()
-        .query_row(
-            "SELECT r.chosen_native_id FROM sessions s JOIN runs r ON r.id = s.current_run_id \
-             WHERE s.id = ?1",
-            [&record.id],
-            |row| row.get(0),
-        )
-        .unwrap();
-    assert_eq!(
-        chosen, preset,
-        "the id Gemini confirmed is the one lf chose"
+    assert!(
+        lf::provider::is_uuid(&chosen),
+        "Gemini's session ids are UUIDs: {chosen}"
     );
     say(&env, &pane, "Hello gemini");
     wait_for_state(
@@ -340,6 +332,53 @@ fn gemini_told_to_run_lf_session_ready_runs_it_without_a_dialog() {
     assert_hook_log_empty(&env);
 }
 
+/// lf's policy allows `lf-session-ready` and nothing with it: a command
+/// that starts with it and runs another (after `;`, `&&`, in a `$( )`)
+/// still asks the person, and nothing of it runs before they answer
+/// (Gemini checks each part of a shell command against the rules).
+#[test]
+fn gemini_lf_session_ready_carries_no_other_command_past_the_dialog() {
+    let (model, env, record, pane) = started();
+    let ready = ready_command();
+    let repo = env.mkdir("repo");
+    let smuggled = [
+        (
+            format!("{ready} 'Done'; touch after-semicolon"),
+            "after-semicolon",
+        ),
+        (format!("{ready} 'Done' && touch after-and"), "after-and"),
+        (
+            format!("{ready} \"$(touch in-substitution)\""),
+            "in-substitution",
+        ),
+    ];
+    for (turn, (command, file)) in smuggled.iter().enumerate() {
+        let prompt = format!("Smuggle {turn}");
+        say_until(&env, &pane, &format!("[run: {command}] {prompt}"), || {
+            model.received_prompt(&prompt)
+        });
+        wait_screen(&env, &pane, DIALOG, 30);
+        let asked = wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Approve),
+            10,
+        );
+        assert!(asked.ready_summary.is_none(), "{command}: {asked:#?}");
+        env.run("lf-session-answer", &[&record.id, "deny"]).ok();
+        wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Reply),
+            20,
+        );
+        assert!(!repo.join(file).exists(), "{command} ran past the dialog");
+    }
+    assert_hook_log_empty(&env);
+}
+
 /// Killed (its pane gone) and opened again, the Session resumes exactly
 /// its conversation: the resumed request carries the earlier turns.
 #[test]
@@ -523,7 +562,7 @@ fn gemini_processes_are_attributed_to_their_own_session() {
         let started = process(agent).unwrap_or_else(|| panic!("{agent} in {session:#?}"));
         assert_eq!(started.provider, "gemini");
         assert!(
-            started.command.contains(&"--session-id".to_owned()),
+            started.command.iter().any(|arg| arg.ends_with("gemini")),
             "{started:#?}"
         );
         assert!(

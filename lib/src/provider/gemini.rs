@@ -1,5 +1,7 @@
-//! Gemini CLI: a new conversation gets the UUID lf chose (`--session-id`),
-//! a resume names it (`--resume`), and lf's hooks arrive through the
+//! Gemini CLI: a new conversation's id is the one its first `SessionStart`
+//! names (lf passes no `--session-id`: with it, 0.61.0 draws its prompt
+//! about half a second later), a resume names it (`--resume`), and lf's
+//! hooks arrive through the
 //! person's own user settings, seen through a folder of this launch:
 //! `GEMINI_CLI_HOME` names the home folder whose `.gemini` the CLI reads,
 //! and lf makes one in the Run's folder whose entries are links to the
@@ -70,22 +72,20 @@ impl super::Agent for Gemini {
         parse_hook(payload)
     }
 
-    /// `--session-id` takes the UUID lf chose; `SessionStart` names it
-    /// back once the start-up dialogs are answered.
-    fn chosen_native_id(&self) -> Option<String> {
-        Some(super::uuid_v4())
-    }
-
+    /// `SessionStart` names the conversation once the start-up dialogs
+    /// are answered: a new one's id is adopted from it, a resume's
+    /// confirmed. (lf does not choose the id: Gemini CLI 0.61.0 given
+    /// `--session-id` draws its prompt about half a second later.)
     fn confirms_native_id_at_start(&self) -> bool {
         true
     }
 
     /// Gemini CLI draws its prompt 0.4–0.7 s before it fires `SessionStart`
-    /// (0.61.0), and the id is lf's own (`--session-id`): the person is let
-    /// in as the prompt appears, not half a second later. lf-serve still
-    /// waits for the confirmation (a dialog at start is predicted from
-    /// Gemini's files, a failed start is recorded), and a resume still
-    /// waits, as only Gemini can say it found the conversation.
+    /// (0.61.0): the person is let in as the agent runs, not half a second
+    /// later. lf-serve still waits for that hook (a dialog at start is
+    /// predicted from Gemini's files and recorded with the launch, a failed
+    /// start is recorded), and a resume still waits, as only Gemini can say
+    /// it found the conversation.
     fn opener_waits_for_new_id(&self) -> bool {
         false
     }
@@ -166,14 +166,8 @@ fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
         ));
     }
     argv.push("gemini".to_owned());
-    match launch.mode {
-        Mode::New {
-            chosen_native_id, ..
-        } => {
-            let id = chosen_native_id.ok_or(ProviderError::NoChosenId)?;
-            argv.extend(["--session-id".to_owned(), id.to_owned()]);
-        }
-        Mode::Resume { native_id } => argv.extend(["--resume".to_owned(), native_id.to_owned()]),
+    if let Mode::Resume { native_id } = launch.mode {
+        argv.extend(["--resume".to_owned(), native_id.to_owned()]);
     }
     if let Some(model) = launch.model {
         argv.push(format!("--model={model}"));
@@ -841,7 +835,7 @@ mod tests {
         std::fs::create_dir(&run).unwrap();
         let argv = argv(&launch(
             Mode::New {
-                chosen_native_id: Some(ID),
+                chosen_native_id: None,
                 prompt: Some("-m is a prompt"),
             },
             &run,
@@ -859,8 +853,6 @@ mod tests {
                     own.join("trustedFolders.json").display()
                 ),
                 "gemini".to_owned(),
-                "--session-id".to_owned(),
-                ID.to_owned(),
                 "--model=gemini-2.5-pro".to_owned(),
                 "--prompt-interactive=-m is a prompt".to_owned(),
             ]
