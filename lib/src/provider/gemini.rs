@@ -166,8 +166,15 @@ fn argv(launch: &Launch<'_>) -> Result<Vec<String>> {
         ));
     }
     argv.push("gemini".to_owned());
-    if let Mode::Resume { native_id } = launch.mode {
-        argv.extend(["--resume".to_owned(), native_id.to_owned()]);
+    match launch.mode {
+        Mode::Resume { native_id } => argv.extend(["--resume".to_owned(), native_id.to_owned()]),
+        // A Run an earlier lf prepared with an id of its choosing (it
+        // expects that id at SessionStart) is started with it.
+        Mode::New {
+            chosen_native_id: Some(id),
+            ..
+        } => argv.extend(["--session-id".to_owned(), id.to_owned()]),
+        Mode::New { .. } => {}
     }
     if let Some(model) = launch.model {
         argv.push(format!("--model={model}"));
@@ -843,6 +850,20 @@ mod tests {
         ))
         .unwrap();
         let overlay = run.join("gemini-home");
+        let preset = super::argv(&launch(
+            Mode::New {
+                chosen_native_id: Some(ID),
+                prompt: None,
+            },
+            &run,
+            &env,
+        ))
+        .unwrap();
+        assert_eq!(
+            preset[3..6],
+            ["gemini", "--session-id", ID],
+            "a Run an earlier lf prepared keeps its id"
+        );
         assert_eq!(
             argv,
             [
