@@ -38,6 +38,28 @@ fn start_in(env: &Env, cwd: &Path) -> (SessionRecord, String) {
     (record, pane)
 }
 
+/// The permission dialog reads `approve`; `lf-session-answer deny`
+/// refuses it and the turn ends in `reply`. The record that read
+/// `approve`.
+fn approve_then_deny(env: &Env, record: &SessionRecord) -> SessionRecord {
+    let asked = wait_for_state(
+        env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        10,
+    );
+    env.run("lf-session-answer", &[&record.id, "deny"]).ok();
+    wait_for_state(
+        env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        20,
+    );
+    asked
+}
+
 /// What lf-hook refused or noted: nothing, for every call of a test.
 fn assert_hook_log_empty(env: &Env) {
     let log = std::fs::read_to_string(env.home().join("hook.log")).unwrap_or_default();
@@ -202,21 +224,7 @@ fn gemini_a_refused_permission_asks_for_a_reply() {
     let (model, env, record, pane) = started();
     say(&env, &pane, "[run: touch refused.txt] Make a file");
     wait_screen(&env, &pane, DIALOG, 30);
-    wait_for_state(
-        &env,
-        &record.id,
-        SessionState::Active,
-        Some(Attention::Approve),
-        10,
-    );
-    env.run("lf-session-answer", &[&record.id, "deny"]).ok();
-    wait_for_state(
-        &env,
-        &record.id,
-        SessionState::Active,
-        Some(Attention::Reply),
-        20,
-    );
+    approve_then_deny(&env, &record);
     assert!(!env.mkdir("repo").join("refused.txt").exists());
     // Refused by the person at the dialog itself (3: "No, suggest
     // changes"), the same.
@@ -358,22 +366,8 @@ fn gemini_lf_session_ready_carries_no_other_command_past_the_dialog() {
             model.received_prompt(&prompt)
         });
         wait_screen(&env, &pane, DIALOG, 30);
-        let asked = wait_for_state(
-            &env,
-            &record.id,
-            SessionState::Active,
-            Some(Attention::Approve),
-            10,
-        );
+        let asked = approve_then_deny(&env, &record);
         assert!(asked.ready_summary.is_none(), "{command}: {asked:#?}");
-        env.run("lf-session-answer", &[&record.id, "deny"]).ok();
-        wait_for_state(
-            &env,
-            &record.id,
-            SessionState::Active,
-            Some(Attention::Reply),
-            20,
-        );
         assert!(!repo.join(file).exists(), "{command} ran past the dialog");
     }
     assert_hook_log_empty(&env);
