@@ -305,7 +305,8 @@ fn gemini_a_turn_whose_model_request_fails_asks_for_a_reply() {
 }
 
 /// lf tells Gemini to run lf-session-ready (its first turn), and lf's
-/// policy lets it run with no dialog: the Session is ready for review.
+/// policy lets it run with no dialog: the Session is ready for review;
+/// lf-session-complete closes it.
 #[test]
 fn gemini_told_to_run_lf_session_ready_runs_it_without_a_dialog() {
     let (model, env, record, pane) = started();
@@ -337,6 +338,10 @@ fn gemini_told_to_run_lf_session_ready_runs_it_without_a_dialog() {
         !env.capture(&pane).contains(DIALOG),
         "no dialog asked for lf-session-ready"
     );
+    // The person reviewed it: lf-session-complete closes the Session.
+    let closed: SessionRecord = env.run("lf-session-complete", &[&record.id]).json();
+    assert_eq!(closed.state, SessionState::Closed);
+    assert_eq!(closed.attention, None);
     assert_hook_log_empty(&env);
 }
 
