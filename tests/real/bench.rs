@@ -213,6 +213,31 @@ fn press_until_gone(env: &Env, pane: &str, key: &str, text: &str) -> Instant {
         .unwrap_or_else(|| panic!("{text:?} stays on screen after {key}"))
 }
 
+/// Interrupt the running turn with Esc; when the last press was made.
+/// OpenCode asks for a second Esc: a first press it took late may have
+/// been the second already (the turn ended), and its ask may expire (the
+/// turn runs on: press again).
+fn interrupt(cli: &Cli, env: &Env, pane: &str, session: &str) -> Instant {
+    let mut pressed = press_until_gone(env, pane, "Escape", cli.running);
+    let Some(again) = cli.escape_again else {
+        return pressed;
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if screen_has(env, pane, again) {
+            return press_until_gone(env, pane, "Escape", again);
+        }
+        if env.show(session).attention == Some(Attention::Reply) {
+            return pressed;
+        }
+        if screen_has(env, pane, cli.running) {
+            pressed = press_until_gone(env, pane, "Escape", cli.running);
+        }
+        assert!(Instant::now() < deadline, "Esc does not interrupt the turn");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// A CLI's attention latencies through lf: (dialog → approve, answer →
 /// cleared, Esc → reply, open of the killed agent → resumed) in ms.
 fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
@@ -242,13 +267,7 @@ fn attention(cli: &Cli, round: usize) -> (f64, f64, f64, f64) {
     say(&env, &pane, "[slow: 60] Think");
     until("the turn running", || screen_has(&env, &pane, cli.running));
     until("working", || env.show(&record.id).attention.is_none());
-    let mut escaped = press_until_gone(&env, &pane, "Escape", cli.running);
-    if let Some(again) = cli.escape_again {
-        until("the second Esc asked for", || {
-            screen_has(&env, &pane, again)
-        });
-        escaped = press_until_gone(&env, &pane, "Escape", again);
-    }
+    let escaped = interrupt(cli, &env, &pane, &record.id);
     let replied = until("reply after Esc", || {
         env.show(&record.id).attention == Some(Attention::Reply)
     });
