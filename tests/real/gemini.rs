@@ -540,17 +540,34 @@ fn gemini_a_prompt_that_starts_with_a_dash_is_a_prompt() {
 
 /// `lf-session-active` attributes each Session's Gemini to it: the
 /// process lf started and the child Gemini relaunches itself as, for two
-/// Sessions in one folder, none claimed by both.
+/// Sessions in one folder, none claimed by both. After the tmux server is
+/// killed, both read `lost`, and lf-session-restore resumes each
+/// Session's own conversation (`--resume` with its id), with its history.
 #[test]
-fn gemini_processes_are_attributed_to_their_own_session() {
+fn gemini_active_attribution_and_restore_resume_each_conversation() {
+    use super::restore::{restore, runs_with};
+    use lf::wire::{LostReason, RestoreResult};
     let model = gemini::start();
     let env = gemini_env(&model, &["repo"]);
     let cwd = env.mkdir("repo");
-    let (first, _) = start_in(&env, &cwd);
-    let (second, _) = start_in(&env, &cwd);
+    let mut sessions = Vec::new();
+    for word in ["otter", "lynx"] {
+        let (record, pane) = start_in(&env, &cwd);
+        say(&env, &pane, &format!("Remember the word {word}"));
+        wait_for_state(
+            &env,
+            &record.id,
+            SessionState::Active,
+            Some(Attention::Reply),
+            30,
+        );
+        wait_chats(&env, &[word, "Answer"]);
+        let native = env.native_id(&record.id).expect("adopted");
+        sessions.push((word, record, native));
+    }
     let snapshot: lf::snapshot::LiveSnapshot = env.run("lf-session-active", &[]).json();
     let mut claimed = Vec::new();
-    for record in [&first, &second] {
+    for (_, record, _) in &sessions {
         let agent = env.agent_pid(&record.id) as u32;
         let session = snapshot
             .sessions
@@ -581,6 +598,31 @@ fn gemini_processes_are_attributed_to_their_own_session() {
         claimed.len(),
         "a process claimed twice: {snapshot:#?}"
     );
+    env.tmux(&["kill-server"]);
+    for (_, record, _) in &sessions {
+        let lost = wait_record(&env, &record.id, "lost", 30, |record| {
+            record.state == SessionState::Lost
+        });
+        assert_eq!(lost.lost, Some(LostReason::Terminal), "{lost:#?}");
+    }
+    let lines = restore(&env);
+    for (_, record, native) in &sessions {
+        let line = &lines[&record.id];
+        assert_eq!(line.result, RestoreResult::Resumed, "{line:#?}");
+        assert_eq!(line.native_id.as_ref(), Some(native));
+        assert!(runs_with(&env, &record.id, &["--resume", native]));
+    }
+    for (word, record, _) in &sessions {
+        let pane = pane(&env.show(&record.id));
+        wait_screen(&env, &pane, READY, 60);
+        let question = format!("Which word was it for {}", &record.id[..8]);
+        say_after_resume(&env, &model, &pane, &question);
+        let resumed = history(&model.wait_prompt(&question, 30));
+        let other = if *word == "otter" { "lynx" } else { "otter" };
+        assert!(resumed.contains(word), "{resumed}");
+        assert!(!resumed.contains(other), "{resumed}");
+    }
+    assert_hook_log_empty(&env);
 }
 
 /// Issue 25: lf's usage of a Session is exactly what the model reported

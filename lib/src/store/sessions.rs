@@ -904,6 +904,17 @@ impl Store {
         if changed == 0 {
             return Err(SessionError::RunNotFound(run.to_string()).into());
         }
+        // A dialog known at launch is the person's at once: the Session
+        // reads `approve` from this transaction on, so no opener prints
+        // the launch without it (unless the agent confirmed meanwhile).
+        let waits: bool = tx.query_row(
+            "SELECT waits_for_person FROM runs WHERE id = ?1",
+            [run],
+            |row| row.get(0),
+        )?;
+        if waits {
+            set_pending(&tx, run, true, launch.now)?;
+        }
         super::clients::insert_client(&tx, launch.client, launch.now)?;
         tx.commit()?;
         Ok(())
@@ -1218,6 +1229,57 @@ mod tests {
                 .unwrap();
         }
         (dir, store)
+    }
+
+    /// A start-up dialog known at launch (Claude's or Gemini's trust)
+    /// reads `approve` from the launch's own transaction, as a person
+    /// opening it sees the dialog; a Run whose agent confirmed first (a
+    /// hook before the launch was recorded) waits for nobody.
+    #[test]
+    fn a_launch_known_to_wait_for_a_person_reads_approve_at_once() {
+        for confirmed_first in [false, true] {
+            let id = "abcdef0000000000000000000000000f";
+            let (_dir, store) = seeded(&[id]);
+            let run = "run-00000000000000000000000000";
+            if confirmed_first {
+                store.confirm_start(run, 3).unwrap();
+            }
+            let process = crate::liveness::ProcessIdentity {
+                boot_id: "boot".into(),
+                pid: 7,
+                starttime: 9,
+            };
+            store
+                .record_launch(&Launched {
+                    client: &crate::store::ClientReceipt {
+                        session_id: id.into(),
+                        run_id: run.into(),
+                        process: process.clone(),
+                        terminal_id: None,
+                    },
+                    label: "lf-serve %0",
+                    launcher: &process,
+                    adopt_from: None,
+                    waits_for_person: true,
+                    now: 5,
+                })
+                .unwrap();
+            let (pending, at, waits): (bool, Option<i64>, bool) = store
+                .conn()
+                .query_row(
+                    "SELECT s.permission_pending, s.permission_at, r.waits_for_person \
+                     FROM sessions s JOIN runs r ON r.id = s.current_run_id WHERE s.id = ?1",
+                    [id],
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                )
+                .unwrap();
+            let expected = !confirmed_first;
+            assert_eq!(
+                (pending, at, waits),
+                (expected, expected.then_some(5), expected),
+                "confirmed first: {confirmed_first}"
+            );
+        }
     }
 
     #[test]
