@@ -72,6 +72,22 @@ fn wait_chats(env: &Env, texts: &[&str]) {
     wait_history(&env.dir.path().join(".gemini/tmp"), texts, 30);
 }
 
+/// Start Gemini in `cwd` and have it remember `word`: the turn answered
+/// and in Gemini's own history.
+fn start_remembering(env: &Env, cwd: &Path, word: &str) -> (SessionRecord, String) {
+    let (record, pane) = start_in(env, cwd);
+    say(env, &pane, &format!("Remember the word {word}"));
+    wait_for_state(
+        env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    wait_chats(env, &[word, "Answer"]);
+    (record, pane)
+}
+
 /// `lf-session-ready` as lf's instructions name it to Gemini: its
 /// absolute path.
 fn ready_command() -> String {
@@ -423,16 +439,7 @@ fn gemini_two_sessions_in_one_folder_resume_their_own_conversations() {
     let cwd = env.mkdir("repo");
     let mut started = Vec::new();
     for word in ["heron", "kestrel"] {
-        let (record, pane) = start_in(&env, &cwd);
-        say(&env, &pane, &format!("Remember the word {word}"));
-        wait_for_state(
-            &env,
-            &record.id,
-            SessionState::Active,
-            Some(Attention::Reply),
-            30,
-        );
-        wait_chats(&env, &[word, "Answer"]);
+        let (record, pane) = start_remembering(&env, &cwd, word);
         started.push((record, pane));
     }
     let [(first, first_pane), (second, second_pane)] = &started[..] else {
@@ -552,16 +559,7 @@ fn gemini_active_attribution_and_restore_resume_each_conversation() {
     let cwd = env.mkdir("repo");
     let mut sessions = Vec::new();
     for word in ["otter", "lynx"] {
-        let (record, pane) = start_in(&env, &cwd);
-        say(&env, &pane, &format!("Remember the word {word}"));
-        wait_for_state(
-            &env,
-            &record.id,
-            SessionState::Active,
-            Some(Attention::Reply),
-            30,
-        );
-        wait_chats(&env, &[word, "Answer"]);
+        let (record, pane) = start_remembering(&env, &cwd, word);
         let native = env.native_id(&record.id).expect("adopted");
         sessions.push((word, record, native));
     }
