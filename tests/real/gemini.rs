@@ -559,7 +559,7 @@ fn gemini_active_attribution_and_restore_resume_each_conversation() {
     let cwd = env.mkdir("repo");
     let mut sessions = Vec::new();
     for word in ["otter", "lynx"] {
-        let (record, pane) = start_remembering(&env, &cwd, word);
+        let (record, _) = start_remembering(&env, &cwd, word);
         let native = env.native_id(&record.id).expect("adopted");
         sessions.push((word, record, native));
     }
