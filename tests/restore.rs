@@ -410,8 +410,12 @@ fn agents_killed_without_a_word_or_by_a_reboot_read_lost_with_why() {
     let listed = env.list(&["--state", "lost"]);
     assert_eq!(listed.len(), 2, "{listed:#?}");
     let done = restore(&env, &[]);
-    assert_eq!(done[&killed.id].lost, Some(LostReason::Killed));
-    assert_eq!(done[&rebooted.id].lost, Some(LostReason::Reboot));
+    assert_eq!(done[&killed.id].lost, Some(LostReason::Killed), "{done:#?}");
+    assert_eq!(
+        done[&rebooted.id].lost,
+        Some(LostReason::Reboot),
+        "{done:#?}"
+    );
     for session in [&killed, &rebooted] {
         assert_eq!(done[&session.id].result, RestoreResult::Resumed);
         assert_eq!(env.show(&session.id).state, SessionState::Active);

@@ -400,9 +400,21 @@ fn read_usage_records(
         return Ok(None);
     }
     let rows = (|| {
+        // Read-only down to its `-shm`: a reader that finds no other
+        // connection (OpenCode not started yet, or killed) would otherwise
+        // reset the `-shm` and take its lock. That wakes lf-serve, which
+        // follows this folder, to read again (a loop), and an OpenCode
+        // starting meanwhile met a busy database and hung, its screen
+        // blank. With `readonly_shm` SQLite reads the WAL itself then.
+        let uri = format!(
+            "{}?mode=ro&readonly_shm=1",
+            file_url(std::path::Path::new(database))
+        );
         let conn = Connection::open_with_flags(
-            database,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            uri,
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         conn.busy_timeout(std::time::Duration::from_secs(2))?;
         let mut statement = conn.prepare(
@@ -861,6 +873,52 @@ mod tests {
             OpenCode.read_usage_records(&gone, 0, &mut carry, &mut later),
             Some(Ok(None))
         );
+    }
+
+    /// With OpenCode gone (killed: its `-wal` and `-shm` left beside the
+    /// database, no connection open), a read still sees what the WAL
+    /// holds and writes nothing in the folder lf-serve follows: no file
+    /// appears, changes size or is touched.
+    #[test]
+    fn a_read_with_opencode_gone_writes_nothing_beside_the_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, conn) = database(dir.path());
+        insert(&conn, SES, "msg_0", ROWS[0]);
+        insert(&conn, SES, "msg_1", ROWS[1]);
+        // The three files as they stood while OpenCode ran, as its kill
+        // leaves them.
+        let left = dir.path().join("left");
+        std::fs::create_dir(&left).unwrap();
+        for suffix in ["", "-wal", "-shm"] {
+            let name = format!("opencode.db{suffix}");
+            std::fs::copy(path.with_file_name(&name), left.join(&name)).unwrap();
+        }
+        drop(conn);
+        let files = || -> Vec<(std::ffi::OsString, u64, std::time::SystemTime)> {
+            let mut files: Vec<_> = std::fs::read_dir(&left)
+                .unwrap()
+                .map(|entry| {
+                    let entry = entry.unwrap();
+                    let meta = entry.metadata().unwrap();
+                    (entry.file_name(), meta.len(), meta.modified().unwrap())
+                })
+                .collect();
+            files.sort();
+            files
+        };
+        let before = files();
+        assert_eq!(before.len(), 3, "{before:?}");
+        // File times tick in steps of a few milliseconds.
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let source = format!("{}#{SES}", left.join("opencode.db").display());
+        let (mut carry, mut tally) = Default::default();
+        assert_eq!(
+            OpenCode.read_usage_records(&source, 0, &mut carry, &mut tally),
+            Some(Ok(Some(2))),
+            "the rows in the WAL are read"
+        );
+        assert_eq!(sums(&tally, "fake-model").requests, 1);
+        assert_eq!(files(), before, "nothing beside the database changed");
     }
 
     /// An answer a killed OpenCode left unfinished is counted as it stands

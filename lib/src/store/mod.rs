@@ -93,18 +93,23 @@ impl Write<'_> {
             observer.committed();
         }
         // A Run's launcher (lf-serve) sleeps until its Run changes: a hook
-        // confirmed it or recorded its transcript. The bell is in the Run's
-        // folder, which only a launched Run has; elsewhere it rings nothing.
+        // confirmed it or recorded its transcript.
         for run in settled.runs {
-            if let Ok(run) = crate::ids::RunId::parse(&run) {
-                crate::home::ring(&store.home.run_bell(&run));
-            }
+            store.ring_run(&run);
         }
         Ok(())
     }
 }
 
 impl Store {
+    /// Wake the Run's launcher (lf-serve): ring the bell in the Run's
+    /// folder, which only a launched Run has; elsewhere it rings nothing.
+    pub(crate) fn ring_run(&self, run: &str) {
+        if let Ok(run) = crate::ids::RunId::parse(run) {
+            crate::home::ring(&self.home.run_bell(&run));
+        }
+    }
+
     /// Open (creating if needed) the database of a Home, migrated to the
     /// current schema.
     pub fn open(home: &Home) -> Result<Self> {
@@ -398,5 +403,17 @@ mod tests {
         std::fs::remove_file(&bell).unwrap();
         store.confirm_start(ours.as_str(), 2).unwrap();
         assert!(bell.exists(), "a hook confirmed the Run");
+        // A usage source that is not the transcript (OpenCode's records)
+        // changes no Run; its launcher is told all the same, once.
+        std::fs::remove_file(&bell).unwrap();
+        store
+            .record_usage_source(ours.as_str(), "/o/opencode.db#ses_1")
+            .unwrap();
+        assert!(bell.exists(), "a hook named the usage records");
+        std::fs::remove_file(&bell).unwrap();
+        store
+            .record_usage_source(ours.as_str(), "/o/opencode.db#ses_1")
+            .unwrap();
+        assert!(!bell.exists(), "a source kept already is told no more");
     }
 }

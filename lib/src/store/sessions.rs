@@ -703,7 +703,13 @@ impl Store {
             "INSERT OR IGNORE INTO usage_sources (session_id, path, provider) \
              SELECT session_id, ?2, provider FROM runs WHERE id = ?1",
             params![run, path],
-        )
+        )?;
+        // The Run's launcher follows the records' file once it knows it:
+        // no change to the Run tells it (the hook that named the file may
+        // have rung the bell before it was kept, and a turn's end changes
+        // only its Session), so it is told here.
+        self.ring_run(run);
+        Ok(())
     }
 
     /// A resume of the Run's native id died before confirming it: the
