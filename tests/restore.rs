@@ -393,6 +393,15 @@ fn agents_killed_without_a_word_or_by_a_reboot_read_lost_with_why() {
     }
     wait_lost(&env, &killed.id, LostReason::Killed);
     wait_lost(&env, &rebooted.id, LostReason::Killed);
+    // The tmux session outlives its pane's process for a moment (its agent
+    // ends on the hang-up after lf-serve); while it is there, restore
+    // rightly leaves the Session to what runs in it.
+    for session in [&killed, &rebooted] {
+        let name = lf::tmux::session_name(&lf::ids::SessionId::parse(&session.id).unwrap());
+        wait_for(&format!("tmux session {name} gone"), 20, || {
+            (!env.tmux_has(&name)).then_some(())
+        });
+    }
     // As if the machine had restarted since: another boot's launcher and client.
     let db = env.db();
     let run = env.current_run(&rebooted.id);
