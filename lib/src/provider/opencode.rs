@@ -406,10 +406,20 @@ fn read_usage_records(
         // follows this folder, to read again (a loop), and an OpenCode
         // starting meanwhile met a busy database and hung, its screen
         // blank. With `readonly_shm` SQLite reads the WAL itself then.
-        let uri = format!(
-            "{}?mode=ro&readonly_shm=1",
-            file_url(std::path::Path::new(database))
-        );
+        // Without a WAL (OpenCode closed the database cleanly) that cannot
+        // open at all, and a plain reader would make both files: the
+        // database alone holds every row then, read as it stands (a WAL
+        // OpenCode starts meanwhile changes the folder, so lf-serve reads
+        // again).
+        let database = std::path::Path::new(database);
+        let mut wal = database.as_os_str().to_owned();
+        wal.push("-wal");
+        let mode = if std::path::Path::new(&wal).exists() {
+            "readonly_shm=1"
+        } else {
+            "immutable=1"
+        };
+        let uri = format!("{}?mode=ro&{mode}", file_url(database));
         let conn = Connection::open_with_flags(
             uri,
             OpenFlags::SQLITE_OPEN_READ_ONLY
@@ -875,12 +885,43 @@ mod tests {
         );
     }
 
-    /// With OpenCode gone (killed: its `-wal` and `-shm` left beside the
-    /// database, no connection open), a read still sees what the WAL
-    /// holds and writes nothing in the folder lf-serve follows: no file
-    /// appears, changes size or is touched.
+    /// The files in a folder: each one's name, size and time.
+    fn files(dir: &Path) -> Vec<(std::ffi::OsString, u64, std::time::SystemTime)> {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                let meta = entry.metadata().unwrap();
+                (entry.file_name(), meta.len(), meta.modified().unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    /// Read the conversation `SES` of the database in `dir` as lf-serve
+    /// does with OpenCode gone: its two messages are read, and nothing in
+    /// the folder lf-serve follows appears, changes size or is touched.
+    fn read_leaves_the_folder_as_it_was(dir: &Path, files_there: usize) {
+        let before = files(dir);
+        assert_eq!(before.len(), files_there, "{before:?}");
+        // File times tick in steps of a few milliseconds.
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let source = format!("{}#{SES}", dir.join("opencode.db").display());
+        let (mut carry, mut tally) = Default::default();
+        assert_eq!(
+            OpenCode.read_usage_records(&source, 0, &mut carry, &mut tally),
+            Some(Ok(Some(2))),
+            "the rows are read"
+        );
+        assert_eq!(sums(&tally, "fake-model").requests, 1);
+        assert_eq!(files(dir), before, "nothing beside the database changed");
+    }
+
+    /// With OpenCode killed (its `-wal` and `-shm` left beside the
+    /// database, no connection open), the rows its WAL holds are read.
     #[test]
-    fn a_read_with_opencode_gone_writes_nothing_beside_the_database() {
+    fn a_read_with_opencode_killed_writes_nothing_beside_the_database() {
         let dir = tempfile::tempdir().unwrap();
         let (path, conn) = database(dir.path());
         insert(&conn, SES, "msg_0", ROWS[0]);
@@ -894,31 +935,20 @@ mod tests {
             std::fs::copy(path.with_file_name(&name), left.join(&name)).unwrap();
         }
         drop(conn);
-        let files = || -> Vec<(std::ffi::OsString, u64, std::time::SystemTime)> {
-            let mut files: Vec<_> = std::fs::read_dir(&left)
-                .unwrap()
-                .map(|entry| {
-                    let entry = entry.unwrap();
-                    let meta = entry.metadata().unwrap();
-                    (entry.file_name(), meta.len(), meta.modified().unwrap())
-                })
-                .collect();
-            files.sort();
-            files
-        };
-        let before = files();
-        assert_eq!(before.len(), 3, "{before:?}");
-        // File times tick in steps of a few milliseconds.
-        std::thread::sleep(std::time::Duration::from_millis(30));
-        let source = format!("{}#{SES}", left.join("opencode.db").display());
-        let (mut carry, mut tally) = Default::default();
-        assert_eq!(
-            OpenCode.read_usage_records(&source, 0, &mut carry, &mut tally),
-            Some(Ok(Some(2))),
-            "the rows in the WAL are read"
-        );
-        assert_eq!(sums(&tally, "fake-model").requests, 1);
-        assert_eq!(files(), before, "nothing beside the database changed");
+        read_leaves_the_folder_as_it_was(&left, 3);
+    }
+
+    /// With OpenCode closed cleanly (its WAL checkpointed and removed),
+    /// the database alone is read: a reader of the WAL could not open it,
+    /// and a plain one would make a `-wal` and a `-shm`.
+    #[test]
+    fn a_read_with_opencode_closed_writes_nothing_beside_the_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, conn) = database(dir.path());
+        insert(&conn, SES, "msg_0", ROWS[0]);
+        insert(&conn, SES, "msg_1", ROWS[1]);
+        drop(conn);
+        read_leaves_the_folder_as_it_was(path.parent().unwrap(), 1);
     }
 
     /// An answer a killed OpenCode left unfinished is counted as it stands
