@@ -899,6 +899,15 @@ mod tests {
         files
     }
 
+    /// A database in `dir` whose conversation `SES` holds a person's
+    /// message and one answer, still open as OpenCode holds it.
+    fn a_person_and_an_answer(dir: &Path) -> (std::path::PathBuf, rusqlite::Connection) {
+        let (path, conn) = database(dir);
+        insert(&conn, SES, "msg_0", ROWS[0]);
+        insert(&conn, SES, "msg_1", ROWS[1]);
+        (path, conn)
+    }
+
     /// Read the conversation `SES` of the database in `dir` as lf-serve
     /// does with OpenCode gone: its two messages are read, and nothing in
     /// the folder lf-serve follows appears, changes size or is touched.
@@ -923,9 +932,7 @@ mod tests {
     #[test]
     fn a_read_with_opencode_killed_writes_nothing_beside_the_database() {
         let dir = tempfile::tempdir().unwrap();
-        let (path, conn) = database(dir.path());
-        insert(&conn, SES, "msg_0", ROWS[0]);
-        insert(&conn, SES, "msg_1", ROWS[1]);
+        let (path, conn) = a_person_and_an_answer(dir.path());
         // The three files as they stood while OpenCode ran, as its kill
         // leaves them.
         let left = dir.path().join("left");
@@ -944,9 +951,7 @@ mod tests {
     #[test]
     fn a_read_with_opencode_closed_writes_nothing_beside_the_database() {
         let dir = tempfile::tempdir().unwrap();
-        let (path, conn) = database(dir.path());
-        insert(&conn, SES, "msg_0", ROWS[0]);
-        insert(&conn, SES, "msg_1", ROWS[1]);
+        let (path, conn) = a_person_and_an_answer(dir.path());
         drop(conn);
         read_leaves_the_folder_as_it_was(path.parent().unwrap(), 1);
     }
