@@ -209,7 +209,7 @@ fn codex_a_refused_approval_clears_approve_and_asks_for_a_reply() {
         Some(Attention::Approve),
         10,
     );
-    answer(&env, &pane, DIALOG, "Escape");
+    refuse(&env, &pane);
     wait_for_state(
         &env,
         &record.id,
@@ -218,6 +218,41 @@ fn codex_a_refused_approval_clears_approve_and_asks_for_a_reply() {
         10,
     );
     assert!(!env.mkdir("repo").join("refused.txt").exists());
+}
+
+/// Refuse the dialog as a person does, with Esc. Twice, in fresh-clone
+/// CI runs under load (never here), Codex 0.171.0 kept its dialog up for
+/// a minute of Esc pressed every 2 s, drawing nothing new: after 20 s of
+/// that, what runs in the pane is printed and the same refusal is chosen
+/// from the list instead ("3. No, …", two rows down), so the test still
+/// shows lf's reading of a refusal.
+fn refuse(env: &Env, pane: &str) {
+    wait_screen(env, pane, DIALOG, 30);
+    let closed = || !env.capture_visible(pane).contains(DIALOG);
+    for _ in 0..10 {
+        keys(env, pane, &["Escape"]);
+        let pressed = std::time::Instant::now();
+        while pressed.elapsed() < std::time::Duration::from_secs(2) {
+            if closed() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    let ps = std::process::Command::new("ps")
+        .args(["-e", "-o", "pid,ppid,stat,wchan:24,etime,args"])
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+        .unwrap_or_default();
+    eprintln!(
+        "Esc did not close Codex's dialog in 20 s; its processes:\n{}",
+        ps.lines()
+            .filter(|line| line.contains("codex") || line.contains("lf-"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    keys(env, pane, &["Down", "Down"]);
+    answer(env, pane, DIALOG, "Enter");
 }
 
 /// Once broke: Codex was not told to run lf-session-ready. It is told, for this launch,
