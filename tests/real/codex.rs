@@ -228,16 +228,10 @@ fn codex_a_refused_approval_clears_approve_and_asks_for_a_reply() {
 /// shows lf's reading of a refusal.
 fn refuse(env: &Env, pane: &str) {
     wait_screen(env, pane, DIALOG, 30);
-    let closed = || !env.capture_visible(pane).contains(DIALOG);
-    for _ in 0..10 {
-        keys(env, pane, &["Escape"]);
-        let pressed = std::time::Instant::now();
-        while pressed.elapsed() < std::time::Duration::from_secs(2) {
-            if closed() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
+    if pressed_until(env, pane, "Escape", 2, 20, || {
+        !env.capture_visible(pane).contains(DIALOG)
+    }) {
+        return;
     }
     let ps = std::process::Command::new("ps")
         .args(["-e", "-o", "pid,ppid,stat,wchan:24,etime,args"])

@@ -395,21 +395,36 @@ pub fn press_until(
     what: &str,
     done: impl Fn() -> bool,
 ) {
+    assert!(
+        pressed_until(env, pane, key, every, seconds, done),
+        "{key} never led to {what}; the pane shows:\n{}",
+        env.tmux(&["capture-pane", "-p", "-t", pane])
+    );
+}
+
+/// As `press_until`, saying whether `done` came within `seconds` instead
+/// of failing.
+pub fn pressed_until(
+    env: &Env,
+    pane: &str,
+    key: &str,
+    every: u64,
+    seconds: u64,
+    done: impl Fn() -> bool,
+) -> bool {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
     loop {
         keys(env, pane, &[key]);
         let pressed = std::time::Instant::now();
         while pressed.elapsed() < std::time::Duration::from_secs(every) {
             if done() {
-                return;
+                return true;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "{key} never led to {what}; the pane shows:\n{}",
-            env.tmux(&["capture-pane", "-p", "-t", pane])
-        );
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
     }
 }
 
