@@ -27,7 +27,7 @@ fn waiting(env: &Env) -> [String; 4] {
     store()
         .store()
         .unwrap()
-        .record_permission_prompt(&env.current_run(&approve), 300)
+        .record_permission_prompt(&env.current_run(&approve), 300, None)
         .unwrap();
     let new_reply = new("new reply");
     store()
@@ -90,7 +90,7 @@ fn next_takes_approvals_then_replies_then_reviews_longest_waiting_first() {
     env.lf()
         .store()
         .unwrap()
-        .record_tool_finished(&env.current_run(&approve), 500)
+        .record_tool_finished(&env.current_run(&approve), 500, None)
         .unwrap();
     let second: SessionRecord = env.run("lf-session-next", &["--print"]).json();
     assert_eq!(second.id, old_reply);
@@ -131,7 +131,7 @@ fn the_tmux_kit_binds_next_and_the_picker_and_counts_in_the_status_line() {
     let store = env.lf();
     let store = store.store().unwrap();
     store
-        .record_permission_prompt(&env.current_run(&first.id), 100)
+        .record_permission_prompt(&env.current_run(&first.id), 100, None)
         .unwrap();
     store
         .record_turn(&env.current_run(&second.id), Turn::Completed, 200)

@@ -122,7 +122,7 @@ fn attention_reflects_turns_prompts_readiness_and_interrupts() {
     env.lf()
         .store()
         .unwrap()
-        .record_permission_prompt(&env.current_run(&approve.id), 1)
+        .record_permission_prompt(&env.current_run(&approve.id), 1, None)
         .unwrap();
     let working = env.new_session(&["--title", "working"]);
     turn(&env, &working.id, Turn::Started);

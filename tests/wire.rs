@@ -49,6 +49,13 @@ fn full_record() -> SessionRecord {
         state: SessionState::Ready,
         attention: Some(Attention::Review),
         attention_since: lf::clock::Timestamp::parse("2026-11-28T22:18:31.123456Z"),
+        attention_request: Some(lf::wire::AttentionRequest {
+            id: "req-01kywrwt966ckfqfhwbpjahzx0".to_owned(),
+            tool: Some("Bash".to_owned()),
+            input: Some("git push --force-with-lease origin feature".to_owned()),
+            cwd: "/src/app-loo-291".to_owned(),
+            since: lf::clock::Timestamp::parse("2026-11-28T22:18:31.123456Z").unwrap(),
+        }),
         actions: state::actions(&id, SessionKind::Flow, SessionState::Ready, None),
         ready_summary: Some("Done".to_owned()),
         provider: Some("claude".to_owned()),

@@ -773,7 +773,7 @@ fn write_facts(store: &lf::store::Store, plans: &[Plan]) -> Result<usize> {
             };
             store.record_outcome(run, outcome, code, plan.updated - 1)?;
         } else if plan.permission {
-            store.record_permission_prompt(run, plan.updated - 1)?;
+            store.record_permission_prompt(run, plan.updated - 1, None)?;
         }
     }
 

@@ -373,14 +373,6 @@ impl Git {
         Ok(Some(PathBuf::from(line(&output.stdout))))
     }
 
-    /// Start `git rev-parse --show-toplevel` (read with `Running::line`).
-    pub fn start_toplevel(&self) -> Result<Running> {
-        self.start(
-            &["rev-parse", "--show-toplevel"],
-            "find the top of the repository",
-        )
-    }
-
     /// The branch HEAD is on, `None` when detached.
     pub fn current_branch(&self) -> Result<Option<String>> {
         let output = self.output(&["symbolic-ref", "--quiet", "--short", "HEAD"])?;

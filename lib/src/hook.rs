@@ -132,8 +132,10 @@ impl Call<'_> {
             }
             HookEvent::TurnStarted { native_id } => self.turn(Turn::Started, native_id)?,
             HookEvent::TurnCompleted { native_id } => self.turn(Turn::Completed, native_id)?,
-            HookEvent::PermissionPrompt => store.record_permission_prompt(run, now)?,
-            HookEvent::ToolFinished => store.record_tool_finished(run, now)?,
+            HookEvent::PermissionPrompt(asked) => {
+                store.record_permission_prompt(run, now, asked.as_ref())?
+            }
+            HookEvent::ToolFinished(asked) => store.record_tool_finished(run, now, asked.as_ref())?,
             HookEvent::SessionEnded => store.record_session_end(run, now)?,
             HookEvent::Ignored => {}
             HookEvent::Unknown(what) => {

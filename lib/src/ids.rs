@@ -85,6 +85,11 @@ string_id!(
     HandoffId
 );
 string_id!(
+    /// A request an agent waits on (a permission dialog, a question):
+    /// `req-` and 26 base32 characters, given when it appears.
+    RequestId
+);
+string_id!(
     /// A tmux pane: `%` and digits, the only form lf passes to tmux as a
     /// pane target.
     PaneId
@@ -214,11 +219,16 @@ macro_rules! stored_id {
 
 stored_id!(SessionId, "Session", is_session_id);
 stored_id!(RunId, "Run", |text| is_prefixed_ulid(text, RunId::PREFIX));
+stored_id!(RequestId, "request", |text| is_prefixed_ulid(
+    text,
+    RequestId::PREFIX
+));
 
 ulid_id!(RunId, "run-", "Run", Arg::Id);
 ulid_id!(TaskId, "task-", "Task", Arg::Task);
 ulid_id!(WaveId, "wave-", "Wave", Arg::Wave);
 ulid_id!(HandoffId, "handoff-", "handoff", Arg::Id);
+ulid_id!(RequestId, "req-", "request", Arg::Request);
 
 impl RunId {
     /// The next Run id of a seeded sequence (see [`TEST_SEED_ENV`]), made

@@ -58,6 +58,7 @@ pub mod locks;
 mod names;
 pub mod provider;
 pub mod remote;
+pub mod request;
 pub mod screen;
 pub mod session;
 pub mod snapshot;

@@ -66,10 +66,18 @@ pub fn named(home: &Home, key: &str) -> Result<Lock> {
 
 /// The launch lock, or `None` at once when another process holds it.
 pub fn try_launch(home: &Home, session: &SessionId) -> Result<Option<Lock>> {
+    try_at(home, session.as_str())
+}
+
+/// A lock named by any text, or `None` at once when another process
+/// holds it.
+pub fn try_named(home: &Home, key: &str) -> Result<Option<Lock>> {
+    try_at(home, key)
+}
+
+fn try_at(home: &Home, key: &str) -> Result<Option<Lock>> {
     home.ensure()?;
-    let path = home
-        .locks()
-        .join(format!("{}.lock", short_digest(session.as_str())));
+    let path = home.locks().join(format!("{}.lock", short_digest(key)));
     let file = open(&path)?;
     match file.try_lock() {
         Ok(()) => Ok(Some(Lock { _file: file })),

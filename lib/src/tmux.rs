@@ -43,6 +43,18 @@ pub fn literal(text: &str) -> String {
     text.replace('#', "##")
 }
 
+/// An argument as tmux's command parser must get it to mean exactly
+/// itself: tmux reads an argument that ends in `;` as that argument and
+/// the end of the command (its separator), so a text typed, a folder or a
+/// title ending in `;` would lose it; `\;` at the end is tmux's escape for
+/// a literal one.
+fn argument(arg: &str) -> std::borrow::Cow<'_, str> {
+    match arg.strip_suffix(';') {
+        Some(rest) => format!("{rest}\\;").into(),
+        None => arg.into(),
+    }
+}
+
 impl Tmux {
     pub fn with_socket(socket: impl Into<String>) -> Self {
         Tmux {
@@ -68,10 +80,15 @@ impl Tmux {
         argv
     }
 
+    /// Every tmux command lf runs: each argument as [`argument`] makes it
+    /// mean itself.
     fn command(&self, args: &[&str]) -> Command {
         let base = self.base_argv();
         let mut command = Command::new(&base[0]);
-        command.args(&base[1..]).args(args).stdin(Stdio::null());
+        command
+            .args(&base[1..])
+            .args(args.iter().map(|arg| argument(arg).into_owned()))
+            .stdin(Stdio::null());
         command
     }
 
@@ -382,6 +399,34 @@ mod tests {
                 .arg("kill-server")
                 .output();
         }
+    }
+
+    /// Issue 34, item 8: tmux took a trailing `;` as its command separator.
+    #[test]
+    fn r34_a_text_that_ends_in_a_semicolon_is_typed_whole() {
+        let server = Server::new();
+        let tmux = &server.0;
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("dir;");
+        std::fs::create_dir(&folder).unwrap();
+        let argv = ["sh".to_owned(), "-c".to_owned(), "cat; sleep 30".to_owned()];
+        tmux.new_session("semi", &folder, &[], &argv).unwrap();
+        let output = tmux.output(&["display-message", "-p", "-t", "=semi:", "#{pane_id}"]).unwrap();
+        let pane = PaneId::parse(String::from_utf8_lossy(&output.stdout).trim()).unwrap();
+        tmux.type_text(&pane, "ends with semicolon;").unwrap();
+        tmux.type_text(&pane, "\\;").unwrap();
+        tmux.press(&pane, &["Enter"]).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let shown = loop {
+            let shown = tmux.capture_pane(&pane).unwrap();
+            if shown.contains("ends with semicolon;\\;") || std::time::Instant::now() > deadline {
+                break shown;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(shown.contains("ends with semicolon;\\;"), "{shown}");
+        let output = tmux.output(&["display-message", "-p", "-t", "=semi:", "#{pane_current_path}"]).unwrap();
+        assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), folder.canonicalize().unwrap().display().to_string());
     }
 
     #[test]

@@ -237,6 +237,10 @@ pub struct SessionRecord {
     /// Since when the person has owed that attention (null without one).
     #[serde(deserialize_with = "required")]
     pub attention_since: Option<Timestamp>,
+    /// The request its agent waits on while its attention is `approve`
+    /// (null otherwise, and from an lf too old to know requests).
+    #[serde(default)]
+    pub attention_request: Option<AttentionRequest>,
     pub actions: Vec<SessionAction>,
     #[serde(deserialize_with = "required")]
     pub ready_summary: Option<String>,
@@ -273,6 +277,25 @@ pub struct SessionRecord {
     pub updated_at: Timestamp,
     #[serde(deserialize_with = "required")]
     pub completed_at: Option<Timestamp>,
+}
+
+/// One request an agent waits on (a permission dialog, a question), as
+/// lf identified it when it appeared. An answer names its `id`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttentionRequest {
+    /// `req-` and 26 base32 characters.
+    pub id: String,
+    /// The tool it asks to use, as its hook named it (null: its hook named
+    /// none; the dialog on its screen says).
+    #[serde(deserialize_with = "required")]
+    pub tool: Option<String>,
+    /// Its command or input as text, whole (null as `tool`).
+    #[serde(deserialize_with = "required")]
+    pub input: Option<String>,
+    /// The folder the agent works in.
+    pub cwd: String,
+    /// When it appeared.
+    pub since: Timestamp,
 }
 
 /// What `lf-session-diff` prints: a Session's work, for review.

@@ -251,7 +251,7 @@ fn seed(env: &Env) -> Seeded {
         .unwrap();
     let approve = env.session("Blocked on a prompt", &work);
     store
-        .record_permission_prompt(&env.run_of(&approve), now())
+        .record_permission_prompt(&env.run_of(&approve), now(), None)
         .unwrap();
     let quiet_b = env.session("Still nothing", &work);
     Seeded {
@@ -898,7 +898,7 @@ fn lf_watch_streams_an_approval_to_a_waiting_pipeline() {
         .rename_session(&quiet, "Still quiet", lf::wire::TitleSource::Human, 1)
         .unwrap();
     store
-        .record_permission_prompt(&env.run_of(&blocked), lf::clock::now_micros())
+        .record_permission_prompt(&env.run_of(&blocked), lf::clock::now_micros(), None)
         .unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(

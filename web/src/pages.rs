@@ -233,7 +233,11 @@ fn session_id(text: &str) -> Result<lf::ids::SessionId, Failed> {
 struct Shown {
     record: SessionRecord,
     screen: Option<Vec<String>>,
-    diff: Result<SessionDiff, String>,
+    /// The dialog on its screen while it waits on a request.
+    dialog: Option<lf::request::Dialog>,
+    /// Its changes, or why there are none to show: whether that is its
+    /// folder being no repository, and the library's words.
+    diff: Result<SessionDiff, (bool, String)>,
 }
 
 async fn shown(app: &Arc<App>, id: lf::ids::SessionId) -> Result<Shown, Failed> {
@@ -241,12 +245,20 @@ async fn shown(app: &Arc<App>, id: lf::ids::SessionId) -> Result<Shown, Failed> 
         .with_lf(move |lf| {
             let record = lf.get(id.as_str())?;
             let screen = lf.screen(&record, SCREEN_LINES);
-            let diff = lf
-                .diff(&record.id)
-                .map_err(|error| error.one_line_without_hint());
+            let dialog = record
+                .attention_request
+                .as_ref()
+                .and_then(|_| lf.dialog(&record));
+            let diff = lf.diff(&record.id).map_err(|error| {
+                (
+                    error.name() == "not_in_repository",
+                    error.one_line_without_hint(),
+                )
+            });
             Ok(Shown {
                 record,
                 screen,
+                dialog,
                 diff,
             })
         })
@@ -296,7 +308,7 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
                 dt { "Folder" } dd.path { (record.cwd) }
                 dt { "Id" } dd.id { (record.id) }
             }
-            (actions(record, shown.screen.as_deref(), csrf))
+            (actions(shown, csrf))
             @if let Some(summary) = &record.ready_summary {
                 section {
                     h2 { "Ready summary" }
@@ -314,7 +326,8 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
                 h2 { "Changes" }
                 @match &shown.diff {
                     Ok(diff) => (diff_summary(diff)),
-                    Err(why) => p.none { (why) },
+                    Err((true, _)) => p.none { "Its folder is not a git repository: there are no changes to show." },
+                    Err((false, why)) => p.none { (why) },
                 }
             }
         }
@@ -322,8 +335,9 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
 }
 
 /// What the person may do with a Session from here: reply when it waits
-/// for a reply, allow or deny when it waits for an approval, complete it.
-fn actions(record: &SessionRecord, screen: Option<&[String]>, csrf: &str) -> Markup {
+/// for a reply, answer the request it waits on, complete it.
+fn actions(shown: &Shown, csrf: &str) -> Markup {
+    let record = &shown.record;
     let complete = record
         .actions
         .iter()
@@ -340,17 +354,7 @@ fn actions(record: &SessionRecord, screen: Option<&[String]>, csrf: &str) -> Mar
                         button type="submit" name="reply" { "Reply" }
                     }
                 },
-                Some(lf::wire::Attention::Approve) => form.answer method="post" action={ "/s/" (record.id) "/answer" } {
-                    input type="hidden" name=(CSRF_FIELD) value=(csrf);
-                    p { "Its agent asks for your permission (see its screen below)." }
-                    span.buttons {
-                        button type="submit" name="answer" value="allow" { "Allow" }
-                        @if offers_always(record, screen) {
-                            button.secondary type="submit" name="answer" value="allow_always" { "Allow always" }
-                        }
-                        button.deny type="submit" name="answer" value="deny" { "Deny" }
-                    }
-                },
+                Some(lf::wire::Attention::Approve) => (request(shown, csrf)),
                 _ => {},
             }
             @if let Some(action) = complete {
@@ -370,17 +374,73 @@ fn actions(record: &SessionRecord, screen: Option<&[String]>, csrf: &str) -> Mar
     }
 }
 
-/// Whether to offer "Allow always": when the prompt on the Session's
-/// screen offers it (the provider's own reading of its dialog), or when
-/// the page cannot tell (no prompt among the lines it shows), where the
-/// library's refusal then explains.
-fn offers_always(record: &SessionRecord, screen: Option<&[String]>) -> bool {
+/// The request a Session waits on, first and whole: its tool, its command
+/// (wrapped, never cut), its folder and how long it has waited — then
+/// Allow and Deny, whose form names exactly this request and the dialog
+/// shown (a stale page's answer is refused). "Allow always" asks again,
+/// naming the rule it would create.
+fn request(shown: &Shown, csrf: &str) -> Markup {
+    let record = &shown.record;
+    let Some(request) = &record.attention_request else {
+        return html! {
+            p.request { "Its agent waits on a dialog lf does not answer from here (see its screen below): open it in its terminal." }
+        };
+    };
     let provider = record.provider.as_deref().map(Provider::parse);
-    match (provider, screen) {
-        (Some(Ok(provider)), Some(lines)) if provider.shows_permission_prompt(lines) => {
-            provider.answer_keys(Answer::AllowAlways, lines).is_some()
+    let dialog = shown
+        .dialog
+        .as_ref()
+        .filter(|dialog| request.input.as_deref().is_none_or(|input| dialog.shows(input)));
+    let always = match (provider, dialog) {
+        (Some(Ok(provider)), Some(dialog)) => provider.always_rule(dialog),
+        _ => None,
+    };
+    let waited = lf::session::pick::short(lf::clock::Seconds::between(
+        request.since.micros(),
+        Timestamp::now().micros(),
+    ));
+    html! {
+        section.request data-request=(request.id) {
+            h2 { "Its agent asks" }
+            dl {
+                dt { "Tool" } dd.tool { (request.tool.as_deref().unwrap_or("(its dialog says)")) }
+                dt { "Folder" } dd.path { (request.cwd) }
+                dt { "Waited" } dd.waited { (waited) }
+            }
+            @match (&request.input, dialog) {
+                (Some(input), _) => pre.input { (input) },
+                (None, Some(dialog)) => pre.input { @for line in &dialog.lines { (line) "\n" } },
+                (None, None) => p.none { "Its dialog is not on its screen now." },
+            }
+            @if dialog.is_none() {
+                p.none { "Its screen shows another dialog or none now: reload before you answer." }
+            }
+            form.answer method="post" action={ "/s/" (record.id) "/answer" } {
+                input type="hidden" name=(CSRF_FIELD) value=(csrf);
+                input type="hidden" name="request" value=(request.id);
+                @if let Some(dialog) = dialog {
+                    input type="hidden" name="dialog" value=(dialog.digest());
+                }
+                span.buttons {
+                    button type="submit" name="answer" value="allow" { "Allow" }
+                    button.deny type="submit" name="answer" value="deny" { "Deny" }
+                }
+            }
+            @if let Some(rule) = always {
+                details.always {
+                    summary { "Allow always…" }
+                    form method="post" action={ "/s/" (record.id) "/answer" } {
+                        input type="hidden" name=(CSRF_FIELD) value=(csrf);
+                        input type="hidden" name="request" value=(request.id);
+                        @if let Some(dialog) = dialog {
+                            input type="hidden" name="dialog" value=(dialog.digest());
+                        }
+                        p { "This allows it and creates the rule: " q.rule { (rule) } }
+                        button.secondary type="submit" name="answer" value="allow_always" { "Allow always" }
+                    }
+                }
+            }
         }
-        _ => true,
     }
 }
 
@@ -446,10 +506,14 @@ async fn reply(
     Ok(Redirect::to(&page).into_response())
 }
 
-/// The answer form's button.
+/// The answer form: its button, the request it answers and the digest
+/// of the dialog the page showed.
 #[derive(serde::Deserialize)]
 struct AnswerForm {
     answer: String,
+    request: String,
+    #[serde(default)]
+    dialog: Option<String>,
 }
 
 /// `POST /s/ID/answer`: what lf-session-answer does, then the Session's
@@ -475,7 +539,13 @@ async fn answer(
         }
     };
     let page = format!("/s/{id}");
-    app.with_lf(move |lf| lf.answer_prompt(id.as_str(), answer))
-        .await?;
+    app.with_lf(move |lf| {
+        let seen = lf::session::act::Seen {
+            request: Some(&form.request),
+            dialog: form.dialog.as_deref(),
+        };
+        lf.answer_prompt(id.as_str(), answer, seen)
+    })
+    .await?;
     Ok(Redirect::to(&page).into_response())
 }

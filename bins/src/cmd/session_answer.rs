@@ -3,13 +3,16 @@ use clap::Parser;
 use clap::builder::PossibleValuesParser;
 use lf::provider::Answer;
 
-/// Answer a session's permission prompt: allow or deny; print its record.
+/// Answer the request a session's agent waits on: allow or deny; print its record.
 ///
-/// Only when the session waits for exactly that (its attention is
-/// `approve`) and its agent's dialog is on its screen: a prompt already
-/// answered (here or at its terminal), an agent that is working, a
-/// completed session or one with no live agent in a tmux pane is refused
-/// (exit 4) and no key is pressed. The keys are the agent's own for its
+/// Only the request you saw: `--request RID` (its `attention_request.id`
+/// in lf-session-list) is answered only while that exact request is up
+/// and its own dialog is on the agent's screen; without it, the one
+/// request up. Agents queue their dialogs (parallel tool calls): the
+/// answer reaches one dialog, never the next. A request already answered
+/// (here or at its terminal), another request up, an agent that is
+/// working, a completed session or one with no live agent in a tmux pane
+/// is refused (exit 4) and no key is pressed. The keys are the agent's own for its
 /// dialog (Claude Code: 1, 2, Esc; Codex: y, p or a, Esc; Gemini CLI: 1, 2,
 /// Esc; OpenCode: Enter, Right Enter Enter, Esc). --always allows
 /// the like of it from now on, where the dialog offers that. The answer is
@@ -22,7 +25,9 @@ use lf::provider::Answer;
 Examples:
   lf-session-answer 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c allow
   lf-session-answer 3f2a9c0e5b7d4e1f8a6c2b0d9e7f5a3c deny
-  lf-session-answer 3f2a9c0e allow --always"
+  lf-session-answer 3f2a9c0e allow --always
+  rid=$(lf-session-list --attention | jq -r '.[0].attention_request.id')
+  lf-session-answer 3f2a9c0e allow --request \"$rid\""
 )]
 pub struct Cli {
     /// The session id (or its first 6 or more characters), or the id of its current Run.
@@ -34,6 +39,9 @@ pub struct Cli {
     /// With allow: do not ask again for the like of it (where the dialog offers that).
     #[arg(long)]
     always: bool,
+    /// Answer only this request (`req-…`, its `attention_request.id`): refused if another is up.
+    #[arg(long, value_name = "RID")]
+    request: Option<String>,
 }
 
 impl Tool for Cli {
@@ -41,6 +49,10 @@ impl Tool for Cli {
 
     fn run(self, out: &mut Output) -> lf::Result<()> {
         let answer = Answer::parse(&self.answer, self.always)?;
-        out.json(&open_lf()?.answer_prompt(&self.id, answer)?)
+        let seen = lf::session::act::Seen {
+            request: self.request.as_deref(),
+            dialog: None,
+        };
+        out.json(&open_lf()?.answer_prompt(&self.id, answer, seen)?)
     }
 }

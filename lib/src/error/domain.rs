@@ -89,6 +89,8 @@ pub enum Arg {
     Always,
     /// `lf-session-answer ID ANSWER`: allow or deny.
     Answer,
+    /// The request an answer is for (`lf-session-answer --request`).
+    Request,
     /// What `lf-session-usage` sums by (`--by`).
     By,
     /// The first day `lf-session-usage` sums (`--since`).

@@ -501,6 +501,8 @@ impl super::Agent for Claude {
 
     /// Claude's hook JSON (on stdin) to what it means.
     fn parse_hook(&self, payload: &[u8]) -> std::result::Result<super::Hook, String> {
+        let read: super::Payload<Event> = super::read_payload(payload)?;
+        let asked = read.asked();
         let super::Payload::<Event> {
             hook_event_name,
             session_id,
@@ -508,7 +510,8 @@ impl super::Agent for Claude {
             source,
             notification_type,
             reason,
-        } = super::read_payload(payload)?;
+            ..
+        } = read;
         let native_id = super::payload_native_id(session_id, "a UUID")?;
         // A path that is not a transcript is left out, not a reason to refuse
         // the event.
@@ -530,11 +533,11 @@ impl super::Agent for Claude {
             Event::Stop | Event::StopFailure => HookEvent::TurnCompleted {
                 native_id: native_id.clone(),
             },
-            Event::PermissionRequest => HookEvent::PermissionPrompt,
-            Event::PostToolUse | Event::PostToolUseFailure => HookEvent::ToolFinished,
+            Event::PermissionRequest => HookEvent::PermissionPrompt(asked),
+            Event::PostToolUse | Event::PostToolUseFailure => HookEvent::ToolFinished(asked),
             Event::Notification => match notification_type.as_deref() {
-                Some(kind) if WAITS_FOR_PERSON.contains(&kind) => HookEvent::PermissionPrompt,
-                Some(kind) if ANSWERED.contains(&kind) => HookEvent::ToolFinished,
+                Some(kind) if WAITS_FOR_PERSON.contains(&kind) => HookEvent::PermissionPrompt(None),
+                Some(kind) if ANSWERED.contains(&kind) => HookEvent::ToolFinished(None),
                 Some(kind) if NEWS.contains(&kind) => HookEvent::Ignored,
                 Some(kind) => HookEvent::Unknown(format!(
                     "Notification type {}",
@@ -768,7 +771,7 @@ mod tests {
         );
         assert_eq!(
             parse(r#"{"hook_event_name":"PermissionRequest","session_id":null}"#),
-            Ok(HookEvent::PermissionPrompt)
+            Ok(HookEvent::PermissionPrompt(None))
         );
         assert_eq!(
             parse(r#"{"hook_event_name":"Notification","notification_type":"permission_prompt"}"#),
@@ -789,12 +792,12 @@ mod tests {
         for kind in WAITS_FOR_PERSON {
             assert_eq!(
                 notification(kind),
-                Ok(HookEvent::PermissionPrompt),
+                Ok(HookEvent::PermissionPrompt(None)),
                 "{kind}"
             );
         }
         for kind in ANSWERED {
-            assert_eq!(notification(kind), Ok(HookEvent::ToolFinished), "{kind}");
+            assert_eq!(notification(kind), Ok(HookEvent::ToolFinished(None)), "{kind}");
         }
         assert!(matches!(
             notification("brand_new_dialog"),
@@ -821,7 +824,7 @@ mod tests {
         let hook = parse(format!(
             r#"{{"hook_event_name":"PermissionRequest","session_id":"{ID}","transcript_path":"/h/.claude/projects/-w/{ID}.jsonl"}}"#
         ));
-        assert_eq!(hook.event, HookEvent::PermissionPrompt);
+        assert_eq!(hook.event, HookEvent::PermissionPrompt(None));
         assert_eq!(
             hook.transcript,
             Some(PathBuf::from(format!("/h/.claude/projects/-w/{ID}.jsonl")))
@@ -831,7 +834,7 @@ mod tests {
             event(format!(
                 r#"{{"hook_event_name":"PostToolUse","session_id":"{ID}"}}"#
             )),
-            HookEvent::ToolFinished
+            HookEvent::ToolFinished(None)
         );
         assert_eq!(
             event(format!(

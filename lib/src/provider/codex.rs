@@ -375,13 +375,15 @@ impl super::Agent for Codex {
         if notify.0 {
             return parse_notify(super::read_payload(payload)?);
         }
+        let read: super::Payload<Event> = super::read_payload(payload)?;
+        let asked = read.asked();
         let super::Payload::<Event> {
             hook_event_name,
             session_id,
             transcript_path,
             source,
             ..
-        } = super::read_payload(payload)?;
+        } = read;
         let native_id = super::payload_native_id(session_id, "a Codex thread id")?;
         let transcript = transcript_path.and_then(|path| rollout_path(&path, native_id.as_deref()));
         let event = match hook_event_name {
@@ -402,8 +404,8 @@ impl super::Agent for Codex {
             Event::Stop => HookEvent::TurnCompleted {
                 native_id: native_id.clone(),
             },
-            Event::PermissionRequest => HookEvent::PermissionPrompt,
-            Event::PostToolUse => HookEvent::ToolFinished,
+            Event::PermissionRequest => HookEvent::PermissionPrompt(asked),
+            Event::PostToolUse => HookEvent::ToolFinished(asked),
             Event::Other => HookEvent::Ignored,
         };
         Ok(Hook {
@@ -621,9 +623,9 @@ mod tests {
         );
         assert_eq!(
             parse("PermissionRequest", "").event,
-            HookEvent::PermissionPrompt
+            HookEvent::PermissionPrompt(None)
         );
-        assert_eq!(parse("PostToolUse", "").event, HookEvent::ToolFinished);
+        assert_eq!(parse("PostToolUse", "").event, HookEvent::ToolFinished(None));
         assert!(matches!(parse("PreToolUse", "").event, HookEvent::Ignored));
         for bad in [
             "",

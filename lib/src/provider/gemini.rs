@@ -730,6 +730,12 @@ enum Event {
 
 /// Gemini's hook JSON (on stdin) to what it means.
 fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
+    let read: super::Payload<Event> = super::read_payload(payload)?;
+    let asked = read.asked();
+    let shown = read.details.as_ref().and_then(|details| {
+        let tool = read.tool_name.as_deref().or(details["type"].as_str())?;
+        crate::request::Asked::from_tool_input(tool, Some(details))
+    });
     let super::Payload::<Event> {
         hook_event_name,
         session_id,
@@ -737,7 +743,8 @@ fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
         source,
         notification_type,
         reason,
-    } = super::read_payload(payload)?;
+        ..
+    } = read;
     let native_id = super::payload_native_id(session_id, "a UUID")?;
     // A path that is not a transcript is left out, not a reason to refuse
     // the event.
@@ -759,14 +766,14 @@ fn parse_hook(payload: &[u8]) -> std::result::Result<super::Hook, String> {
             native_id: native_id.clone(),
         },
         Event::Notification => match notification_type.as_deref() {
-            Some("ToolPermission") => HookEvent::PermissionPrompt,
+            Some("ToolPermission") => HookEvent::PermissionPrompt(shown),
             Some(kind) => HookEvent::Unknown(format!(
                 "Notification type {}",
                 crate::error::untrusted::quote(kind)
             )),
             None => HookEvent::Unknown("Notification without a type".to_owned()),
         },
-        Event::AfterTool => HookEvent::ToolFinished,
+        Event::AfterTool => HookEvent::ToolFinished(asked),
         // `/clear` ends this conversation and starts another in the same
         // agent (a `clear` SessionStart follows): the Run goes on.
         Event::SessionEnd if reason.as_deref() == Some("clear") => HookEvent::Ignored,
@@ -1049,13 +1056,13 @@ mod tests {
         );
         assert_eq!(
             parse("Notification", r#","notification_type":"ToolPermission""#).event,
-            HookEvent::PermissionPrompt
+            HookEvent::PermissionPrompt(None)
         );
         assert!(matches!(
             parse("Notification", r#","notification_type":"Other""#).event,
             HookEvent::Unknown(_)
         ));
-        assert_eq!(parse("AfterTool", "").event, HookEvent::ToolFinished);
+        assert_eq!(parse("AfterTool", "").event, HookEvent::ToolFinished(None));
         assert_eq!(
             parse("SessionEnd", r#","reason":"exit""#).event,
             HookEvent::SessionEnded

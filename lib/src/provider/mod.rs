@@ -368,6 +368,34 @@ impl Provider {
             .is_some_and(|agent| agent.shows_permission_prompt(lines))
     }
 
+    /// The permission dialog on a screen, if one is up: its lines from
+    /// where it starts (see [`crate::request::Dialog`]).
+    pub fn dialog(self, lines: &[String]) -> Option<crate::request::Dialog> {
+        if !self.shows_permission_prompt(lines) {
+            return None;
+        }
+        let first_option = lines.iter().position(|line| {
+            options(std::slice::from_ref(line)).any(|(number, _)| number == "1")
+                || line.contains("Allow once")
+        })?;
+        Some(crate::request::Dialog::at(lines, first_option))
+    }
+
+    /// The rule an "allow always" would create, in the dialog's own words
+    /// (its option's label), when the dialog offers one.
+    pub fn always_rule(self, dialog: &crate::request::Dialog) -> Option<String> {
+        self.answer_keys(Answer::AllowAlways, &dialog.lines)?;
+        options(&dialog.lines)
+            .map(|(_, label)| label)
+            .chain(dialog.lines.iter().map(String::as_str))
+            .find(|label| {
+                ["Yes, and", "Allow for", "Allow always", "Allow tool"]
+                    .iter()
+                    .any(|start| label.trim_start().starts_with(start))
+            })
+            .map(|label| label.trim().to_owned())
+    }
+
     /// See [`Agent::answer_keys`].
     pub fn answer_keys(self, answer: Answer, lines: &[String]) -> Option<&'static [&'static str]> {
         self.agent()?.answer_keys(answer, lines)
@@ -504,10 +532,12 @@ pub enum HookEvent {
     TurnStarted { native_id: Option<String> },
     /// The agent finished its turn.
     TurnCompleted { native_id: Option<String> },
-    /// The agent is blocked on a permission prompt.
-    PermissionPrompt,
-    /// A tool ran (so any permission it needed was answered).
-    ToolFinished,
+    /// The agent is blocked on a permission prompt: a new request when the
+    /// hook says what it is for, else (a reminder) the one already up.
+    PermissionPrompt(Option<crate::request::Asked>),
+    /// A tool ran (so the permission it needed was answered): the one its
+    /// hook names, when it names one.
+    ToolFinished(Option<crate::request::Asked>),
     /// The provider's conversation ended.
     SessionEnded,
     /// An event lf does not act on.
@@ -561,6 +591,23 @@ struct Payload<E> {
     /// Claude's SessionEnd's.
     #[serde(default, deserialize_with = "text")]
     reason: Option<String>,
+    /// The tool a permission request or a tool's end is for (Claude's,
+    /// Codex's and Gemini's PermissionRequest, PostToolUse, AfterTool).
+    #[serde(default, deserialize_with = "text")]
+    tool_name: Option<String>,
+    #[serde(default)]
+    tool_input: Option<serde_json::Value>,
+    /// Gemini's Notification's: what its dialog asks.
+    #[serde(default)]
+    details: Option<serde_json::Value>,
+}
+
+impl<E> Payload<E> {
+    /// What the payload's tool call is for, when it names a tool.
+    fn asked(&self) -> Option<crate::request::Asked> {
+        let tool = self.tool_name.as_deref()?;
+        crate::request::Asked::from_tool_input(tool, self.tool_input.as_ref())
+    }
 }
 
 /// A provider's event enum from its name, which must be text.

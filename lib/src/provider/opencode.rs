@@ -314,8 +314,8 @@ fn parse_hook(payload: &[u8]) -> std::result::Result<Hook, String> {
         Event::Idle => HookEvent::TurnCompleted {
             native_id: native_id.clone(),
         },
-        Event::Asked => HookEvent::PermissionPrompt,
-        Event::Answered => HookEvent::ToolFinished,
+        Event::Asked => HookEvent::PermissionPrompt(None),
+        Event::Answered => HookEvent::ToolFinished(None),
         Event::Other => HookEvent::Ignored,
     };
     Ok(Hook {
@@ -680,14 +680,14 @@ mod tests {
             event("session.idle"),
             HookEvent::TurnCompleted { native_id: id() }
         );
-        assert_eq!(event("permission.asked"), HookEvent::PermissionPrompt);
-        assert_eq!(event("question.asked"), HookEvent::PermissionPrompt);
+        assert_eq!(event("permission.asked"), HookEvent::PermissionPrompt(None));
+        assert_eq!(event("question.asked"), HookEvent::PermissionPrompt(None));
         for answered in [
             "permission.replied",
             "question.replied",
             "question.rejected",
         ] {
-            assert_eq!(event(answered), HookEvent::ToolFinished, "{answered}");
+            assert_eq!(event(answered), HookEvent::ToolFinished(None), "{answered}");
         }
         assert_eq!(event("session.error"), HookEvent::Ignored);
         for bad in [

@@ -1,16 +1,23 @@
 //! Acting on a Session without going there: typing a reply into its agent
-//! (`lf-session-send`) and answering its permission prompt
-//! (`lf-session-answer`), the person never guessed for.
+//! (`lf-session-send`) and answering the request it waits on
+//! (`lf-session-answer`, the page), the person never guessed for
+//! (docs/decisions/0032-exact-answers.md).
 //!
-//! An action is taken only when the Session waits for exactly it: its
-//! attention (the one rule, kept by every write) is read in the write
-//! transaction that records the action, so of two answers to one prompt
-//! the second waits for the first's commit and is refused — even before
-//! the agent's own hook says what happened. For a prompt, the provider's
-//! dialog must also be on the pane's screen before any key is pressed
-//! (a prompt the person answered at the terminal is not answered again),
-//! and must be gone after: keys the agent did not take are rolled back
-//! with the transaction, and nothing is recorded.
+//! An action reaches the one thing the person saw, or nothing:
+//! - an answer names its request (or there is exactly one up), and keys
+//!   are pressed only while that request's own dialog is on the screen:
+//!   the dialog must show what the request's hook said it is for, and be
+//!   the very dialog a page showed; it is pressed again (an agent may drop
+//!   a key pressed as its dialog appears) only while exactly those lines
+//!   stay up and no newer request was recorded, never after they change;
+//! - a reply is never typed while a dialog is up (it would answer it);
+//! - nothing from a live Session's own terminal acts for the person.
+//!
+//! Nothing holds the store while a terminal is watched: one action at a
+//! time per Session is a lock file of its own (two answers to one request
+//! cannot both press, a double tap is refused), what is owed is read in a
+//! short transaction, and the answer is recorded in another once the
+//! agent took it, while every Session's hooks go on meanwhile.
 //!
 //! What reaches the agent is fixed by lf: a reply is checked text (no
 //! control character, bounded) typed literally after `--`; an answer is
@@ -20,8 +27,9 @@
 use super::error::SessionError;
 use crate::clock::now_micros;
 use crate::facade::Lf;
-use crate::ids::{PaneId, SessionId};
+use crate::ids::{PaneId, RequestId, SessionId};
 use crate::provider::{Answer, Provider};
+use crate::request::Dialog;
 use crate::session::project::Projection;
 use crate::store::{NewEvent, SessionRow, Store};
 use crate::wire::{Answered, Attention, EventKind, SessionRecord};
@@ -29,9 +37,9 @@ use crate::{Caller, Result};
 use std::time::{Duration, Instant};
 
 /// How long an agent has to take a key: a dialog still up after this
-/// did not take the answer (the transaction is rolled back). Claude Code
-/// ignores keys pressed in the first moments a dialog is up, so a key is
-/// pressed again, while the same dialog stays up, every [`PRESS_AGAIN`].
+/// did not take the answer (nothing is recorded). Claude Code ignores
+/// keys pressed in the first moments a dialog is up, so a key is pressed
+/// again, while exactly the same dialog stays up, every [`PRESS_AGAIN`].
 const TAKEN_WITHIN: Duration = Duration::from_secs(3);
 const PRESS_AGAIN: Duration = Duration::from_millis(1000);
 /// How often the screen is looked at while waiting.
@@ -45,18 +53,37 @@ struct Reachable {
     pane: PaneId,
 }
 
+/// The request a person saw and answers: its id (`--request`, the page's
+/// form), and the digest of the dialog a page showed with it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Seen<'a> {
+    pub request: Option<&'a str>,
+    pub dialog: Option<&'a str>,
+}
+
 impl Lf {
     /// Type `text` into the Session's agent and submit it (Enter), when
-    /// the Session waits for a reply; returns its record after. The text
-    /// must be one line (a newline would submit it early), at most
-    /// [`crate::input::REPLY_MAX`] characters, without control characters.
+    /// the Session waits for a reply and no dialog is on its screen;
+    /// returns its record after. The text must be one line (a newline
+    /// would submit it early), at most [`crate::input::REPLY_MAX`]
+    /// characters, without control characters.
     pub fn send_reply(&self, selector: &str, text: &str) -> Result<SessionRecord> {
         let text = crate::input::reply(text)?;
         let target = self.reachable(selector)?;
+        let _acting = self.acting(&target.row.id)?;
         let tmux = self.caller.tmux();
         let store = self.store()?;
-        let tx = store.write()?;
-        let run = require_owed(&tx, &target.row.id, Attention::Reply)?;
+        let run = {
+            let tx = store.write()?;
+            require_owed(&tx, &target.row.id, Attention::Reply)?
+        };
+        // A dialog that came with no hook (the turn ended, then the agent
+        // asked): a reply typed now would answer it. The Session waits on
+        // that dialog from now on.
+        if target.provider.dialog(&screen(&tmux, &target.pane)?).is_some() {
+            store.record_permission_prompt(&run, now_micros(), None)?;
+            return Err(SessionError::DialogUp(short(&target.row.id)).into());
+        }
         tmux.type_text(&target.pane, &text)?;
         // Enter once the text is on screen: an Enter that comes with the
         // text may be taken as part of a paste (a new line, not a submit).
@@ -67,6 +94,7 @@ impl Lf {
                 .any(|l| l.contains(&start)))
         })?;
         tmux.press(&target.pane, &["Enter"])?;
+        let tx = store.write()?;
         tx.record_reply(&run, now_micros())?;
         record_answer(
             store,
@@ -79,59 +107,129 @@ impl Lf {
         self.get(&target.row.id)
     }
 
-    /// Answer the Session's waiting permission prompt with the keys its
-    /// provider's dialog takes, when it waits for exactly that and the
-    /// dialog is on its screen; returns its record after.
-    pub fn answer_prompt(&self, selector: &str, answer: Answer) -> Result<SessionRecord> {
+    /// Answer the request the Session's agent waits on with the keys its
+    /// provider's dialog takes: the request `seen` names (else the one up),
+    /// only while its own dialog is on the screen; returns its record
+    /// after.
+    pub fn answer_prompt(
+        &self,
+        selector: &str,
+        answer: Answer,
+        seen: Seen<'_>,
+    ) -> Result<SessionRecord> {
+        let asked = seen.request.map(RequestId::parse).transpose()?;
         let target = self.reachable(selector)?;
+        let id = &target.row.id;
+        let _acting = self.acting(id)?;
         let tmux = self.caller.tmux();
         let store = self.store()?;
-        let tx = store.write()?;
-        require_owed(&tx, &target.row.id, Attention::Approve)?;
-        let lines = screen(&tmux, &target.pane)?;
-        let shown = |lines: &[String]| target.provider.shows_permission_prompt(lines);
-        if !shown(&lines) {
-            return Err(SessionError::NoPromptOnScreen(short(&target.row.id)).into());
+        let up = {
+            let tx = store.write()?;
+            require_owed(&tx, id, Attention::Approve)?;
+            tx.request_up(id.as_str())?
+        };
+        let up = match (up, asked) {
+            (Some(up), Some(asked)) if up.id != asked => {
+                return Err(SessionError::RequestNotUp {
+                    session: short(id),
+                    asked: asked.to_string(),
+                    up: Some(up.id.to_string()),
+                }
+                .into());
+            }
+            (Some(up), _) => up,
+            // A start-up dialog (no request): nothing lf answers.
+            (None, _) => return Err(SessionError::NoPromptOnScreen(short(id)).into()),
+        };
+        let dialog = target
+            .provider
+            .dialog(&screen(&tmux, &target.pane)?)
+            .ok_or_else(|| SessionError::NoPromptOnScreen(short(id)))?;
+        if !dialog.is_for(&up) || seen.dialog.is_some_and(|shown| shown != dialog.digest()) {
+            return Err(SessionError::RequestNotOnScreen {
+                session: short(id),
+                request: up.id.to_string(),
+            }
+            .into());
         }
         let keys = target
             .provider
-            .answer_keys(answer, &lines)
-            .ok_or_else(|| SessionError::NoAlwaysOnPrompt(short(&target.row.id)))?;
-        // Pressed again only while the same dialog stays up: once it was
-        // gone, a key would reach whatever comes next.
+            .answer_keys(answer, &dialog.lines)
+            .ok_or_else(|| SessionError::NoAlwaysOnPrompt(short(id)))?;
+        let still_up = || -> Result<bool> {
+            Ok(store
+                .request_up(id.as_str())?
+                .is_some_and(|now| now.id == up.id))
+        };
+        self.press_into(&target, &dialog, keys, still_up)?;
+        let tx = store.write()?;
+        tx.record_request_answered(id.as_str(), &up.id, answer.answered(), now_micros())?;
+        record_answer(store, id, Attention::Approve, answer.answered(), self)?;
+        tx.commit()?;
+        self.get(id)
+    }
+
+    /// Press `keys` into the dialog, and again while exactly it stays on
+    /// the screen and `still_up` (no newer request was recorded), until it
+    /// changes: the agent took them. Never a key after the dialog changed.
+    fn press_into(
+        &self,
+        target: &Reachable,
+        dialog: &Dialog,
+        keys: &[&str],
+        still_up: impl Fn() -> Result<bool>,
+    ) -> Result<()> {
+        let tmux = self.caller.tmux();
+        let shown = || -> Result<bool> {
+            Ok(target.provider.dialog(&screen(&tmux, &target.pane)?).as_ref() == Some(dialog))
+        };
         let mut pressed = Instant::now();
         tmux.press(&target.pane, keys)?;
         let deadline = pressed + TAKEN_WITHIN;
         loop {
             std::thread::sleep(LOOK_EVERY);
-            if !shown(&screen(&tmux, &target.pane)?) {
-                break;
+            if !shown()? {
+                return Ok(());
             }
             if Instant::now() >= deadline {
                 return Err(SessionError::AnswerNotTaken(short(&target.row.id)).into());
             }
             if pressed.elapsed() >= PRESS_AGAIN {
+                // The same lines, but the agent asked anew (a queued
+                // request that reads the same): the first keys were taken.
+                if !still_up()? || !shown()? {
+                    return Ok(());
+                }
                 pressed = Instant::now();
                 tmux.press(&target.pane, keys)?;
             }
         }
-        tx.record_prompt_answered(&target.row.id, now_micros())?;
-        record_answer(
-            store,
-            &target.row.id,
-            Attention::Approve,
-            answer.answered(),
-            self,
-        )?;
-        tx.commit()?;
-        self.get(&target.row.id)
+    }
+
+    /// The dialog a Session's live pane shows now, if its agent shows one:
+    /// what a page shows above its buttons, and names (by its digest) in
+    /// the answer it sends.
+    pub fn dialog(&self, record: &SessionRecord) -> Option<Dialog> {
+        let provider = Provider::parse(record.provider.as_deref()?).ok()?;
+        let pane = crate::session::pick::pane(record)?;
+        provider.dialog(&screen(&self.caller.tmux(), &pane).ok()?)
+    }
+
+    /// One action at a time on a Session: its own lock file, held while
+    /// keys are pressed (never the store); another action meanwhile is
+    /// refused at once.
+    fn acting(&self, session: &SessionId) -> Result<crate::locks::Lock> {
+        crate::locks::try_named(self.home(), &format!("act {session}"))?
+            .ok_or_else(|| SessionError::ActionInFlight(short(session)).into())
     }
 
     /// The Session a selector names, if an action can reach it: asked by
-    /// the person (not from inside a session lf launched), not completed,
-    /// an agent's, with a live client in a tmux pane.
+    /// the person (not from inside a session lf launched, nor from a live
+    /// Session's terminal), not completed, an agent's, with a live client
+    /// in a tmux pane.
     fn reachable(&self, selector: &str) -> Result<Reachable> {
         refuse_agent(&self.caller)?;
+        self.refuse_own_terminal()?;
         let row = self.find(selector)?;
         crate::state::refuse_completed(&row.id, row.completed_at)?;
         let provider = match row.provider.as_deref().map(Provider::parse) {
@@ -152,6 +250,54 @@ impl Lf {
             }),
             None => Err(SessionError::NotLive(short(&record.id)).into()),
         }
+    }
+
+    /// Refuse a caller that runs in a live Session's own terminal, with or
+    /// without lf's variables: its tmux pane (`TMUX_PANE`) is a Session's,
+    /// one of its ancestors is a Session's agent, or its controlling
+    /// terminal is an agent's.
+    fn refuse_own_terminal(&self) -> Result<()> {
+        let Ok(boot) = crate::liveness::boot_id() else {
+            return Ok(());
+        };
+        let clients = self.store()?.open_clients(None)?;
+        let refuse = |session: &str, how| {
+            Err(SessionError::FromSessionsOwnTerminal(short(session), how).into())
+        };
+        let pane = self.caller.var("TMUX_PANE");
+        let mine = std::process::id();
+        let own = crate::liveness::read_stat(mine);
+        let mut ancestors = Vec::new();
+        let mut pid = own.as_ref().map(|stat| stat.ppid).unwrap_or(0);
+        while pid > 1 && ancestors.len() < 64 {
+            let Some(stat) = crate::liveness::read_stat(pid) else {
+                break;
+            };
+            ancestors.push((pid, stat.starttime));
+            pid = stat.ppid;
+        }
+        for client in &clients {
+            let process = &client.process;
+            let Some(stat) = crate::liveness::read_stat(process.pid) else {
+                continue;
+            };
+            if process.boot_id != boot || stat.starttime != process.starttime {
+                continue;
+            }
+            if pane.is_some() && client.terminal_id.as_deref() == pane {
+                return refuse(&client.session_id, "its tmux pane");
+            }
+            if ancestors.contains(&(process.pid, process.starttime)) {
+                return refuse(&client.session_id, "a process of its agent");
+            }
+            if let Some(own) = &own
+                && own.tty_nr != 0
+                && own.tty_nr == stat.tty_nr
+            {
+                return refuse(&client.session_id, "its agent's terminal");
+            }
+        }
+        Ok(())
     }
 }
 

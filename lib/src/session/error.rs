@@ -85,6 +85,35 @@ pub enum SessionError {
         "the agent of Session {0} did not take the answer: its permission prompt is still on its screen; nothing was recorded"
     )]
     AnswerNotTaken(String),
+    /// An answer named a request that is not the one its Session waits on
+    /// now (answered already, or another came up): nothing was pressed.
+    #[error("request {asked} of Session {session} is not waiting any more: {}; nothing was sent to its agent", match .up { Some(up) => format!("its agent now asks {up}"), None => "its agent asks nothing now".to_owned() })]
+    RequestNotUp {
+        session: String,
+        asked: String,
+        up: Option<String>,
+    },
+    /// The dialog on the screen is not the request's (its next request is
+    /// drawn already, or the page that answers showed another).
+    #[error(
+        "the dialog on the screen of Session {session} is not request {request} (another request is up, or the screen changed since it was shown); nothing was sent to its agent"
+    )]
+    RequestNotOnScreen { session: String, request: String },
+    /// Another answer or reply to the Session is being pressed now.
+    #[error(
+        "another answer to Session {0} is being typed right now; nothing was sent to its agent (look again in a moment)"
+    )]
+    ActionInFlight(String),
+    /// A reply was asked while a dialog is up: typed, it would answer it.
+    #[error(
+        "Session {0} shows a permission dialog, which a reply would answer; nothing was sent to its agent (it now waits for that answer)"
+    )]
+    DialogUp(String),
+    /// The caller runs in a live Session's own terminal.
+    #[error(
+        "an agent cannot answer for the person: this runs in the terminal of Session {0} ({1}); nothing was done: run it from your own terminal, outside any lf session"
+    )]
+    FromSessionsOwnTerminal(String, &'static str),
     #[error("Session {0} has no live agent in a tmux pane to send to")]
     NotLive(String),
     #[error("Session {0} runs a command, not an agent: lf sends nothing to it")]
@@ -139,6 +168,10 @@ impl Domain for SessionError {
             | NoPromptOnScreen(..)
             | NoAlwaysOnPrompt(..)
             | NotLive(..)
+            | RequestNotUp { .. }
+            | RequestNotOnScreen { .. }
+            | ActionInFlight(..)
+            | DialogUp(..)
             | NoAgentToAnswer(..) => ErrorKind::Conflict,
             AnswerNotTaken(..) => ErrorKind::Operational,
             NotInRepository(..)
@@ -146,7 +179,8 @@ impl Domain for SessionError {
             | ArgvNotForAgent(..)
             | NotLaunchedByLf { .. }
             | AlwaysOnlyAllows
-            | AgentActsForPerson { .. } => ErrorKind::Usage,
+            | AgentActsForPerson { .. }
+            | FromSessionsOwnTerminal(..) => ErrorKind::Usage,
         }
     }
 
@@ -162,7 +196,10 @@ impl Domain for SessionError {
             | NotWaitingFor { .. }
             | NoPromptOnScreen(_)
             | NotLive(_)
+            | ActionInFlight(_)
+            | DialogUp(_)
             | NoAgentToAnswer(_) => Arg::Id,
+            RequestNotUp { .. } | RequestNotOnScreen { .. } => Arg::Request,
             NoAlwaysOnPrompt(_) | AlwaysOnlyAllows => Arg::Always,
             NeedsAgent(_) => Arg::Provider,
             ArgvNotForAgent(_) => Arg::Argv,
@@ -185,6 +222,9 @@ impl Domain for SessionError {
             SessionError::NotWaitingFor { session, .. }
             | SessionError::NoPromptOnScreen(session)
             | SessionError::NoAlwaysOnPrompt(session)
+            | SessionError::RequestNotUp { session, .. }
+            | SessionError::RequestNotOnScreen { session, .. }
+            | SessionError::DialogUp(session)
             | SessionError::AnswerNotTaken(session) => Some(
                 Hint::text("see it and answer it there with ").command(Command::SessionOpen {
                     id: session.clone(),

@@ -385,6 +385,16 @@ fn record(
     let work_path = work_path(store, &row, catalog)?;
     let (task_ids, workspace) = checkout(store, &row, catalog)?;
     let attention_since = attention.map(|attention| attention_since(attention, &row));
+    let attention_request = match (attention, &row.request) {
+        (Some(Attention::Approve), Some(request)) => Some(crate::wire::AttentionRequest {
+            id: request.id.to_string(),
+            tool: request.tool.clone(),
+            input: request.input.clone(),
+            cwd: row.cwd.clone(),
+            since: Timestamp(request.since),
+        }),
+        _ => None,
+    };
     let detail = state::detail(
         row.kind,
         row.provider.as_deref(),
@@ -405,6 +415,7 @@ fn record(
         state,
         attention,
         attention_since,
+        attention_request,
         actions: state::actions(&row.id, row.kind, state, row.completed_at),
         ready_summary: row.ready_summary,
         provider: row.provider,

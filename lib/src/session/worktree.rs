@@ -229,10 +229,14 @@ impl Lf {
                 }
             }
         } else {
-            let toplevel = git.start_toplevel()?;
+            // A folder outside any repository has no changes to show: said
+            // as such, not as git's own failure.
+            let toplevel = git
+                .toplevel()?
+                .ok_or_else(|| super::error::SessionError::NotInRepository(row.cwd.clone()))?;
             let status = git.start_status()?;
             let files = git.start_numstat("HEAD", false, &[])?;
-            directory = toplevel.line()?;
+            directory = toplevel.display().to_string();
             (status.status()?, "HEAD".to_owned(), files.numstat()?)
         };
         let against_upstream = base != "HEAD";

@@ -99,7 +99,7 @@ mod tests {
         let lf = Lf::at(Home::at(dir.path().join("home")), Caller::default());
         let (id, run) = conversation(&lf);
         let store = lf.store().unwrap();
-        store.record_permission_prompt(&run, 2).unwrap();
+        store.record_permission_prompt(&run, 2, None).unwrap();
         assert_eq!(owed(&lf, &id), Some(Attention::Approve));
         let tx = store.write().unwrap();
         tx.record_prompt_answered(id.as_str(), 3).unwrap();
@@ -123,7 +123,7 @@ mod tests {
         let (id, run) = conversation(&lf);
         lf.store()
             .unwrap()
-            .record_permission_prompt(&run, 2)
+            .record_permission_prompt(&run, 2, None)
             .unwrap();
         let (holding, held) = std::sync::mpsc::channel();
         let (answered, done) = std::sync::mpsc::channel();

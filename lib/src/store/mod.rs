@@ -17,6 +17,7 @@ mod clients;
 mod events;
 pub mod handoffs;
 mod readonly;
+mod requests;
 pub mod schema;
 mod sessions;
 mod usage;

@@ -285,6 +285,31 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (session_id, day)
     ) STRICT, WITHOUT ROWID;
     "#,
+    // 12: requests (docs/decisions/0032-exact-answers.md): each permission
+    // dialog or question an agent waits on, with the identity lf gives it
+    // when it appears, what its hook said it is for (tool, command or
+    // input), and how it ended. At most one is open per Session: agents
+    // show queued dialogs one at a time, and a new one ends the one
+    // before. A Session that waited on a prompt before this version gets
+    // a request that names nothing (answered by what its screen shows).
+    r#"
+    CREATE TABLE requests (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        run_id TEXT NOT NULL,
+        tool TEXT,
+        input TEXT,
+        since INTEGER NOT NULL,
+        ended_at INTEGER,
+        outcome TEXT CHECK (outcome IN
+            ('allowed', 'allowed_always', 'denied', 'answered', 'superseded', 'ended'))
+    ) STRICT;
+    CREATE UNIQUE INDEX requests_open ON requests (session_id) WHERE ended_at IS NULL;
+    INSERT INTO requests (id, session_id, run_id, since)
+        SELECT 'req-' || lower(substr(hex(randomblob(13)), 1, 26)), id, current_run_id,
+               COALESCE(permission_at, updated_at)
+        FROM sessions WHERE permission_pending = 1 AND completed_at IS NULL;
+    "#,
 ];
 
 /// The version whose migration records the launcher of each Run.

@@ -52,6 +52,8 @@ pub struct SessionRow {
     /// (an end without an outcome is a lost terminal), and the launcher
     /// (`lf-serve`) that served it.
     pub launch: LaunchRecord,
+    /// The request its agent waits on, while it waits on one.
+    pub request: Option<crate::request::RequestRow>,
 }
 
 /// What the store knows of the current Run's launch, for `state::lost`.
@@ -69,10 +71,11 @@ pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source,
     s.permission_pending, s.created_at, s.updated_at, s.completed_at, r.outcome, \
     f.name, f.finished, f.current_run_id, f.pending_session_id, s.ready_superseded, \
     s.ready_at, s.permission_at, s.turn_completed_at, s.seen_state, r.started_at, r.ended_at, \
-    r.launcher_boot_id, r.launcher_pid, r.launcher_starttime";
+    r.launcher_boot_id, r.launcher_pid, r.launcher_starttime, q.id, q.tool, q.input, q.since";
 
 pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
-    LEFT JOIN flows f ON f.id = s.flow_id";
+    LEFT JOIN flows f ON f.id = s.flow_id LEFT JOIN requests q ON q.session_id = s.id \
+    AND q.ended_at IS NULL AND s.permission_pending = 1 AND q.run_id = s.current_run_id";
 
 /// What a listing asks of the database: the conditions SQL can decide
 /// (the rules decide the rest, row by row), and where the page starts.
@@ -196,6 +199,15 @@ impl SessionRow {
                     }),
                     _ => None,
                 },
+            },
+            request: match row.get::<_, Option<crate::ids::RequestId>>(38)? {
+                Some(id) => Some(crate::request::RequestRow {
+                    id,
+                    tool: text(39)?,
+                    input: text(40)?,
+                    since: row.get(41)?,
+                }),
+                None => None,
             },
         })
     }
@@ -615,16 +627,6 @@ impl Store {
         tx.commit()
     }
 
-    /// A tool of the Run's agent ran: any permission it waited on was
-    /// answered.
-    pub fn record_tool_finished(&self, run: &str, now: i64) -> Result<()> {
-        self.execute_write(
-            "UPDATE sessions SET permission_pending = 0, updated_at = ?2 \
-             WHERE current_run_id = ?1 AND completed_at IS NULL AND permission_pending = 1",
-            params![run, now],
-        )
-    }
-
     /// The Run's agent confirmed its conversation for this launch; a
     /// start-up dialog it waited on was answered.
     pub fn confirm_start(&self, run: &str, now: i64) -> Result<()> {
@@ -716,13 +718,6 @@ impl Store {
     /// next open starts a new attempt instead of repeating it.
     pub fn mark_resume_failed(&self, run: &str) -> Result<()> {
         self.execute_write("UPDATE runs SET resume_failed = 1 WHERE id = ?1", [run])
-    }
-
-    /// Record that a Run's agent waits on a permission prompt.
-    pub fn record_permission_prompt(&self, run: &str, now: i64) -> Result<()> {
-        let tx = self.write()?;
-        set_pending(&tx, run, true, now)?;
-        tx.commit()
     }
 
     /// The provider says its conversation ended (the person quit it):
@@ -1087,7 +1082,7 @@ pub(super) fn record_turn_in(
 
 /// Set whether the open Session whose current Run this is waits on the
 /// person (a permission prompt or a start-up dialog).
-fn set_pending(conn: &rusqlite::Connection, run: &str, pending: bool, now: i64) -> Result<()> {
+pub(super) fn set_pending(conn: &rusqlite::Connection, run: &str, pending: bool, now: i64) -> Result<()> {
     conn.execute(
         "UPDATE sessions SET permission_pending = ?3, updated_at = ?2, \
          permission_at = CASE WHEN NOT ?3 THEN NULL WHEN permission_pending = 1 THEN permission_at \

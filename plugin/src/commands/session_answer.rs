@@ -18,12 +18,14 @@ impl SimplePluginCommand for SessionAnswer {
     }
 
     fn description(&self) -> &str {
-        "Allow or deny a session's permission prompt; return its record."
+        "Allow or deny the request a session's agent waits on; return its record."
     }
 
     fn extra_description(&self) -> &str {
-        "Only when the session waits for exactly that (attention approve) and its agent's dialog \
-is on its screen: a prompt already answered (here or at its terminal), an agent that is working, \
+        "Only the request you saw: --request (its attention_request.id) is answered only while \
+that exact request is up and its own dialog is on the agent's screen; without it, the one \
+request up. Agents queue their dialogs (parallel tool calls): the answer reaches one dialog, \
+never the next. A request already answered (here or at its terminal), an agent that is working, \
 a completed session or one with no live agent in a tmux pane is refused (lf::conflict) and no \
 key is pressed. The keys are the agent's own for its dialog (Claude Code: 1, 2, Esc; Codex: y, p or a, \
 Esc; Gemini CLI: 1, 2, Esc; OpenCode: Enter, Right Enter Enter, Esc). --always allows the like of it from now on, where the dialog offers that. lf watch \
@@ -47,6 +49,12 @@ shows it as an answered event, naming who gave it."
                 "With allow: do not ask again for the like of it (where the dialog offers that).",
                 None,
             )
+            .named(
+                "request",
+                SyntaxShape::String,
+                "Answer only this request (req-…, its attention_request.id): refused if another is up.",
+                None,
+            )
             .input_output_type(Type::Nothing, Type::record())
             .category(Category::Custom("lf".into()))
     }
@@ -64,8 +72,8 @@ shows it as an answered event, naming who gave it."
                 result: None,
             },
             Example {
-                example: "lf sessions --attention | where attention == approve | each { |s| lf session answer $s.id allow --always }",
-                description: "Allow every waiting prompt, and the like of each from now on",
+                example: "lf sessions --attention | where attention == approve | each { |s| lf session answer $s.id allow --request $s.attention_request.id }",
+                description: "Allow each waiting request you just listed, and only that one",
                 result: None,
             },
         ]
@@ -81,13 +89,19 @@ shows it as an answered event, naming who gave it."
         let id: Spanned<String> = call.req(0).map_err(shell)?;
         let word: Spanned<String> = call.req(1).map_err(shell)?;
         let always = call.has_flag("always").map_err(shell)?;
+        let request: Option<Spanned<String>> = call.get_flag("request").map_err(shell)?;
         let args = [
             (Arg::Id, id.span),
             (Arg::Answer, word.span),
             (Arg::Always, call.head),
+            (Arg::Request, request.as_ref().map_or(call.head, |r| r.span)),
         ];
+        let seen = lf::session::act::Seen {
+            request: request.as_ref().map(|r| r.item.as_str()),
+            dialog: None,
+        };
         let answered = match Answer::parse(&word.item, always) {
-            Ok(answer) => open(engine, call.head)?.answer_prompt(&id.item, answer),
+            Ok(answer) => open(engine, call.head)?.answer_prompt(&id.item, answer, seen),
             Err(error) => Err(error),
         };
         shown(engine, call, &args, answered)

@@ -216,7 +216,7 @@ mod seeding {
             .record_turn(run_of(FLAKY), Turn::Completed, later)
             .expect("the flaky test's turn");
         store
-            .record_permission_prompt(run_of(DATABASE), later)
+            .record_permission_prompt(run_of(DATABASE), later, None)
             .expect("the database's prompt");
         store
             .complete_session(OLD, later)

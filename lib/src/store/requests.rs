@@ -1,0 +1,195 @@
+//! The store's side of requests (`crate::request`): a permission prompt
+//! opens one, a tool's end or an answer ends it. At most one is open per
+//! Session (the unique index `requests_open`), and it is up only while its
+//! Session waits on a prompt (`permission_pending`) in the Run that asked:
+//! whatever else ends the wait (a turn, a new launch, completion) ends
+//! the request with it, as the listing's join reads it, and the next
+//! request to open closes it in the store too.
+
+use super::sessions::set_pending;
+use super::{Store, Write, optional};
+use crate::Result;
+use crate::ids::RequestId;
+use crate::request::{Asked, RequestRow};
+use crate::wire::Answered;
+use rusqlite::{Connection, params};
+
+/// How a request ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// Answered through lf.
+    By(Answered),
+    /// Its tool ran (the person answered at the terminal, or lf did).
+    Answered,
+    /// The agent asked something else before it ended.
+    Superseded,
+}
+
+impl Ended {
+    fn as_str(self) -> &'static str {
+        match self {
+            Ended::By(Answered::Allowed) => "allowed",
+            Ended::By(Answered::AllowedAlways) => "allowed_always",
+            Ended::By(Answered::Denied) => "denied",
+            Ended::By(Answered::Sent) | Ended::Answered => "answered",
+            Ended::Superseded => "superseded",
+        }
+    }
+}
+
+/// The open Session whose current Run this is, and whether it waits on
+/// a prompt.
+fn session_of(conn: &Connection, run: &str) -> Result<Option<(String, bool)>> {
+    optional(conn.query_row(
+        "SELECT id, permission_pending FROM sessions WHERE current_run_id = ?1 AND completed_at IS NULL",
+        [run],
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    ))
+}
+
+/// The request open in the store for a Session, up or not.
+fn open_in(conn: &Connection, session: &str) -> Result<Option<(RequestRow, String)>> {
+    optional(conn.query_row(
+        "SELECT id, tool, input, since, run_id FROM requests WHERE session_id = ?1 AND ended_at IS NULL",
+        [session],
+        |row| {
+            Ok((
+                RequestRow {
+                    id: row.get(0)?,
+                    tool: row.get(1)?,
+                    input: row.get(2)?,
+                    since: row.get(3)?,
+                },
+                row.get(4)?,
+            ))
+        },
+    ))
+}
+
+fn end(conn: &Connection, id: &RequestId, how: Ended, now: i64) -> Result<bool> {
+    Ok(conn.execute(
+        "UPDATE requests SET ended_at = ?2, outcome = ?3 WHERE id = ?1 AND ended_at IS NULL",
+        params![id, now, how.as_str()],
+    )? == 1)
+}
+
+/// The request a Session waits on now: open, of its current Run, while
+/// the Session waits on a prompt.
+fn up_in(conn: &Connection, session: &str) -> Result<Option<RequestRow>> {
+    optional(conn.query_row(
+        "SELECT q.id, q.tool, q.input, q.since FROM requests q JOIN sessions s ON s.id = q.session_id \
+         WHERE q.session_id = ?1 AND q.ended_at IS NULL AND s.permission_pending = 1 \
+         AND q.run_id = s.current_run_id AND s.completed_at IS NULL",
+        [session],
+        |row| {
+            Ok(RequestRow {
+                id: row.get(0)?,
+                tool: row.get(1)?,
+                input: row.get(2)?,
+                since: row.get(3)?,
+            })
+        },
+    ))
+}
+
+impl Store {
+    /// A Run's agent waits on a permission prompt. A prompt whose hook
+    /// says what it is for is a new request (the one before it, if any,
+    /// was answered at the terminal or is superseded); one that says
+    /// nothing (a reminder, Claude's Notification) is the request already
+    /// up, or a new one when none is.
+    pub fn record_permission_prompt(
+        &self,
+        run: &str,
+        now: i64,
+        asked: Option<&Asked>,
+    ) -> Result<()> {
+        let tx = self.write()?;
+        if let Some((session, pending)) = session_of(&tx, run)? {
+            let open = open_in(&tx, &session)?;
+            let up = open
+                .as_ref()
+                .filter(|(_, of)| pending && of.as_str() == run);
+            if asked.is_some() || up.is_none() {
+                if let Some((stale, _)) = &open {
+                    end(&tx, &stale.id, Ended::Superseded, now)?;
+                }
+                tx.execute(
+                    "INSERT INTO requests (id, session_id, run_id, tool, input, since) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![
+                        RequestId::new(),
+                        session,
+                        run,
+                        asked.map(|a| a.tool.as_str()),
+                        asked.map(|a| a.input.as_str()),
+                        now
+                    ],
+                )?;
+            }
+            set_pending(&tx, run, true, now)?;
+        }
+        tx.commit()
+    }
+
+    /// A tool of the Run's agent ran: the request it waited on was
+    /// answered. A tool its hook names that is not the request up (an
+    /// earlier call of a parallel batch) leaves that request up.
+    pub fn record_tool_finished(
+        &self,
+        run: &str,
+        now: i64,
+        finished: Option<&Asked>,
+    ) -> Result<()> {
+        let tx = self.write()?;
+        if let Some((session, true)) = session_of(&tx, run)? {
+            let up = up_in(&tx, &session)?;
+            let other = match (&up, finished) {
+                (Some(up), Some(finished)) => {
+                    up.tool.as_deref().is_some_and(|tool| tool != finished.tool)
+                        || up.input.as_deref().is_some_and(|input| input != finished.input)
+                }
+                _ => false,
+            };
+            if !other {
+                if let Some(up) = &up {
+                    end(&tx, &up.id, Ended::Answered, now)?;
+                }
+                set_pending(&tx, run, false, now)?;
+            }
+        }
+        tx.commit()
+    }
+
+    /// The request a Session waits on now, if any.
+    pub(crate) fn request_up(&self, session: &str) -> Result<Option<RequestRow>> {
+        up_in(self.conn(), session)
+    }
+}
+
+impl Write<'_> {
+    /// The request a Session waits on now, read in this transaction.
+    pub(crate) fn request_up(&self, session: &str) -> Result<Option<RequestRow>> {
+        up_in(self, session)
+    }
+
+    /// The request was answered through lf: it ends, and the Session no
+    /// longer waits on a prompt unless another request is up already (its
+    /// agent asked the next while the answer was pressed).
+    pub(crate) fn record_request_answered(
+        &self,
+        session: &str,
+        request: &RequestId,
+        answered: Answered,
+        now: i64,
+    ) -> Result<()> {
+        let was_up = self
+            .request_up(session)?
+            .is_some_and(|up| &up.id == request);
+        end(self, request, Ended::By(answered), now)?;
+        if was_up {
+            self.record_prompt_answered(session, now)?;
+        }
+        Ok(())
+    }
+}
