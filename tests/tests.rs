@@ -6,6 +6,8 @@ mod util;
 
 /// lf-session-active: live processes attributed by exact evidence.
 mod active;
+/// Exact answers: each answer reaches the one request the person saw (the stand-in Claude's queued dialogs).
+mod answer;
 /// --help, --version, exit codes, error formats, closed and full stdout.
 mod edges;
 /// lf-flow: reviews of flow positions, their occurrence and feedback.

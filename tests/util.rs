@@ -193,7 +193,7 @@ pub struct Ran {
 }
 
 impl Ran {
-    fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         format!(
             "argv: {:?}\nexit: {:?}\nstdout:\n{}\nstderr:\n{}",
             self.argv, self.code, self.stdout, self.stderr

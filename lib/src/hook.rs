@@ -135,7 +135,9 @@ impl Call<'_> {
             HookEvent::PermissionPrompt(asked) => {
                 store.record_permission_prompt(run, now, asked.as_ref())?
             }
-            HookEvent::ToolFinished(asked) => store.record_tool_finished(run, now, asked.as_ref())?,
+            HookEvent::ToolFinished(asked) => {
+                store.record_tool_finished(run, now, asked.as_ref())?
+            }
             HookEvent::SessionEnded => store.record_session_end(run, now)?,
             HookEvent::Ignored => {}
             HookEvent::Unknown(what) => {

@@ -55,7 +55,14 @@ impl Asked {
     /// object as JSON.
     pub fn from_tool_input(tool: &str, input: Option<&serde_json::Value>) -> Option<Asked> {
         const FIELDS: [&str; 8] = [
-            "command", "cmd", "file_path", "path", "url", "pattern", "prompt", "plan",
+            "command",
+            "cmd",
+            "file_path",
+            "path",
+            "url",
+            "pattern",
+            "prompt",
+            "plan",
         ];
         let text = match input {
             None | Some(serde_json::Value::Null) => String::new(),
@@ -64,15 +71,13 @@ impl Asked {
                 .iter()
                 .find_map(|field| match &value[*field] {
                     serde_json::Value::String(text) => Some(text.clone()),
-                    serde_json::Value::Array(parts) if parts.iter().all(|p| p.is_string()) => {
-                        Some(
-                            parts
-                                .iter()
-                                .filter_map(|p| p.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" "),
-                        )
-                    }
+                    serde_json::Value::Array(parts) if parts.iter().all(|p| p.is_string()) => Some(
+                        parts
+                            .iter()
+                            .filter_map(|p| p.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ),
                     _ => None,
                 })
                 .unwrap_or_else(|| value.to_string()),
@@ -141,7 +146,10 @@ impl Dialog {
     /// Whether this dialog is the one `request` names: it shows the
     /// request's input, when its hook named one.
     pub fn is_for(&self, request: &RequestRow) -> bool {
-        request.input.as_deref().is_none_or(|input| self.shows(input))
+        request
+            .input
+            .as_deref()
+            .is_none_or(|input| self.shows(input))
     }
 }
 
@@ -204,10 +212,15 @@ mod tests {
         screen[7] = " git push --force-with-lease origin".into();
         screen.insert(8, " feature/very-long && ./deploy.sh".into());
         let dialog = Dialog::at(&screen, 11);
-        assert!(dialog.shows("git push --force-with-lease origin feature/very-long && ./deploy.sh"));
+        assert!(
+            dialog.shows("git push --force-with-lease origin feature/very-long && ./deploy.sh")
+        );
         let mut next = lines(&CLAUDE);
         next[5] = " make file 1".into();
-        assert_ne!(Dialog::at(&next, 10).digest(), Dialog::at(&lines(&CLAUDE), 10).digest());
+        assert_ne!(
+            Dialog::at(&next, 10).digest(),
+            Dialog::at(&lines(&CLAUDE), 10).digest()
+        );
     }
 
     #[test]

@@ -411,7 +411,9 @@ mod tests {
         std::fs::create_dir(&folder).unwrap();
         let argv = ["sh".to_owned(), "-c".to_owned(), "cat; sleep 30".to_owned()];
         tmux.new_session("semi", &folder, &[], &argv).unwrap();
-        let output = tmux.output(&["display-message", "-p", "-t", "=semi:", "#{pane_id}"]).unwrap();
+        let output = tmux
+            .output(&["display-message", "-p", "-t", "=semi:", "#{pane_id}"])
+            .unwrap();
         let pane = PaneId::parse(String::from_utf8_lossy(&output.stdout).trim()).unwrap();
         tmux.type_text(&pane, "ends with semicolon;").unwrap();
         tmux.type_text(&pane, "\\;").unwrap();
@@ -425,8 +427,19 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(20));
         };
         assert!(shown.contains("ends with semicolon;\\;"), "{shown}");
-        let output = tmux.output(&["display-message", "-p", "-t", "=semi:", "#{pane_current_path}"]).unwrap();
-        assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), folder.canonicalize().unwrap().display().to_string());
+        let output = tmux
+            .output(&[
+                "display-message",
+                "-p",
+                "-t",
+                "=semi:",
+                "#{pane_current_path}",
+            ])
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout).trim(),
+            folder.canonicalize().unwrap().display().to_string()
+        );
     }
 
     #[test]

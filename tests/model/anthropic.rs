@@ -186,12 +186,15 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
             }
             text_delta(stream, " … done.") && block_stop(stream, 0)
         }
-        Reply::Run(command) => tool_use(
-            stream,
-            index,
-            "Bash",
-            &json!({"command": command, "description": "Run the requested command"}),
-        ),
+        Reply::Run(commands) => commands.split(" || ").enumerate().all(|(block, command)| {
+            tool_use_block(
+                stream,
+                index,
+                block,
+                "Bash",
+                &json!({"command": command, "description": format!("Run the requested command {block}")}),
+            )
+        }),
     };
     if !stop_reason {
         return;
@@ -217,19 +220,31 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, model: &s
 
 /// One tool call, its input streamed as JSON.
 fn tool_use(stream: &mut TcpStream, index: usize, name: &str, input: &Value) -> bool {
+    tool_use_block(stream, index, 0, name, input)
+}
+
+/// The tool call of content block `block` (a message's calls are made in
+/// parallel).
+fn tool_use_block(
+    stream: &mut TcpStream,
+    index: usize,
+    block: usize,
+    name: &str,
+    input: &Value,
+) -> bool {
     event(
         stream,
         "content_block_start",
-        &json!({"type": "content_block_start", "index": 0, "content_block": {
-            "type": "tool_use", "id": format!("toolu_fake_{index}"), "name": name, "input": {}
+        &json!({"type": "content_block_start", "index": block, "content_block": {
+            "type": "tool_use", "id": format!("toolu_fake_{index}_{block}"), "name": name, "input": {}
         }}),
     ) && event(
         stream,
         "content_block_delta",
-        &json!({"type": "content_block_delta", "index": 0, "delta": {
+        &json!({"type": "content_block_delta", "index": block, "delta": {
             "type": "input_json_delta", "partial_json": input.to_string()
         }}),
-    ) && block_stop(stream, 0)
+    ) && block_stop(stream, block)
 }
 
 fn text_block(stream: &mut TcpStream, text: &str) -> bool {

@@ -116,7 +116,8 @@ impl Sent {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
     Text(String),
-    /// Call the shell tool with this command.
+    /// Call the shell tool with this command; with ` || ` between
+    /// commands, one call each, in parallel (Claude's queued dialogs).
     Run(String),
     /// Stream a few words, stall this long, then finish.
     Slow(Duration),

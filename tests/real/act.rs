@@ -239,3 +239,150 @@ fn codex_a_reply_sent_from_afar_is_submitted_with_paste_bursts_detected() {
         std::fs::write(&config, text.replace("disable_paste_burst = true\n", "")).unwrap();
     }));
 }
+
+/// Wait until Claude's dialog for `command` is on the screen.
+fn wait_dialog(env: &Env, pane: &str, command: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let shown = env.capture_visible(pane);
+        let dialog = shown
+            .rsplit("Do you want to proceed?")
+            .nth(1)
+            .is_some_and(|above| above.lines().rev().take(4).any(|l| l.contains(command)));
+        if dialog {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no dialog for {command:?}:\n{shown}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+}
+
+/// The request a Session waits on, once it is the one for `input`.
+fn wait_request(env: &Env, id: &str, input: &str) -> lf::wire::AttentionRequest {
+    let record = wait_record(env, id, &format!("a request for {input:?}"), 30, |record| {
+        record
+            .attention_request
+            .as_ref()
+            .is_some_and(|request| request.input.as_deref() == Some(input))
+    });
+    assert_eq!(record.attention, Some(Attention::Approve), "{record:#?}");
+    record.attention_request.unwrap()
+}
+
+/// Issue 34: two parallel tool calls are two dialogs, one after the other
+/// (Claude draws the second about 0.1 s after the first is answered). One
+/// allow approves exactly the first; the second is then a request of its
+/// own; an answer naming the first is refused with nothing pressed; a
+/// deny refuses exactly the second.
+#[test]
+fn claude_queued_dialogs_are_answered_one_request_at_a_time() {
+    let (model, env, record, pane) = started("claude");
+    let repo = env.mkdir("repo");
+    ask_permission(
+        &env,
+        &model,
+        &record,
+        &pane,
+        "[run: touch one.txt || touch two.txt] Make two files",
+    );
+    let first = wait_request(&env, &record.id, "touch one.txt");
+    assert_eq!(first.tool.as_deref(), Some("Bash"));
+    assert_eq!(first.cwd, record.cwd);
+    env.run(
+        "lf-session-answer",
+        &[&record.id, "allow", "--request", &first.id],
+    )
+    .ok();
+    wait_file(&repo.join("one.txt"), 20);
+    let second = wait_request(&env, &record.id, "touch two.txt");
+    assert_ne!(second.id, first.id);
+    wait_dialog(&env, &pane, "touch two.txt");
+    assert!(
+        !repo.join("two.txt").exists(),
+        "the second was approved too"
+    );
+    // A stale answer (the page or terminal that still showed the first).
+    env.attempt(
+        "lf-session-answer",
+        &[&record.id, "allow", "--request", &first.id],
+    )
+    .fails_with(4, "request_not_up");
+    wait_dialog(&env, &pane, "touch two.txt");
+    env.run(
+        "lf-session-answer",
+        &[&record.id, "deny", "--request", &second.id],
+    )
+    .ok();
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        20,
+    );
+    assert!(!repo.join("two.txt").exists());
+    assert_eq!(
+        answered(&env, &record.id),
+        [
+            ("approve".to_owned(), "allowed".to_owned()),
+            ("approve".to_owned(), "denied".to_owned())
+        ]
+    );
+}
+
+/// Issue 34: the request answered at the terminal first: an answer
+/// naming it (a stale page, a second tap) is refused, nothing pressed,
+/// even while the next dialog reads the same to a glance.
+#[test]
+fn claude_a_request_answered_at_the_terminal_is_not_answered_again() {
+    let (model, env, record, pane) = started("claude");
+    let repo = env.mkdir("repo");
+    ask_permission(
+        &env,
+        &model,
+        &record,
+        &pane,
+        "[run: echo one > one.txt || rm -f keep.txt] Two commands",
+    );
+    std::fs::write(repo.join("keep.txt"), "important").unwrap();
+    let first = wait_request(&env, &record.id, "echo one > one.txt");
+    // The person presses 1 at the terminal, again only until the first
+    // command ran (a key after that would be the second dialog's).
+    wait_screen(&env, &pane, "Do you want to proceed?", 20);
+    press_until(&env, &pane, "1", 2, 30, "the first command running", || {
+        repo.join("one.txt").exists()
+    });
+    wait_dialog(&env, &pane, "rm -f keep.txt");
+    let refused = env.attempt(
+        "lf-session-answer",
+        &[&record.id, "allow", "--request", &first.id],
+    );
+    let error = refused.error_json().error;
+    assert!(
+        refused.code == Some(4)
+            && ["request_not_up", "request_not_on_screen"].contains(&error.as_str()),
+        "{}",
+        refused.describe()
+    );
+    assert!(
+        repo.join("keep.txt").exists(),
+        "the next request was approved"
+    );
+    let second = wait_request(&env, &record.id, "rm -f keep.txt");
+    env.run(
+        "lf-session-answer",
+        &[&record.id, "deny", "--request", &second.id],
+    )
+    .ok();
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        20,
+    );
+    assert!(repo.join("keep.txt").exists());
+}

@@ -387,10 +387,12 @@ fn request(shown: &Shown, csrf: &str) -> Markup {
         };
     };
     let provider = record.provider.as_deref().map(Provider::parse);
-    let dialog = shown
-        .dialog
-        .as_ref()
-        .filter(|dialog| request.input.as_deref().is_none_or(|input| dialog.shows(input)));
+    let dialog = shown.dialog.as_ref().filter(|dialog| {
+        request
+            .input
+            .as_deref()
+            .is_none_or(|input| dialog.shows(input))
+    });
     let always = match (provider, dialog) {
         (Some(Ok(provider)), Some(dialog)) => provider.always_rule(dialog),
         _ => None,

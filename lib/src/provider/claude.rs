@@ -797,7 +797,11 @@ mod tests {
             );
         }
         for kind in ANSWERED {
-            assert_eq!(notification(kind), Ok(HookEvent::ToolFinished(None)), "{kind}");
+            assert_eq!(
+                notification(kind),
+                Ok(HookEvent::ToolFinished(None)),
+                "{kind}"
+            );
         }
         assert!(matches!(
             notification("brand_new_dialog"),

@@ -625,7 +625,10 @@ mod tests {
             parse("PermissionRequest", "").event,
             HookEvent::PermissionPrompt(None)
         );
-        assert_eq!(parse("PostToolUse", "").event, HookEvent::ToolFinished(None));
+        assert_eq!(
+            parse("PostToolUse", "").event,
+            HookEvent::ToolFinished(None)
+        );
         assert!(matches!(parse("PreToolUse", "").event, HookEvent::Ignored));
         for bad in [
             "",

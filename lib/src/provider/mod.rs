@@ -374,7 +374,7 @@ impl Provider {
         if !self.shows_permission_prompt(lines) {
             return None;
         }
-        let first_option = lines.iter().position(|line| {
+        let first_option = lines.iter().rposition(|line| {
             options(std::slice::from_ref(line)).any(|(number, _)| number == "1")
                 || line.contains("Allow once")
         })?;

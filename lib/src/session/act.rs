@@ -80,7 +80,11 @@ impl Lf {
         // A dialog that came with no hook (the turn ended, then the agent
         // asked): a reply typed now would answer it. The Session waits on
         // that dialog from now on.
-        if target.provider.dialog(&screen(&tmux, &target.pane)?).is_some() {
+        if target
+            .provider
+            .dialog(&screen(&tmux, &target.pane)?)
+            .is_some()
+        {
             store.record_permission_prompt(&run, now_micros(), None)?;
             return Err(SessionError::DialogUp(short(&target.row.id)).into());
         }
@@ -125,11 +129,23 @@ impl Lf {
         let store = self.store()?;
         let up = {
             let tx = store.write()?;
-            require_owed(&tx, id, Attention::Approve)?;
-            tx.request_up(id.as_str())?
+            match (require_owed(&tx, id, Attention::Approve), &asked) {
+                (Ok(_), _) => tx.request_up(id.as_str())?,
+                // The request named was answered (or the agent moved on):
+                // said of that request.
+                (Err(_), Some(asked)) => {
+                    return Err(SessionError::RequestNotUp {
+                        session: short(id),
+                        asked: asked.to_string(),
+                        up: None,
+                    }
+                    .into());
+                }
+                (Err(refused), None) => return Err(refused),
+            }
         };
-        let up = match (up, asked) {
-            (Some(up), Some(asked)) if up.id != asked => {
+        let up = match (up, &asked) {
+            (Some(up), Some(asked)) if &up.id != asked => {
                 return Err(SessionError::RequestNotUp {
                     session: short(id),
                     asked: asked.to_string(),
@@ -141,10 +157,20 @@ impl Lf {
             // A start-up dialog (no request): nothing lf answers.
             (None, _) => return Err(SessionError::NoPromptOnScreen(short(id)).into()),
         };
+        let not_on_screen = || -> crate::Error {
+            match &asked {
+                Some(_) => SessionError::RequestNotOnScreen {
+                    session: short(id),
+                    request: up.id.to_string(),
+                },
+                None => SessionError::NoPromptOnScreen(short(id)),
+            }
+            .into()
+        };
         let dialog = target
             .provider
             .dialog(&screen(&tmux, &target.pane)?)
-            .ok_or_else(|| SessionError::NoPromptOnScreen(short(id)))?;
+            .ok_or_else(not_on_screen)?;
         if !dialog.is_for(&up) || seen.dialog.is_some_and(|shown| shown != dialog.digest()) {
             return Err(SessionError::RequestNotOnScreen {
                 session: short(id),
@@ -181,7 +207,11 @@ impl Lf {
     ) -> Result<()> {
         let tmux = self.caller.tmux();
         let shown = || -> Result<bool> {
-            Ok(target.provider.dialog(&screen(&tmux, &target.pane)?).as_ref() == Some(dialog))
+            Ok(target
+                .provider
+                .dialog(&screen(&tmux, &target.pane)?)
+                .as_ref()
+                == Some(dialog))
         };
         let mut pressed = Instant::now();
         tmux.press(&target.pane, keys)?;

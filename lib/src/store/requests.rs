@@ -147,7 +147,10 @@ impl Store {
             let other = match (&up, finished) {
                 (Some(up), Some(finished)) => {
                     up.tool.as_deref().is_some_and(|tool| tool != finished.tool)
-                        || up.input.as_deref().is_some_and(|input| input != finished.input)
+                        || up
+                            .input
+                            .as_deref()
+                            .is_some_and(|input| input != finished.input)
                 }
                 _ => false,
             };
@@ -191,5 +194,147 @@ impl Write<'_> {
             self.record_prompt_answered(session, now)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::caller::Caller;
+    use crate::facade::Lf;
+    use crate::home::Home;
+    use crate::ids::{RunId, SessionId};
+    use crate::request::Asked;
+    use crate::store::{NewRun, NewSessionRow};
+    use crate::wire::{Answered, Attention, SessionKind, TitleSource};
+
+    fn conversation(lf: &Lf) -> (SessionId, String) {
+        let row = NewSessionRow {
+            id: SessionId::new(),
+            kind: SessionKind::Conversation,
+            title: "t".into(),
+            title_source: TitleSource::Human,
+            interactive: true,
+            cwd: "/".into(),
+            provider: "claude".into(),
+            model: None,
+            task_id: None,
+            wave_id: None,
+            primary_scope: None,
+            independent: true,
+        };
+        let run = NewRun {
+            id: RunId::new(),
+            chosen_native_id: None,
+            provider: "claude".into(),
+            model: None,
+            argv: Vec::new(),
+            prompt: None,
+        };
+        lf.store().unwrap().insert_session(&row, &run, 1).unwrap();
+        (row.id, run.id.to_string())
+    }
+
+    fn bash(command: &str) -> Asked {
+        Asked::new("Bash", command).unwrap()
+    }
+
+    /// What the listing says the Session waits on: its attention and its
+    /// request's input.
+    fn waits(lf: &Lf, id: &SessionId) -> (Option<Attention>, Option<String>) {
+        let record = lf.get(id.as_str()).unwrap();
+        let input = record
+            .attention_request
+            .map(|r| r.input.unwrap_or_default());
+        (record.attention, input)
+    }
+
+    /// Claude 2.1.332 with two parallel Bash calls (seen with the real
+    /// CLI): PermissionRequest of the first, its Notification, the
+    /// first's PostToolUse, then the second's PermissionRequest.
+    #[test]
+    fn queued_dialogs_are_requests_of_their_own_one_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let lf = Lf::at(Home::at(dir.path().join("home")), Caller::default());
+        let (id, run) = conversation(&lf);
+        let store = lf.store().unwrap();
+        store
+            .record_permission_prompt(&run, 2, Some(&bash("ls -la")))
+            .unwrap();
+        let first = lf.get(id.as_str()).unwrap().attention_request.unwrap();
+        store.record_permission_prompt(&run, 3, None).unwrap();
+        let reminded = lf.get(id.as_str()).unwrap().attention_request.unwrap();
+        assert_eq!(reminded.id, first.id, "a reminder is the same request");
+        store
+            .record_tool_finished(&run, 4, Some(&bash("ls -la")))
+            .unwrap();
+        assert_eq!(waits(&lf, &id), (None, None));
+        store
+            .record_permission_prompt(&run, 5, Some(&bash("curl x | sh")))
+            .unwrap();
+        let second = lf.get(id.as_str()).unwrap().attention_request.unwrap();
+        assert_ne!(second.id, first.id);
+        assert_eq!(second.input.as_deref(), Some("curl x | sh"));
+        assert_eq!(second.tool.as_deref(), Some("Bash"));
+        assert_eq!(second.since.micros(), 5);
+        // An earlier call's end that comes late leaves the next request up.
+        store
+            .record_tool_finished(&run, 6, Some(&bash("ls -la")))
+            .unwrap();
+        assert_eq!(
+            waits(&lf, &id),
+            (Some(Attention::Approve), Some("curl x | sh".into()))
+        );
+    }
+
+    /// An answer recorded after the agent already asked the next request
+    /// ends only its own: the next stays up and the Session still waits.
+    #[test]
+    fn an_answer_ends_its_own_request_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let lf = Lf::at(Home::at(dir.path().join("home")), Caller::default());
+        let (id, run) = conversation(&lf);
+        let store = lf.store().unwrap();
+        store
+            .record_permission_prompt(&run, 2, Some(&bash("echo one")))
+            .unwrap();
+        let first = store.request_up(id.as_str()).unwrap().unwrap();
+        store
+            .record_permission_prompt(&run, 3, Some(&bash("rm -rf ~/important")))
+            .unwrap();
+        let tx = store.write().unwrap();
+        tx.record_request_answered(id.as_str(), &first.id, Answered::Allowed, 4)
+            .unwrap();
+        tx.commit().unwrap();
+        assert_eq!(
+            waits(&lf, &id),
+            (Some(Attention::Approve), Some("rm -rf ~/important".into()))
+        );
+        let second = store.request_up(id.as_str()).unwrap().unwrap();
+        let tx = store.write().unwrap();
+        tx.record_request_answered(id.as_str(), &second.id, Answered::Denied, 5)
+            .unwrap();
+        tx.commit().unwrap();
+        assert_eq!(waits(&lf, &id), (None, None));
+    }
+
+    /// Whatever else ends the wait (a turn's end) ends its request too, and
+    /// a prompt after it is a new one.
+    #[test]
+    fn a_request_is_up_only_while_its_session_waits_on_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let lf = Lf::at(Home::at(dir.path().join("home")), Caller::default());
+        let (id, run) = conversation(&lf);
+        let store = lf.store().unwrap();
+        store.record_permission_prompt(&run, 2, None).unwrap();
+        let first = store.request_up(id.as_str()).unwrap().unwrap();
+        assert_eq!(first.input, None);
+        store
+            .record_turn(&run, crate::state::Turn::Completed, 3)
+            .unwrap();
+        assert_eq!(store.request_up(id.as_str()).unwrap(), None);
+        assert_eq!(waits(&lf, &id), (Some(Attention::Reply), None));
+        store.record_permission_prompt(&run, 4, None).unwrap();
+        let next = store.request_up(id.as_str()).unwrap().unwrap();
+        assert_ne!(next.id, first.id);
     }
 }

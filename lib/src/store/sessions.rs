@@ -1082,7 +1082,12 @@ pub(super) fn record_turn_in(
 
 /// Set whether the open Session whose current Run this is waits on the
 /// person (a permission prompt or a start-up dialog).
-pub(super) fn set_pending(conn: &rusqlite::Connection, run: &str, pending: bool, now: i64) -> Result<()> {
+pub(super) fn set_pending(
+    conn: &rusqlite::Connection,
+    run: &str,
+    pending: bool,
+    now: i64,
+) -> Result<()> {
     conn.execute(
         "UPDATE sessions SET permission_pending = ?3, updated_at = ?2, \
          permission_at = CASE WHEN NOT ?3 THEN NULL WHEN permission_pending = 1 THEN permission_at \
