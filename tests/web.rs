@@ -916,3 +916,192 @@ pub(crate) mod browser {
         assert!(env.show(&review.id).completed_at.is_some());
     }
 }
+
+/// Exact answers from the page (issue 34): the page names the request it
+/// showed and the dialog it saw; a stale page and a second tap answer
+/// nothing; the request is shown whole above its buttons at a phone's
+/// width. The stand-in Claude queues its dialogs (tests/answer.rs).
+mod answers {
+    use super::browser::Browser;
+    use super::*;
+    use crate::session_send::waiting_for_a_reply;
+    use lf::wire::Attention;
+
+    /// The request the Session waits on, once it is the one for `input`.
+    fn wait_request(env: &Env, id: &str, input: &str) -> lf::wire::AttentionRequest {
+        wait_for(&format!("a request for {input:?}"), 20, || {
+            let record = env.show(id);
+            record
+                .attention_request
+                .filter(|request| request.input.as_deref() == Some(input))
+        })
+    }
+
+    /// The keys the stand-in took: `(command, key)` a dialog each.
+    fn keys_taken(env: &Env) -> Vec<(String, String)> {
+        env.agent_log("dialog")
+            .into_iter()
+            .map(|d| {
+                let text = |key: &str| d[key].as_str().unwrap().to_owned();
+                (text("command"), text("key"))
+            })
+            .collect()
+    }
+
+    /// A hidden field of the page's answer form.
+    fn field(page: &str, name: &str) -> String {
+        let marker = format!(r#"name="{name}" value=""#);
+        let start = page
+            .find(&marker)
+            .unwrap_or_else(|| panic!("no {name} field: {page}"))
+            + marker.len();
+        page[start..start + page[start..].find('"').unwrap()].to_owned()
+    }
+
+    #[test]
+    fn r34_a_stale_page_and_a_second_tap_answer_nothing() {
+        let env = Env::new();
+        let (record, pane) = waiting_for_a_reply(&env);
+        let work = env.mkdir("repo");
+        env.run(
+            "lf-session-send",
+            &[
+                &record.id,
+                "[dialogs: echo one > one.txt || touch important.txt] two",
+            ],
+        )
+        .ok();
+        let first = wait_request(&env, &record.id, "echo one > one.txt");
+        let web = Web::start(&env);
+        let path = format!("/s/{}", record.id);
+        let stale = web.get(&path).body;
+        assert_eq!(field(&stale, "request"), first.id);
+        let form = |page: &str, answer: &str| {
+            format!(
+                "csrf={}&answer={answer}&request={}&dialog={}",
+                csrf(page),
+                field(page, "request"),
+                field(page, "dialog")
+            )
+        };
+        let stale_allow = form(&stale, "allow");
+        // The person answers at the terminal; the next dialog comes.
+        env.tmux(&["send-keys", "-t", &pane, "1"]);
+        let second = wait_request(&env, &record.id, "touch important.txt");
+        let refused = web.post(&format!("{path}/answer"), &stale_allow);
+        assert_eq!(refused.status, 409, "{refused:?}");
+        assert!(!work.join("important.txt").exists());
+        assert_eq!(keys_taken(&env).len(), 1, "nothing pressed");
+        // The page now shows the second, first and whole.
+        let page = web.get(&path).body;
+        assert_eq!(field(&page, "request"), second.id);
+        assert!(page.contains("touch important.txt"), "{page}");
+        // A double tap: two posts of the same form at once; one answers.
+        let deny = form(&page, "deny");
+        let taps: Vec<u16> = std::thread::scope(|scope| {
+            let taps: Vec<_> = (0..2)
+                .map(|_| scope.spawn(|| web.post(&format!("{path}/answer"), &deny).status))
+                .collect();
+            taps.into_iter().map(|tap| tap.join().unwrap()).collect()
+        });
+        let mut sorted = taps.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [303, 409], "{taps:?}");
+        assert_eq!(
+            keys_taken(&env),
+            [
+                ("echo one > one.txt".to_owned(), "1".to_owned()),
+                ("touch important.txt".to_owned(), "esc".to_owned())
+            ]
+        );
+        assert!(!work.join("important.txt").exists());
+    }
+
+    #[test]
+    fn r34_the_request_is_shown_whole_above_its_buttons_at_a_phones_width() {
+        let env = Env::new();
+        let (record, _pane) = waiting_for_a_reply(&env);
+        let command = "git push --force-with-lease origin feature/very-long-branch-name-that-goes-on \
+                       && ./scripts/deploy.sh --prod --region eu-west-1";
+        env.run(
+            "lf-session-send",
+            &[&record.id, &format!("[dialogs: {command}] ship it")],
+        )
+        .ok();
+        wait_request(&env, &record.id, command);
+        let web = Web::start(&env);
+        let browser = Browser::start();
+        browser.goto(&format!("http://{}/?token={}", web.host(), web.token));
+        browser.goto(&format!("http://{}/s/{}", web.host(), record.id));
+        #[derive(Debug, serde::Deserialize)]
+        struct Shown {
+            input: String,
+            tool: String,
+            folder: String,
+            height: f64,
+            allow_bottom: f64,
+            deny_bottom: f64,
+            input_top: f64,
+            allow_top: f64,
+            scroll_width: f64,
+            always_buttons_shown: usize,
+            always_rule: String,
+        }
+        let shown: Shown = wait_for("the request on the page", 20, || {
+            let ready: bool =
+                browser.eval("return !!document.querySelector('section.request pre.input')");
+            ready.then(|| {
+                browser.eval(
+                    "const q = s => document.querySelector(s); \
+                     const box = s => q(s).getBoundingClientRect(); \
+                     return { input: q('section.request pre.input').textContent, \
+                       tool: q('section.request dd.tool').textContent, \
+                       folder: q('section.request dd.path').textContent, \
+                       height: window.innerHeight, \
+                       allow_bottom: box('button[value=allow]').bottom, \
+                       deny_bottom: box('button[value=deny]').bottom, \
+                       input_top: box('section.request pre.input').top, \
+                       allow_top: box('button[value=allow]').top, \
+                       scroll_width: document.documentElement.scrollWidth, \
+                       always_buttons_shown: Array.from(document.querySelectorAll('button[value=allow_always]')).filter(b => b.checkVisibility()).length, \
+                       always_rule: (q('details.always q.rule') || {textContent: ''}).textContent }",
+                )
+            })
+        });
+        assert_eq!(shown.input, command, "whole, never cut");
+        assert_eq!(shown.tool, "Bash");
+        assert_eq!(shown.folder, record.cwd);
+        assert!(
+            shown.input_top < shown.allow_top,
+            "the request above its buttons: {shown:?}"
+        );
+        assert!(
+            shown.allow_bottom <= shown.height && shown.deny_bottom <= shown.height,
+            "Allow and Deny on the first screen: {shown:?}"
+        );
+        assert!(
+            shown.scroll_width <= 390.0,
+            "nothing wider than a phone: {shown:?}"
+        );
+        assert_eq!(shown.always_buttons_shown, 0, "Allow always is not one tap");
+        assert_eq!(
+            shown.always_rule,
+            "Yes, and don't ask again for this command"
+        );
+        let screenshot = browser.block(browser.client.screenshot()).unwrap();
+        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lf-web-request.png");
+        std::fs::write(&path, &screenshot).unwrap();
+        eprintln!("a request at a phone's width (390x844): {}", path.display());
+        browser.click("button[value=deny]");
+        wait_for("the request to be refused", 20, || {
+            (env.show(&record.id).attention == Some(Attention::Reply)).then_some(())
+        });
+        assert_eq!(
+            env.agent_log("dialog")
+                .iter()
+                .map(|d| d["key"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>(),
+            ["esc"]
+        );
+    }
+}

@@ -23,12 +23,16 @@ _lf__session__answer() {
 
     case "${cmd}" in
         lf__session__answer)
-            opts="-h -V --always --help --version allow deny"
+            opts="-h -V --always --request --help --version allow deny"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --request)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

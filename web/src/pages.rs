@@ -302,13 +302,15 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
                 }
                 span class={ "state " (record.state.as_str()) } { (record.state.as_str()) }
             }
+            // What the person may do comes first: on a phone, the request
+            // and its buttons are on the first screen.
+            (actions(shown, csrf))
             dl {
                 dt { "Agent" } dd { (record.detail) }
                 @if let Some(work) = &record.work_path { dt { "Work" } dd { (work) } }
                 dt { "Folder" } dd.path { (record.cwd) }
                 dt { "Id" } dd.id { (record.id) }
             }
-            (actions(shown, csrf))
             @if let Some(summary) = &record.ready_summary {
                 section {
                     h2 { "Ready summary" }
@@ -513,7 +515,10 @@ async fn reply(
 #[derive(serde::Deserialize)]
 struct AnswerForm {
     answer: String,
-    request: String,
+    /// The page always names it; another client may leave it out, and
+    /// then answers the one request up, as lf-session-answer does.
+    #[serde(default)]
+    request: Option<String>,
     #[serde(default)]
     dialog: Option<String>,
 }
@@ -543,7 +548,7 @@ async fn answer(
     let page = format!("/s/{id}");
     app.with_lf(move |lf| {
         let seen = lf::session::act::Seen {
-            request: Some(&form.request),
+            request: form.request.as_deref(),
             dialog: form.dialog.as_deref(),
         };
         lf.answer_prompt(id.as_str(), answer, seen)
