@@ -22,6 +22,9 @@ pub(crate) struct Web {
     child: Child,
     pub(crate) address: SocketAddr,
     pub(crate) token: String,
+    /// `name=value` of the cookie this server set when the printed URL
+    /// was opened once, as a browser keeps it.
+    signed_in: String,
 }
 
 impl Web {
@@ -46,11 +49,23 @@ impl Web {
             .strip_prefix("http://")
             .and_then(|rest| rest.split_once("/?token="))
             .unwrap_or_else(|| panic!("lf-web printed no URL first: {line:?}"));
-        Web {
+        let mut web = Web {
             address: address.parse().unwrap(),
             token: token.to_owned(),
             child,
-        }
+            signed_in: String::new(),
+        };
+        web.signed_in = web.sign_in();
+        web
+    }
+
+    /// Open the printed URL as a browser does: the cookie it sets
+    /// (`name=value`).
+    fn sign_in(&self) -> String {
+        let opened = self.request("GET", &format!("/?token={}", self.token), &[], "");
+        assert_eq!(opened.status, 303, "the printed URL signs in: {opened:?}");
+        let cookie = opened.header("set-cookie").expect("a cookie");
+        cookie.split(';').next().unwrap().to_owned()
     }
 
     pub(crate) fn host(&self) -> String {
@@ -58,10 +73,7 @@ impl Web {
     }
 
     fn cookie(&self) -> (String, String) {
-        (
-            "cookie".to_owned(),
-            format!("lf-web-{}={}", self.address.port(), self.token),
-        )
+        ("cookie".to_owned(), self.signed_in.clone())
     }
 
     /// A request with this server's Host and the given headers.
@@ -187,6 +199,129 @@ fn http(
         status: code,
         headers,
         body: String::from_utf8_lossy(&bytes[length..]).into_owned(),
+    }
+}
+
+/// The status and headers of an answer, without waiting for its body
+/// (an event stream's never ends).
+fn head(
+    address: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: &str,
+) -> Reply {
+    let mut stream = TcpStream::connect(address).expect("lf-web accepts");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut request = format!("{method} {path} HTTP/1.1\r\nconnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str(&format!("content-length: {}\r\n\r\n{body}", body.len()));
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let read = stream.read(&mut chunk).unwrap();
+        assert!(read > 0, "no head: {}", String::from_utf8_lossy(&bytes));
+        bytes.extend_from_slice(&chunk[..read]);
+        let mut parsed = [httparse::EMPTY_HEADER; 32];
+        let mut response = httparse::Response::new(&mut parsed);
+        if let httparse::Status::Complete(_) = response.parse(&bytes).unwrap() {
+            return Reply {
+                status: response.code.unwrap(),
+                headers: response
+                    .headers
+                    .iter()
+                    .map(|header| {
+                        (
+                            header.name.to_ascii_lowercase(),
+                            String::from_utf8_lossy(header.value).into_owned(),
+                        )
+                    })
+                    .collect(),
+                body: String::new(),
+            };
+        }
+    }
+}
+
+/// The headers docs/threat-model.md promises on every response (its
+/// section "lf-web's response headers"), as (lowercase name, value).
+fn promised_headers() -> Vec<(String, String)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/threat-model.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let section = doc
+        .split("\n## ")
+        .find(|section| section.starts_with("lf-web's response headers"))
+        .expect("docs/threat-model.md has a section \"lf-web's response headers\"");
+    let promised: Vec<(String, String)> = section
+        .lines()
+        .filter_map(|line| line.strip_prefix("- `")?.strip_suffix('`'))
+        .map(|header| {
+            let (name, value) = header.split_once(": ").unwrap();
+            (name.to_ascii_lowercase(), value.to_owned())
+        })
+        .collect();
+    assert!(promised.len() >= 5, "{promised:?}");
+    promised
+}
+
+#[test]
+fn every_response_carries_the_security_headers() {
+    let env = Env::new();
+    let session = env.new_session(&["--title", "mine"]);
+    let web = Web::start(&env);
+    let page = format!("/s/{}", session.id);
+    let token = csrf(&web.get(&page).body);
+    let own = ("host".to_owned(), web.host());
+    let origin = ("origin".to_owned(), format!("http://{}", web.host()));
+    let form = (
+        "content-type".to_owned(),
+        "application/x-www-form-urlencoded".to_owned(),
+    );
+    let complete = format!("{page}/complete");
+    let answer = format!("{page}/answer");
+    let part = format!("/part{page}");
+    let opened = format!("/?token={}", web.token);
+    let cases: Vec<(&str, &str, Vec<(String, String)>, String, u16)> = vec![
+        ("GET", "/", vec![own.clone(), web.cookie()], String::new(), 200),
+        ("GET", "/part/", vec![own.clone(), web.cookie()], String::new(), 200),
+        ("GET", &page, vec![own.clone(), web.cookie()], String::new(), 200),
+        ("GET", &part, vec![own.clone(), web.cookie()], String::new(), 200),
+        ("GET", "/events", vec![own.clone(), web.cookie()], String::new(), 200),
+        ("GET", "/static/page.css", vec![own.clone()], String::new(), 200),
+        ("GET", "/static/page.js", vec![own.clone()], String::new(), 200),
+        ("GET", "/static/icon.svg", vec![own.clone()], String::new(), 200),
+        ("GET", "/manifest.webmanifest", vec![own.clone()], String::new(), 200),
+        ("GET", &opened, vec![own.clone()], String::new(), 303),
+        ("GET", "/nothing-here", vec![own.clone(), web.cookie()], String::new(), 404),
+        ("GET", "/s/not-an-id", vec![own.clone(), web.cookie()], String::new(), 404),
+        ("GET", &complete, vec![own.clone(), web.cookie()], String::new(), 405),
+        ("GET", "/", vec![own.clone()], String::new(), 401),
+        ("GET", "/?token=0000", vec![own.clone()], String::new(), 401),
+        ("GET", "/", vec![("host".to_owned(), "evil.example".to_owned()), web.cookie()], String::new(), 403),
+        ("GET", "/", vec![own.clone(), web.cookie(), ("origin".to_owned(), "http://evil.example".to_owned())], String::new(), 403),
+        ("POST", &complete, vec![own.clone(), web.cookie(), origin.clone(), form.clone()], "csrf=0".to_owned(), 403),
+        ("POST", &answer, vec![own.clone(), web.cookie(), origin.clone(), form.clone()], format!("csrf={token}&answer=maybe"), 400),
+        ("POST", &answer, vec![own.clone(), web.cookie(), origin.clone(), form.clone()], format!("csrf={token}&answer=allow"), 409),
+        ("POST", &complete, vec![own.clone(), web.cookie(), origin.clone(), form.clone()], format!("csrf={token}"), 303),
+    ];
+    let promised = promised_headers();
+    for (method, path, headers, body, status) in &cases {
+        let reply = head(web.address, method, path, headers, body);
+        assert_eq!(reply.status, *status, "{method} {path}: {reply:?}");
+        for (name, value) in &promised {
+            let given: Vec<&str> = reply
+                .headers
+                .iter()
+                .filter(|(key, _)| key == name)
+                .map(|(_, value)| value.as_str())
+                .collect();
+            assert_eq!(given, [value.as_str()], "{method} {path} ({status}): {name}");
+        }
     }
 }
 

@@ -153,14 +153,12 @@ pub(crate) async fn check(
             return unauthorized();
         }
         // The token leaves the address bar and the history at once.
-        let mut response = Response::builder()
+        return Response::builder()
             .status(StatusCode::SEE_OTHER)
             .header(header::LOCATION, path.to_owned())
             .header(header::SET_COOKIE, guard.set_cookie())
             .body(Body::empty())
             .unwrap_or_default();
-        crate::pages::secure(response.headers_mut());
-        return response;
     }
     if !guard
         .cookie_token(headers)
@@ -214,9 +212,7 @@ fn unauthorized() -> Response {
 }
 
 pub(crate) fn refused(status: StatusCode, message: &'static str) -> Response {
-    let mut response = (status, crate::pages::message_page(status, message)).into_response();
-    crate::pages::secure(response.headers_mut());
-    response
+    (status, crate::pages::message_page(status, message)).into_response()
 }
 
 fn hex(bytes: &[u8]) -> String {

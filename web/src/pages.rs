@@ -9,8 +9,8 @@ use crate::App;
 use crate::guard::{self, CSRF_FIELD};
 use axum::Router;
 use axum::extract::{Form, Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::middleware::from_fn_with_state;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use lf::clock::Timestamp;
@@ -38,30 +38,39 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .merge(crate::assets::routes())
         .fallback(not_found)
         .layer(from_fn_with_state(Arc::clone(&app), guard::check))
+        // Last, so outermost: it sees every response, the guard's too.
+        .layer(map_response(secure))
         .with_state(app)
 }
 
-/// The headers every response carries: nothing but this server's own
-/// files may run or load, no page may frame it, and nothing is cached
-/// or sent on as a referrer.
-pub(crate) fn secure(headers: &mut HeaderMap) {
-    let set = [
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
-             connect-src 'self'; manifest-src 'self'; form-action 'self'; \
-             frame-ancestors 'none'; base-uri 'none'",
-        ),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-    ];
-    for (name, value) in set {
+/// The headers every response carries, whichever route (or refusal)
+/// made it: nothing but this server's own files may run or load, no page
+/// may frame it, nothing is sniffed, cached or sent on as a referrer.
+/// docs/threat-model.md lists them ("lf-web's response headers") and the
+/// test that requests every route reads that list.
+pub(crate) const SECURITY_HEADERS: [(header::HeaderName, &str); 5] = [
+    (
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+         connect-src 'self'; manifest-src 'self'; form-action 'self'; \
+         frame-ancestors 'none'; base-uri 'none'",
+    ),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::CACHE_CONTROL, "no-store"),
+];
+
+/// The one layer that sets [`SECURITY_HEADERS`], outermost, so the
+/// guard's refusals, the token's redirect, every page, part, event
+/// stream, asset and the 404 go out with them. A header a handler set
+/// (SSE's `Cache-Control: no-cache`) is replaced.
+async fn secure(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in SECURITY_HEADERS {
         headers.insert(name, HeaderValue::from_static(value));
     }
-    headers
-        .entry(header::CACHE_CONTROL)
-        .or_insert(HeaderValue::from_static("no-store"));
+    response
 }
 
 /// A failure as a page: its status and the library's message.
