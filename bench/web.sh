@@ -41,7 +41,7 @@ bins, work = os.environ["BIN_DIR"], os.environ["WORK"]
 reps, loads, pages = int(os.environ["REPS"]), int(os.environ["LOADS"]), int(os.environ["PAGES"])
 goal = float(os.environ["LATENCY_GOAL"])
 
-web = subprocess.Popen([f"{bins}/lf-web", "--listen", "127.0.0.1:0", "--no-qr"],
+web = subprocess.Popen([f"{bins}/lf-web", "--listen", "127.0.0.1:0", "--print-url"],
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 url = web.stdout.readline().strip()
 host, token = url.removeprefix("http://").split("/?token=")

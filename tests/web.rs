@@ -35,7 +35,7 @@ impl Web {
     fn start_with(env: &Env, args: &[&str]) -> Web {
         let mut command = env.program(program());
         command
-            .args(["--listen", "127.0.0.1:0", "--no-qr"])
+            .args(["--listen", "127.0.0.1:0", "--print-url"])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(env.dir.path().join("lf-web.stderr")).unwrap());
@@ -691,12 +691,83 @@ fn listening_beyond_loopback_is_asked_for_and_errors_say_what_to_do() {
     assert!(help.stdout.contains("Examples:"), "{}", help.stdout);
 }
 
+/// lf-web started with stdout and stderr to files (as a service manager
+/// logs them), once it says it serves: its stderr, and the child.
+fn started_logged(env: &Env, args: &[&str]) -> (Child, String, PathBuf) {
+    let out = env.dir.path().join("lf-web.log.stdout");
+    let err = env.dir.path().join("lf-web.log.stderr");
+    let mut command = env.program(program());
+    command
+        .args(args)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap());
+    let child = command.spawn().expect("lf-web starts");
+    let said = wait_for("lf-web to say it serves", 20, || {
+        let said = std::fs::read_to_string(&err).ok()?;
+        said.contains("serving the Home").then_some(said)
+    });
+    (child, said, out)
+}
+
+#[test]
+fn the_url_goes_only_to_a_terminal_or_when_asked_and_remote_says_it_is_clear_text() {
+    let env = Env::new();
+    // A service manager: stdout is a log, which would keep the token.
+    let (mut child, said, out) = started_logged(&env, &["--listen", "127.0.0.1:0"]);
+    let token = std::fs::read_to_string(env.home().join("web.token")).unwrap();
+    let token = token.trim();
+    let address: SocketAddr = said
+        .split("on http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(said.contains("--print-url"), "{said}");
+    assert!(
+        said.contains(&env.home().join("web.token").display().to_string()),
+        "it says where the token is: {said}"
+    );
+    assert!(!said.contains(token), "no token on stderr either: {said}");
+    // It serves: the URL built from the token file signs in.
+    let opened = http(
+        address,
+        "GET",
+        &format!("/?token={token}"),
+        &[("host".to_owned(), address.to_string())],
+        "",
+    );
+    assert_eq!(opened.status, 303, "{opened:?}");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "", "nothing on stdout");
+
+    // Every interface: refused without --allow-remote, and with it said
+    // as what it is, with what crosses the network in clear.
+    env.attempt("lf-web", &["--listen", "0.0.0.0:0"])
+        .fails_with(2, "command_line");
+    let (mut child, said, out) = started_logged(
+        &env,
+        &["--listen", "0.0.0.0:0", "--allow-remote", "--print-url"],
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(said.contains("every interface of this machine"), "{said}");
+    assert!(said.contains("in clear"), "{said}");
+    assert!(said.contains("SSH tunnel") && said.contains("VPN"), "{said}");
+    let printed = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        printed.starts_with("http://0.0.0.0:") && printed.trim_end().ends_with(token),
+        "--print-url prints the URL: {printed:?}"
+    );
+}
+
 #[test]
 fn a_closed_stdout_does_not_stop_it() {
     let env = Env::new();
     let mut command = env.program(program());
     command
-        .args(["--listen", "127.0.0.1:0", "--no-qr"])
+        .args(["--listen", "127.0.0.1:0", "--print-url"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     let mut child = command.spawn().unwrap();

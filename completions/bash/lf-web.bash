@@ -23,7 +23,7 @@ _lf__web() {
 
     case "${cmd}" in
         lf__web)
-            opts="-h -V --listen --allow-remote --host --new-token --no-qr --help --version"
+            opts="-h -V --listen --allow-remote --host --new-token --no-qr --print-url --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -55,6 +55,14 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
     lf::session::act::refuse_agent(&caller)?;
     let lf = lf::Lf::open(caller.clone())?;
     let home = lf.home().clone();
+    if cli.listen.ip().is_unspecified() && !cli.allow_remote {
+        return Err(usage(format!(
+            "--listen {} is every interface of this machine: any network it is on could reach \
+             it and try the token; listen on 127.0.0.1 and reach it through an SSH tunnel, or on \
+             a VPN's address with --allow-remote (see the README)",
+            cli.listen
+        )));
+    }
     if !cli.listen.ip().is_loopback() && !cli.allow_remote {
         return Err(usage(format!(
             "--listen {} is not a loopback address: anyone who can reach it could try the \
@@ -71,10 +79,14 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
         .local_addr()
         .map_err(|source| cannot_listen(cli.listen, source))?;
     let url = format!("http://{address}/?token={token}");
-    // The URL is for the person; a reader that went away (`| head -1`)
-    // does not stop the server.
-    let _ = out.raw(&format!("{url}\n")).and_then(|()| out.finish());
-    if !cli.no_qr && std::io::stdout().is_terminal() {
+    // The URL carries the token: a terminal is shown it (and its QR code);
+    // anything else (a service manager's log, a file) only when asked.
+    // A reader that went away (`| head -1`) does not stop the server.
+    let terminal = std::io::stdout().is_terminal();
+    if terminal || cli.print_url {
+        let _ = out.raw(&format!("{url}\n")).and_then(|()| out.finish());
+    }
+    if terminal && !cli.no_qr {
         let _ = out.raw(&qr(&url)).and_then(|()| out.finish());
     }
     eprintln!(
@@ -82,10 +94,26 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
         Cli::NAME,
         home.root().display()
     );
-    if !address.ip().is_loopback() {
+    if !terminal && !cli.print_url {
         eprintln!(
-            "{}: listening beyond this machine (--allow-remote): whoever reaches {address} \
-             with the token controls your agents",
+            "{}: the URL that signs a browser in is not printed (stdout is not a terminal, and \
+             a log would keep its token): open http://{address}/?token= followed by the token \
+             in {}, or start lf-web with --print-url",
+            Cli::NAME,
+            home.web_token_file().display()
+        );
+    }
+    if !address.ip().is_loopback() {
+        let reach = if address.ip().is_unspecified() {
+            format!("every interface of this machine (port {})", address.port())
+        } else {
+            address.to_string()
+        };
+        eprintln!(
+            "{}: listening beyond this machine on {reach} (--allow-remote): whoever reaches it \
+             with the token controls your agents, and lf-web speaks plain HTTP, so the token and \
+             the sign-in cookies cross the network in clear; use an SSH tunnel to 127.0.0.1 or a \
+             VPN (WireGuard, Tailscale) whose path is already encrypted",
             Cli::NAME
         );
     }

@@ -15,11 +15,13 @@ use std::net::SocketAddr;
 /// follows the change stream, so it updates as your agents work.
 ///
 /// lf-web listens on 127.0.0.1 and asks every request for this Home's
-/// token (kept owner-only in $LF_HOME/web.token, made on first run). It
-/// prints the URL that carries the token, and a QR code of it on a
-/// terminal; a browser that opened it keeps the token in a cookie. To use
-/// it from a phone, reach this machine through an SSH tunnel or a VPN (see
-/// the README): never on a public address.
+/// token (kept owner-only in $LF_HOME/web.token, made on first run). On a
+/// terminal it prints the URL that carries the token, and a QR code of it;
+/// when stdout is not a terminal (a service manager, whose log would keep
+/// the token) it prints nothing unless --print-url asks for it, and says
+/// on stderr how to open it. A browser that opens the URL is signed in as
+/// a device of its own. To use it from a phone, reach this machine through
+/// an SSH tunnel or a VPN (see the README): never on a public address.
 #[derive(Debug, Parser)]
 #[command(
     version,
@@ -29,14 +31,16 @@ Examples:
   lf-web --listen 127.0.0.1:8080 --no-qr
   ssh -L 7780:127.0.0.1:7780 devbox        # then open the printed URL here
   lf-web --listen 100.101.102.103:7780 --allow-remote --host devbox.tailnet.ts.net
-  lf-web --new-token                       # lock out every browser that had the old one"
+  lf-web --new-token                       # lock out every browser that had the old one
+  lf-web --print-url > ~/.lf-web-url       # not a terminal: the URL only when asked"
 )]
 pub struct Cli {
     /// The address and port to listen on (port 0: any free port).
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:7780")]
     pub listen: SocketAddr,
     /// Listen on an address other than loopback (a VPN's): anyone who can
-    /// reach it and has the token controls your agents.
+    /// reach it and has the token controls your agents, and the token and
+    /// cookies cross that network in clear (plain HTTP).
     #[arg(long)]
     pub allow_remote: bool,
     /// Another name this machine is reached by (a VPN's name for it):
@@ -50,6 +54,10 @@ pub struct Cli {
     /// Print the URL alone, without its QR code.
     #[arg(long)]
     pub no_qr: bool,
+    /// Print the URL (which carries the token) even when stdout is not a
+    /// terminal; without it, only a terminal is shown the URL.
+    #[arg(long)]
+    pub print_url: bool,
 }
 
 impl Cli {
