@@ -287,27 +287,139 @@ fn every_response_carries_the_security_headers() {
     let part = format!("/part{page}");
     let opened = format!("/?token={}", web.token);
     let cases: Vec<(&str, &str, Vec<(String, String)>, String, u16)> = vec![
-        ("GET", "/", vec![own.clone(), web.cookie()], String::new(), 200),
-        ("GET", "/part/", vec![own.clone(), web.cookie()], String::new(), 200),
-        ("GET", &page, vec![own.clone(), web.cookie()], String::new(), 200),
-        ("GET", &part, vec![own.clone(), web.cookie()], String::new(), 200),
-        ("GET", "/events", vec![own.clone(), web.cookie()], String::new(), 200),
-        ("GET", "/static/page.css", vec![own.clone()], String::new(), 200),
-        ("GET", "/static/page.js", vec![own.clone()], String::new(), 200),
-        ("GET", "/static/icon.svg", vec![own.clone()], String::new(), 200),
-        ("GET", "/manifest.webmanifest", vec![own.clone()], String::new(), 200),
+        (
+            "GET",
+            "/",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/part/",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            &page,
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            &part,
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/events",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/static/page.css",
+            vec![own.clone()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/static/page.js",
+            vec![own.clone()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/static/icon.svg",
+            vec![own.clone()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/manifest.webmanifest",
+            vec![own.clone()],
+            String::new(),
+            200,
+        ),
         ("GET", &opened, vec![own.clone()], String::new(), 303),
-        ("GET", "/nothing-here", vec![own.clone(), web.cookie()], String::new(), 404),
-        ("GET", "/s/not-an-id", vec![own.clone(), web.cookie()], String::new(), 404),
-        ("GET", &complete, vec![own.clone(), web.cookie()], String::new(), 405),
+        (
+            "GET",
+            "/nothing-here",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            404,
+        ),
+        (
+            "GET",
+            "/s/not-an-id",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            404,
+        ),
+        (
+            "GET",
+            &complete,
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            405,
+        ),
         ("GET", "/", vec![own.clone()], String::new(), 401),
         ("GET", "/?token=0000", vec![own.clone()], String::new(), 401),
-        ("GET", "/", vec![("host".to_owned(), "evil.example".to_owned()), web.cookie()], String::new(), 403),
-        ("GET", "/", vec![own.clone(), web.cookie(), ("origin".to_owned(), "http://evil.example".to_owned())], String::new(), 403),
-        ("POST", &complete, vec![own.clone(), web.cookie(), origin.clone(), form.clone()], "csrf=0".to_owned(), 403),
-        ("POST", &answer, vec![own.clone(), web.cookie(), origin.clone(), form.clone()], format!("csrf={token}&answer=maybe"), 400),
-        ("POST", &answer, vec![own.clone(), web.cookie(), origin.clone(), form.clone()], format!("csrf={token}&answer=allow"), 409),
-        ("POST", &complete, vec![own.clone(), web.cookie(), origin.clone(), form.clone()], format!("csrf={token}"), 303),
+        (
+            "GET",
+            "/",
+            vec![("host".to_owned(), "evil.example".to_owned()), web.cookie()],
+            String::new(),
+            403,
+        ),
+        (
+            "GET",
+            "/",
+            vec![
+                own.clone(),
+                web.cookie(),
+                ("origin".to_owned(), "http://evil.example".to_owned()),
+            ],
+            String::new(),
+            403,
+        ),
+        (
+            "POST",
+            &complete,
+            vec![own.clone(), web.cookie(), origin.clone(), form.clone()],
+            "csrf=0".to_owned(),
+            403,
+        ),
+        (
+            "POST",
+            &answer,
+            vec![own.clone(), web.cookie(), origin.clone(), form.clone()],
+            format!("csrf={token}&answer=maybe"),
+            400,
+        ),
+        (
+            "POST",
+            &answer,
+            vec![own.clone(), web.cookie(), origin.clone(), form.clone()],
+            format!("csrf={token}&answer=allow"),
+            409,
+        ),
+        (
+            "POST",
+            &complete,
+            vec![own.clone(), web.cookie(), origin.clone(), form.clone()],
+            format!("csrf={token}"),
+            303,
+        ),
     ];
     let promised = promised_headers();
     for (method, path, headers, body, status) in &cases {
@@ -320,7 +432,11 @@ fn every_response_carries_the_security_headers() {
                 .filter(|(key, _)| key == name)
                 .map(|(_, value)| value.as_str())
                 .collect();
-            assert_eq!(given, [value.as_str()], "{method} {path} ({status}): {name}");
+            assert_eq!(
+                given,
+                [value.as_str()],
+                "{method} {path} ({status}): {name}"
+            );
         }
     }
 }
@@ -367,7 +483,10 @@ fn every_request_needs_the_token_then_its_cookie() {
     assert_eq!(opened.header("location"), Some(page.as_str()));
     let cookie = opened.header("set-cookie").unwrap();
     let (name_value, attributes) = cookie.split_once(';').unwrap();
-    assert_eq!(name_value, web.cookie().1);
+    assert!(
+        name_value.starts_with(&format!("lf-web-{}=device-", web.address.port())),
+        "{cookie}"
+    );
     let attributes: Vec<&str> = attributes.split(';').map(str::trim).collect();
     assert!(attributes.contains(&"HttpOnly"), "{cookie}");
     assert!(attributes.contains(&"SameSite=Strict"), "{cookie}");
@@ -409,7 +528,7 @@ fn every_request_needs_the_token_then_its_cookie() {
     assert_eq!(renewed.get("/").status, 200);
 }
 
-/// The token a Set-Cookie header carried.
+/// The value a Set-Cookie header carried.
 fn web_token_of(reply: &Reply) -> String {
     let cookie = reply.header("set-cookie").unwrap();
     cookie
@@ -420,6 +539,104 @@ fn web_token_of(reply: &Reply) -> String {
         .unwrap()
         .1
         .to_owned()
+}
+
+/// `lf-web devices`, decoded, and checked against its schema.
+fn devices(env: &Env) -> Vec<lf::wire::Device> {
+    let raw: serde_json::Value = env.run("lf-web", &["devices"]).json();
+    let schema = crate::schema::read_json("schema/device.schema.json");
+    crate::schema::validate(&schema, &schema, &raw, "").unwrap();
+    serde_json::from_value(raw).unwrap()
+}
+
+#[test]
+fn the_cookie_holds_a_devices_own_sign_in_never_the_homes_token() {
+    let env = Env::new();
+    env.new_session(&["--title", "mine"]);
+    let web = Web::start(&env);
+    let agent = "Mozilla/5.0 (Linux; Android 14; Pixel 8) lf-test";
+    let opened = web.request(
+        "GET",
+        &format!("/?token={}", web.token),
+        &[("user-agent".to_owned(), agent.to_owned())],
+        "",
+    );
+    assert_eq!(opened.status, 303, "{opened:?}");
+    let set = opened.header("set-cookie").unwrap();
+    let phone = web_token_of(&opened);
+    // `<device id>.<secret>`: the device's own, not the Home's token.
+    assert!(!set.contains(&web.token), "{set}");
+    let (id, secret) = phone.split_once('.').unwrap();
+    assert!(lf::ids::DeviceId::parse(id).is_ok(), "{phone}");
+    assert_eq!(secret.len(), 64);
+    assert!(secret.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_ne!(secret, web.token);
+    let attributes: Vec<&str> = set.split(';').skip(1).map(str::trim).collect();
+    for wanted in ["HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=2592000"] {
+        assert!(attributes.contains(&wanted), "{wanted}: {set}");
+    }
+    let cookie = |value: &str| {
+        (
+            "cookie".to_owned(),
+            format!("lf-web-{}={value}", web.address.port()),
+        )
+    };
+    assert_eq!(web.request("GET", "/", &[cookie(&phone)], "").status, 200);
+    // The Home keeps only the secret's digest.
+    for file in [lf::home::DATABASE_FILE, "loopflow.db-wal"] {
+        if let Ok(bytes) = std::fs::read(env.home().join(file)) {
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(!text.contains(secret), "{file} holds the secret");
+        }
+    }
+    // Listed, with what its browser said; the test helper's sign-in too.
+    let listed = devices(&env);
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    let device = listed.iter().find(|device| device.id == id).unwrap();
+    assert_eq!(device.label, agent);
+    assert!(device.expires_at > device.last_seen_at);
+    // What is no device's cookie: the Home's token itself (the old
+    // cookie), a wrong secret, an unknown id, anything else.
+    let unknown = format!("{}.{secret}", lf::ids::DeviceId::new().as_str());
+    for value in [
+        web.token.clone(),
+        format!("{id}.{}", "0".repeat(64)),
+        format!("{id}.{}", web.token),
+        unknown,
+        id.to_owned(),
+        String::new(),
+    ] {
+        let reply = web.request("GET", "/", &[cookie(&value)], "");
+        assert_eq!(reply.status, 401, "{value}: {reply:?}");
+    }
+    // Another Home's token, and another Home's device, are refused here.
+    let other = Env::new();
+    let elsewhere = Web::start(&other);
+    let foreign = web.request("GET", &format!("/?token={}", elsewhere.token), &[], "");
+    assert_eq!(foreign.status, 401, "{foreign:?}");
+    assert_eq!(foreign.header("set-cookie"), None);
+    let foreign_device = elsewhere.signed_in.split_once('=').unwrap().1.to_owned();
+    assert_eq!(
+        web.request("GET", "/", &[cookie(&foreign_device)], "")
+            .status,
+        401
+    );
+    // Revoked: refused from the next request on; the other device stays.
+    let revoked: Vec<lf::wire::Device> = env.run("lf-web", &["revoke", id]).json();
+    assert_eq!(revoked.len(), 1);
+    assert_eq!(revoked[0].id, id);
+    let reply = web.request("GET", "/", &[cookie(&phone)], "");
+    assert_eq!(reply.status, 401, "{reply:?}");
+    assert_eq!(web.get("/").status, 200, "the other device is signed in");
+    assert!(devices(&env).iter().all(|device| device.id != id));
+    env.attempt("lf-web", &["revoke", id])
+        .fails_with(3, "device_not_found");
+    env.attempt("lf-web", &["revoke", "phone"])
+        .fails_with(2, "bad_id");
+    let all: Vec<lf::wire::Device> = env.run("lf-web", &["revoke", "--all"]).json();
+    assert_eq!(all.len(), 1);
+    assert_eq!(web.get("/").status, 401);
+    assert_eq!(devices(&env), []);
 }
 
 #[test]
@@ -740,7 +957,11 @@ fn the_url_goes_only_to_a_terminal_or_when_asked_and_remote_says_it_is_clear_tex
     assert_eq!(opened.status, 303, "{opened:?}");
     let _ = child.kill();
     let _ = child.wait();
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), "", "nothing on stdout");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "",
+        "nothing on stdout"
+    );
 
     // Every interface: refused without --allow-remote, and with it said
     // as what it is, with what crosses the network in clear.
@@ -754,7 +975,10 @@ fn the_url_goes_only_to_a_terminal_or_when_asked_and_remote_says_it_is_clear_tex
     let _ = child.wait();
     assert!(said.contains("every interface of this machine"), "{said}");
     assert!(said.contains("in clear"), "{said}");
-    assert!(said.contains("SSH tunnel") && said.contains("VPN"), "{said}");
+    assert!(
+        said.contains("SSH tunnel") && said.contains("VPN"),
+        "{said}"
+    );
     let printed = std::fs::read_to_string(&out).unwrap();
     assert!(
         printed.starts_with("http://0.0.0.0:") && printed.trim_end().ends_with(token),

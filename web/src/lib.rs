@@ -14,7 +14,7 @@ mod live;
 mod pages;
 
 use lf_bins::Output;
-use lf_bins::cmd::web::Cli;
+use lf_bins::cmd::web::{Cli, Command};
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -49,11 +49,22 @@ impl App {
     }
 }
 
-/// Run lf-web until it is stopped (Ctrl-C, SIGTERM).
+/// Run lf-web until it is stopped (Ctrl-C, SIGTERM), or list or revoke
+/// its devices.
 pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
     let caller = lf::Caller::from_process();
     lf::session::act::refuse_agent(&caller)?;
     let lf = lf::Lf::open(caller.clone())?;
+    match &cli.command {
+        Some(Command::Devices) => return out.json(&lf.devices()?),
+        Some(Command::Revoke {
+            device: Some(id), ..
+        }) => {
+            return out.json(&[lf.revoke_device(id)?]);
+        }
+        Some(Command::Revoke { device: None, .. }) => return out.json(&lf.revoke_devices()?),
+        None => {}
+    }
     let home = lf.home().clone();
     if cli.listen.ip().is_unspecified() && !cli.allow_remote {
         return Err(usage(format!(
@@ -72,6 +83,10 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
         )));
     }
     let token = home.web_token(cli.new_token)?;
+    if cli.new_token {
+        // A new token locks out every browser that had the old one.
+        lf.revoke_devices()?;
+    }
     let listener = std::net::TcpListener::bind(cli.listen)
         .and_then(|listener| listener.set_nonblocking(true).map(|()| listener))
         .map_err(|source| cannot_listen(cli.listen, source))?;

@@ -3,7 +3,7 @@
 //! flags live here, beside every other binary's, so its completions, man
 //! page and edges (exit codes, error format, a closed stdout) are theirs.
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use std::net::SocketAddr;
 
 /// Serve the Sessions that need you as one page, for a browser or a phone.
@@ -20,7 +20,9 @@ use std::net::SocketAddr;
 /// when stdout is not a terminal (a service manager, whose log would keep
 /// the token) it prints nothing unless --print-url asks for it, and says
 /// on stderr how to open it. A browser that opens the URL is signed in as
-/// a device of its own. To use it from a phone, reach this machine through
+/// a device of its own (its cookie holds that device's own secret, never
+/// the token); `lf-web devices` lists them and `lf-web revoke` signs one
+/// out. To use it from a phone, reach this machine through
 /// an SSH tunnel or a VPN (see the README): never on a public address.
 #[derive(Debug, Parser)]
 #[command(
@@ -32,9 +34,15 @@ Examples:
   ssh -L 7780:127.0.0.1:7780 devbox        # then open the printed URL here
   lf-web --listen 100.101.102.103:7780 --allow-remote --host devbox.tailnet.ts.net
   lf-web --new-token                       # lock out every browser that had the old one
-  lf-web --print-url > ~/.lf-web-url       # not a terminal: the URL only when asked"
+  lf-web --print-url > ~/.lf-web-url       # not a terminal: the URL only when asked
+  lf-web devices | jq -r '.[] | \"\\(.id) \\(.last_seen_at) \\(.label)\"'
+  lf-web revoke device-01jb2x4m0e5f6g7h8j9k0m1n2p   # that phone is signed out
+  lf-web revoke --all",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
     /// The address and port to listen on (port 0: any free port).
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:7780")]
     pub listen: SocketAddr,
@@ -47,7 +55,7 @@ pub struct Cli {
     /// requests are accepted for it as for the listen address.
     #[arg(long = "host", value_name = "NAME")]
     pub hosts: Vec<String>,
-    /// Make a new token first: browsers that had the old one must open
+    /// Make a new token first, and sign out every device: each must open
     /// the new URL.
     #[arg(long)]
     pub new_token: bool,
@@ -58,6 +66,26 @@ pub struct Cli {
     /// terminal; without it, only a terminal is shown the URL.
     #[arg(long)]
     pub print_url: bool,
+}
+
+/// What lf-web does instead of serving.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the devices signed in (each opened the printed URL once), as
+    /// a JSON array (schema/device.schema.json), most recently seen first.
+    /// A device unused for 30 days is signed out by itself.
+    Devices,
+    /// Sign out a device (its id from `lf-web devices`), or every one with
+    /// --all, and print what was signed out as a JSON array. A running
+    /// lf-web refuses its cookie from the next request on.
+    Revoke {
+        /// The device's id (device- and 26 base32 characters).
+        #[arg(value_name = "DEVICE", required_unless_present = "all")]
+        device: Option<String>,
+        /// Sign out every device.
+        #[arg(long, conflicts_with = "device")]
+        all: bool,
+    },
 }
 
 impl Cli {
