@@ -986,6 +986,97 @@ fn the_url_goes_only_to_a_terminal_or_when_asked_and_remote_says_it_is_clear_tex
     );
 }
 
+/// lf-web's bounds (web/src/lib.rs, web/src/live.rs), as the test knows
+/// them.
+const HEADER_TIMEOUT_SECS: u64 = 10;
+const STREAMS_MAX: usize = 64;
+
+#[test]
+fn slow_clients_cannot_exhaust_it() {
+    use std::time::{Duration, Instant};
+    let env = Env::new();
+    env.new_session(&["--title", "mine"]);
+    let web = Web::start(&env);
+    // 300 clients that send half a request's head, and hold.
+    let started = Instant::now();
+    let half = format!("GET / HTTP/1.1\r\nhost: {}\r\nx-slow: ", web.host());
+    let mut held: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut stream = TcpStream::connect(web.address).expect("a connection");
+            stream.write_all(half.as_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    // A person's request is still answered (once the slow ones' time is
+    // up, at the latest), and so is the next.
+    let asked = Instant::now();
+    assert_eq!(web.get("/").status, 200);
+    let first = asked.elapsed();
+    let asked = Instant::now();
+    assert_eq!(web.get("/").status, 200);
+    eprintln!(
+        "with 300 half-sent requests held: answered after {first:?}, then after {:?}",
+        asked.elapsed()
+    );
+    assert!(
+        first < Duration::from_secs(3 * HEADER_TIMEOUT_SECS),
+        "{first:?}"
+    );
+    // Each half-sent request is closed by lf-web after the header
+    // timeout (a 408 first, or nothing): never held open.
+    for stream in &mut held {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(4 * HEADER_TIMEOUT_SECS)))
+            .unwrap();
+        let mut rest = Vec::new();
+        match stream.read_to_end(&mut rest) {
+            Ok(_) => {}
+            Err(error) => assert_eq!(
+                error.kind(),
+                std::io::ErrorKind::ConnectionReset,
+                "a half-sent request still open after {:?}",
+                started.elapsed()
+            ),
+        }
+        let said = String::from_utf8_lossy(&rest);
+        assert!(
+            said.is_empty() || said.starts_with("HTTP/1.1 408"),
+            "{said}"
+        );
+    }
+    let closed = started.elapsed();
+    eprintln!("the 300 half-sent requests were closed within {closed:?}");
+    assert!(closed >= Duration::from_secs(HEADER_TIMEOUT_SECS));
+
+    // Event streams are bounded too, below the connections: past the
+    // bound a page's stream is refused, and pages are still served.
+    let open_stream = || {
+        let mut stream = TcpStream::connect(web.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let request = format!(
+            "GET /events HTTP/1.1\r\nhost: {}\r\ncookie: {}\r\n\r\n",
+            web.host(),
+            web.cookie().1
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            assert_eq!(stream.read(&mut byte).unwrap(), 1, "the stream's head");
+            head.push(byte[0]);
+        }
+        let status = String::from_utf8_lossy(&head[9..12]).into_owned();
+        (stream, status)
+    };
+    let streams: Vec<(TcpStream, String)> = (0..STREAMS_MAX).map(|_| open_stream()).collect();
+    assert!(streams.iter().all(|(_, status)| status == "200"));
+    let (_refused, status) = open_stream();
+    assert_eq!(status, "503", "one stream past the bound");
+    assert_eq!(web.get("/").status, 200);
+}
+
 #[test]
 fn a_closed_stdout_does_not_stop_it() {
     let env = Env::new();

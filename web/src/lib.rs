@@ -18,6 +18,7 @@ use lf_bins::cmd::web::{Cli, Command};
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What every request handler shares.
 pub(crate) struct App {
@@ -150,11 +151,62 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)
             .map_err(|source| cannot_listen(address, source))?;
-        axum::serve(listener, pages::router(app))
-            .with_graceful_shutdown(stopped())
-            .await
-            .map_err(|source| lf::Error::io(format!("lf-web on {address} stopped"), source))
+        run(listener, pages::router(app)).await;
+        Ok(())
     })
+}
+
+/// How long a client may take to send a request's head (from the moment
+/// the connection is ready for one, so an idle kept-alive connection is
+/// closed after it too): a client that sends half a request and holds
+/// gives its connection back.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections served at once. One more waits in the kernel's queue
+/// until one ends (a slow client's, at the latest after
+/// [`HEADER_TIMEOUT`]); well below the usual 1,024 open files.
+const CONNECTIONS_MAX: usize = 256;
+
+/// Serve connections until Ctrl-C or SIGTERM: each with hyper's HTTP/1
+/// and a header-read timeout, at most [`CONNECTIONS_MAX`] at once.
+async fn run(listener: tokio::net::TcpListener, router: axum::Router) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let connections = Arc::new(tokio::sync::Semaphore::new(CONNECTIONS_MAX));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut stop = std::pin::pin!(stopped());
+    loop {
+        let permit = tokio::select! {
+            permit = Arc::clone(&connections).acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+            () = &mut stop => break,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of files or memory for a moment, or a connection
+                // reset before it was taken: try again shortly.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEADER_TIMEOUT)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            // A client that went away is no failure of the server's.
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
+    // Requests under way may finish, briefly: an event stream never does.
+    let _ = tokio::time::timeout(Duration::from_secs(2), graceful.shutdown()).await;
 }
 
 /// The URL as a QR code drawn with half blocks, two modules a character.
