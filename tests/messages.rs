@@ -76,7 +76,7 @@ fn errors_say_what_happened_to_what_and_what_to_do() {
             "lf-session-new",
             vec!["--no-launch", "--title", "a\u{1b}b"],
             2,
-            "a title cannot contain control or text-direction characters (found '\\u{1b}')".into(),
+            "a title cannot contain control, text-direction or invisible characters (found '\\u{1b}')".into(),
         ),
         (
             "lf-session-new",

@@ -1304,6 +1304,77 @@ pub(crate) mod browser {
         env.hook("claude", Some(&run), payload.as_bytes()).ok();
     }
 
+    /// Issue 34: a file named `invoice\u{202e}fdp.exe` rendered as
+    /// `invoiceexe.pdf`; ESC and invisible characters reached the page.
+    #[test]
+    fn text_that_reorders_or_hides_itself_shows_its_escapes() {
+        use crate::worktree::repository;
+        let env = Env::new();
+        let repo = repository(&env);
+        std::fs::write(repo.join("invoice\u{202e}fdp.exe"), "x").unwrap();
+        std::fs::write(repo.join("esc\u{1b}[31mred"), "x").unwrap();
+        let record: SessionRecord = env
+            .run(
+                "lf-session-new",
+                &[
+                    "--provider", "command", "--title", "Hidden", "--cwd", repo.to_str().unwrap(),
+                    "--", "sh", "-c",
+                    "printf 'screen invoice\\342\\200\\256fdp.exe zero\\342\\200\\213width\\n'; exec sleep 300",
+                ],
+            )
+            .json();
+        wait_for("the pane to show its lines", 20, || {
+            env.show(&record.id)
+                .terminal_ids
+                .iter()
+                .any(|id| id.starts_with('%'))
+                .then_some(())
+        });
+        let web = Web::start(&env);
+        let browser = Browser::start();
+        browser.goto(&format!(
+            "http://{}/s/{}?token={}",
+            web.host(),
+            record.id,
+            web.token
+        ));
+        let screen: String = wait_for("the screen", 20, || {
+            let text: String = browser
+                .eval("return (document.querySelector('pre.screen') || {}).textContent || ''");
+            text.contains("screen invoice").then_some(text)
+        });
+        // tmux keeps no zero-width character in its cells, so the pane's
+        // lines come without them; were one kept, it would be an escape.
+        assert!(
+            screen.contains("screen invoice")
+                && !screen.contains(['\u{202e}', '\u{200b}'])
+                && (screen.contains("invoicefdp.exe") || screen.contains("\\u{202e}")),
+            "{screen:?}"
+        );
+        let files: Vec<String> = browser.eval(
+            "return Array.from(document.querySelectorAll('ul.files .path')).map(e => e.textContent)",
+        );
+        assert!(
+            files.iter().any(|file| file == "invoice\\u{202e}fdp.exe"),
+            "{files:?}"
+        );
+        assert!(
+            files.iter().any(|file| file == "esc\\u{1b}[31mred"),
+            "{files:?}"
+        );
+        let text: String = browser.eval("return document.body.textContent");
+        for hidden in ['\u{202e}', '\u{200b}', '\u{1b}'] {
+            assert!(!text.contains(hidden), "{hidden:?} in the page: {text:?}");
+        }
+        // As the server sent it, and a 404 of such a path.
+        let html = web.get(&format!("/s/{}", record.id)).body;
+        let missing = web.get("/s/%1B%5B2J%E2%80%AEfdp.exe").body;
+        for page in [&html, &missing] {
+            assert!(!page.contains(['\u{202e}', '\u{200b}', '\u{1b}']), "{page}");
+        }
+        assert!(missing.contains("\\u{202e}"), "{missing}");
+    }
+
     #[test]
     fn the_page_lists_follows_and_completes_at_a_phones_width() {
         let env = Env::new();

@@ -2,8 +2,9 @@
 //! Session; and the parts of both that a page fetches again when the
 //! change stream tells it something changed. Every string a Session holds
 //! (a title, a summary, its screen, a file name) is the agent's or a
-//! repository's, so it is untrusted: maud escapes every interpolation,
-//! and nothing here writes raw HTML.
+//! repository's, so it is untrusted: each goes through `Outside` (the
+//! library's display filter: nothing in it reorders or hides text), maud
+//! escapes every interpolation, and nothing here writes raw HTML.
 
 use crate::App;
 use crate::guard::{self, CSRF_FIELD};
@@ -73,6 +74,21 @@ async fn secure(mut response: Response) -> Response {
     response
 }
 
+/// Text from outside (a title, a path, a screen's line, a file name, a
+/// message that quotes one) as a page shows it: through the library's one
+/// display filter (`untrusted::visible`: controls, bidirectional and
+/// invisible characters become visible escapes such as `\u{202e}`), then
+/// escaped by maud. Every such string in a page goes through it.
+struct Outside<'a>(&'a str);
+
+impl maud::Render for Outside<'_> {
+    fn render_to(&self, buffer: &mut String) {
+        lf::error::untrusted::visible(self.0)
+            .as_ref()
+            .render_to(buffer);
+    }
+}
+
 /// A failure as a page: its status and the library's message.
 struct Failed(lf::Error);
 
@@ -112,7 +128,7 @@ pub(crate) fn message_page(status: StatusCode, message: &str) -> Markup {
             body {
                 main {
                     h1 { (status.canonical_reason().unwrap_or("Refused")) }
-                    p.message { (message) }
+                    p.message { (Outside(message)) }
                     p { a href="/" { "All sessions" } }
                 }
             }
@@ -136,7 +152,7 @@ fn page(title: &str, part: &str, every: u32, body: Markup) -> Markup {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="theme-color" content="#17202c";
-                title { (title) }
+                title { (Outside(title)) }
                 link rel="manifest" href="/manifest.webmanifest";
                 link rel="icon" href="/static/icon.svg" type="image/svg+xml";
                 link rel="stylesheet" href="/static/page.css";
@@ -221,9 +237,9 @@ fn row(record: &SessionRecord, now: Timestamp) -> Markup {
                     }
                     span class={ "state " (record.state.as_str()) } { (record.state.as_str()) }
                 }
-                span.title { (record.title) }
+                span.title { (Outside(&record.title)) }
                 span.where {
-                    (record.work_path.as_deref().unwrap_or(&record.cwd))
+                    (Outside(record.work_path.as_deref().unwrap_or(&record.cwd)))
                     " · " (lf::ids::short_id(&record.id))
                 }
             }
@@ -289,7 +305,7 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
     let now = Timestamp::now();
     html! {
         article.session data-id=(record.id) data-state=(record.state.as_str()) {
-            h1 { (record.title) }
+            h1 { (Outside(&record.title)) }
             p.line {
                 @if let Some(attention) = record.attention {
                     span class={ "badge " (attention.as_str()) } { (attention.as_str()) }
@@ -300,22 +316,22 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
                 span class={ "state " (record.state.as_str()) } { (record.state.as_str()) }
             }
             dl {
-                dt { "Agent" } dd { (record.detail) }
-                @if let Some(work) = &record.work_path { dt { "Work" } dd { (work) } }
-                dt { "Folder" } dd.path { (record.cwd) }
+                dt { "Agent" } dd { (Outside(&record.detail)) }
+                @if let Some(work) = &record.work_path { dt { "Work" } dd { (Outside(work)) } }
+                dt { "Folder" } dd.path { (Outside(&record.cwd)) }
                 dt { "Id" } dd.id { (record.id) }
             }
             (actions(record, shown.screen.as_deref(), csrf))
             @if let Some(summary) = &record.ready_summary {
                 section {
                     h2 { "Ready summary" }
-                    p.summary { (summary) }
+                    p.summary { (Outside(summary)) }
                 }
             }
             section {
                 h2 { "Screen" }
                 @match &shown.screen {
-                    Some(lines) => pre.screen { @for line in lines { (line) "\n" } },
+                    Some(lines) => pre.screen { @for line in lines { (Outside(line)) "\n" } },
                     None => p.none { "Its agent runs in no tmux pane now." },
                 }
             }
@@ -323,7 +339,7 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
                 h2 { "Changes" }
                 @match &shown.diff {
                     Ok(diff) => (diff_summary(diff)),
-                    Err(why) => p.none { (why) },
+                    Err(why) => p.none { (Outside(why)) },
                 }
             }
         }
@@ -372,7 +388,7 @@ fn actions(record: &SessionRecord, screen: Option<&[String]>, csrf: &str) -> Mar
                             button type="submit" name="complete" { "Complete this session" }
                         }
                     },
-                    Some(reason) => p.none { (action.label) ": " (reason) },
+                    Some(reason) => p.none { (action.label) ": " (Outside(reason)) },
                 }
             }
         }
@@ -396,8 +412,8 @@ fn offers_always(record: &SessionRecord, screen: Option<&[String]>) -> bool {
 fn diff_summary(diff: &SessionDiff) -> Markup {
     html! {
         p.line {
-            @if let Some(branch) = &diff.branch { span.branch { (branch) } " " }
-            "against " (diff.base)
+            @if let Some(branch) = &diff.branch { span.branch { (Outside(branch)) } " " }
+            "against " (Outside(&diff.base))
             @if diff.ahead > 0 { " · " (diff.ahead) " ahead" }
             @if diff.behind > 0 { " · " (diff.behind) " behind" }
             @if diff.uncommitted { " · uncommitted changes" }
@@ -411,11 +427,11 @@ fn diff_summary(diff: &SessionDiff) -> Markup {
                     li {
                         span.add { @if let Some(n) = file.insertions { "+" (n) } @else { "bin" } }
                         span.del { @if let Some(n) = file.deletions { "−" (n) } }
-                        span.path { (file.path) }
+                        span.path { (Outside(&file.path)) }
                     }
                 }
                 @for path in &diff.untracked {
-                    li { span.add { "new" } span.del {} span.path { (path) } }
+                    li { span.add { "new" } span.del {} span.path { (Outside(path)) } }
                 }
             }
         }
