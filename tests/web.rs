@@ -269,6 +269,9 @@ fn promised_headers() -> Vec<(String, String)> {
     promised
 }
 
+/// A request (method, path, headers, body) and the status it gets.
+type Case<'a> = (&'a str, &'a str, Vec<(String, String)>, String, u16);
+
 #[test]
 fn every_response_carries_the_security_headers() {
     let env = Env::new();
@@ -286,7 +289,7 @@ fn every_response_carries_the_security_headers() {
     let answer = format!("{page}/answer");
     let part = format!("/part{page}");
     let opened = format!("/?token={}", web.token);
-    let cases: Vec<(&str, &str, Vec<(String, String)>, String, u16)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "GET",
             "/",
