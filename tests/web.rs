@@ -1026,7 +1026,7 @@ fn slow_clients_cannot_exhaust_it() {
         "{first:?}"
     );
     // Each half-sent request is closed by lf-web after the header
-    // timeout (a 408 first, or nothing): never held open.
+    // timeout, answered with nothing: never held open.
     for stream in &mut held {
         stream
             .set_read_timeout(Some(Duration::from_secs(4 * HEADER_TIMEOUT_SECS)))
@@ -1041,11 +1041,7 @@ fn slow_clients_cannot_exhaust_it() {
                 started.elapsed()
             ),
         }
-        let said = String::from_utf8_lossy(&rest);
-        assert!(
-            said.is_empty() || said.starts_with("HTTP/1.1 408"),
-            "{said}"
-        );
+        assert_eq!(String::from_utf8_lossy(&rest), "");
     }
     let closed = started.elapsed();
     eprintln!("the 300 half-sent requests were closed within {closed:?}");

@@ -156,10 +156,10 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
     })
 }
 
-/// How long a client may take to send a request's head (from the moment
-/// the connection is ready for one, so an idle kept-alive connection is
-/// closed after it too): a client that sends half a request and holds
-/// gives its connection back.
+/// How long a client may take to send a request's head (hyper starts the
+/// timer when it begins to read one, and closes the connection, answering
+/// nothing, when it runs out): a client that sends half a request and
+/// holds gives its connection back.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Connections served at once. One more waits in the kernel's queue
 /// until one ends (a slow client's, at the latest after

@@ -46,7 +46,8 @@ pub(crate) fn router(app: Arc<App>) -> Router {
 
 /// The headers every response carries, whichever route (or refusal)
 /// made it: nothing but this server's own files may run or load, no page
-/// may frame it, nothing is sniffed, cached or sent on as a referrer.
+/// may frame it, nothing is sniffed or cached, and no other site is sent
+/// a referrer.
 /// docs/threat-model.md lists them ("lf-web's response headers") and the
 /// test that requests every route reads that list.
 pub(crate) const SECURITY_HEADERS: [(header::HeaderName, &str); 5] = [
@@ -58,7 +59,10 @@ pub(crate) const SECURITY_HEADERS: [(header::HeaderName, &str); 5] = [
     ),
     (header::X_FRAME_OPTIONS, "DENY"),
     (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-    (header::REFERRER_POLICY, "no-referrer"),
+    // Not `no-referrer`: under it Chromium sends `Origin: null` with the
+    // page's own form POSTs, which the guard refuses as another site's.
+    // Another site gets no referrer; the page's own URLs carry no token.
+    (header::REFERRER_POLICY, "same-origin"),
     (header::CACHE_CONTROL, "no-store"),
 ];
 
