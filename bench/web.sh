@@ -41,12 +41,16 @@ bins, work = os.environ["BIN_DIR"], os.environ["WORK"]
 reps, loads, pages = int(os.environ["REPS"]), int(os.environ["LOADS"]), int(os.environ["PAGES"])
 goal = float(os.environ["LATENCY_GOAL"])
 
-web = subprocess.Popen([f"{bins}/lf-web", "--listen", "127.0.0.1:0", "--no-qr"],
+web = subprocess.Popen([f"{bins}/lf-web", "--listen", "127.0.0.1:0", "--print-url"],
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 url = web.stdout.readline().strip()
 host, token = url.removeprefix("http://").split("/?token=")
 address, port = host.split(":")
-cookie = f"lf-web-{port}={token}"
+# Sign in as a browser does: the printed URL sets this device's cookie.
+signing_in = http.client.HTTPConnection(address, int(port))
+signing_in.request("GET", f"/?token={token}")
+cookie = signing_in.getresponse().getheader("Set-Cookie").split(";")[0]
+signing_in.close()
 def memory():
     status = dict(line.split(":", 1) for line in open(f"/proc/{web.pid}/status"))
     return status["VmRSS"].strip(), status["VmHWM"].strip()

@@ -239,6 +239,33 @@ fn the_hook_log_shows_no_escape_sequence_raw() {
 /// Titles and ready summaries accepted bidirectional controls, which make
 /// a terminal show text in an order that reads as something else (Trojan
 /// Source).
+/// Issue 34: U+200B and the marks U+200E, U+200F, U+061C, and U+FEFF,
+/// were taken in titles: invisible, they make two titles look alike or
+/// reorder what follows.
+#[test]
+fn titles_refuse_invisible_and_text_direction_marks() {
+    let env = Env::new();
+    let record = env.new_session(&["--title", "fine"]);
+    for hidden in [
+        '\u{200b}', '\u{200e}', '\u{200f}', '\u{61c}', '\u{feff}', '\u{2060}',
+    ] {
+        let title = format!("a{hidden}b");
+        let error = env
+            .attempt("lf-session-rename", &[&record.id, &title])
+            .fails_with(2, "control_character");
+        assert_eq!(error.arg.as_deref(), Some("title"), "{error:?}");
+        assert!(
+            error.message.contains(&format!("{hidden:?}")),
+            "the message names it as an escape: {}",
+            error.message
+        );
+        env.attempt("lf-session-new", &["--no-launch", "--title", &title])
+            .fails_with(2, "control_character");
+    }
+    assert_eq!(env.show(&record.id).title, "fine");
+    assert_eq!(env.list(&[]).len(), 1, "nothing was created");
+}
+
 #[test]
 fn titles_and_summaries_refuse_text_direction_controls() {
     let env = Env::new();

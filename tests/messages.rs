@@ -76,7 +76,7 @@ fn errors_say_what_happened_to_what_and_what_to_do() {
             "lf-session-new",
             vec!["--no-launch", "--title", "a\u{1b}b"],
             2,
-            "a title cannot contain control or text-direction characters (found '\\u{1b}')".into(),
+            "a title cannot contain control, text-direction or invisible characters (found '\\u{1b}')".into(),
         ),
         (
             "lf-session-new",
@@ -919,7 +919,13 @@ fn lf_web_says_why_it_does_not_listen_and_what_to_do() {
     let env = Env::new();
     assert_eq!(
         said(&env, "lf-web", &["--listen", "0.0.0.0:7780"], 2),
-        "--listen 0.0.0.0:7780 is not a loopback address: anyone who can reach it could try the \
+        "--listen 0.0.0.0:7780 is every interface of this machine: any network it is on could \
+         reach it and try the token; listen on 127.0.0.1 and reach it through an SSH tunnel, or \
+         on a VPN's address with --allow-remote (see the README)"
+    );
+    assert_eq!(
+        said(&env, "lf-web", &["--listen", "192.0.2.1:7780"], 2),
+        "--listen 192.0.2.1:7780 is not a loopback address: anyone who can reach it could try the \
          token; add --allow-remote to listen there anyway (a VPN's address), or reach 127.0.0.1 \
          through an SSH tunnel (see the README)"
     );

@@ -157,6 +157,7 @@ pub fn pattern_matches(pattern: &str, text: &str) -> bool {
         "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{6}Z$" => timestamp(text),
         "^-?[0-9]+\\.[0-9a-f]{32}$" => cursor(text),
         "^handoff-[0-9a-hjkmnp-tv-z]{26}$" => lf::ids::HandoffId::parse(text).is_ok(),
+        "^device-[0-9a-hjkmnp-tv-z]{26}$" => lf::ids::DeviceId::parse(text).is_ok(),
         "^(task|wave)-[0-9a-hjkmnp-tv-z]{26}$" => {
             TaskId::parse(text).is_ok() || WaveId::parse(text).is_ok()
         }

@@ -22,6 +22,9 @@ pub(crate) struct Web {
     child: Child,
     pub(crate) address: SocketAddr,
     pub(crate) token: String,
+    /// `name=value` of the cookie this server set when the printed URL
+    /// was opened once, as a browser keeps it.
+    signed_in: String,
 }
 
 impl Web {
@@ -32,7 +35,7 @@ impl Web {
     fn start_with(env: &Env, args: &[&str]) -> Web {
         let mut command = env.program(program());
         command
-            .args(["--listen", "127.0.0.1:0", "--no-qr"])
+            .args(["--listen", "127.0.0.1:0", "--print-url"])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(env.dir.path().join("lf-web.stderr")).unwrap());
@@ -46,11 +49,23 @@ impl Web {
             .strip_prefix("http://")
             .and_then(|rest| rest.split_once("/?token="))
             .unwrap_or_else(|| panic!("lf-web printed no URL first: {line:?}"));
-        Web {
+        let mut web = Web {
             address: address.parse().unwrap(),
             token: token.to_owned(),
             child,
-        }
+            signed_in: String::new(),
+        };
+        web.signed_in = web.sign_in();
+        web
+    }
+
+    /// Open the printed URL as a browser does: the cookie it sets
+    /// (`name=value`).
+    fn sign_in(&self) -> String {
+        let opened = self.request("GET", &format!("/?token={}", self.token), &[], "");
+        assert_eq!(opened.status, 303, "the printed URL signs in: {opened:?}");
+        let cookie = opened.header("set-cookie").expect("a cookie");
+        cookie.split(';').next().unwrap().to_owned()
     }
 
     pub(crate) fn host(&self) -> String {
@@ -58,10 +73,7 @@ impl Web {
     }
 
     fn cookie(&self) -> (String, String) {
-        (
-            "cookie".to_owned(),
-            format!("lf-web-{}={}", self.address.port(), self.token),
-        )
+        ("cookie".to_owned(), self.signed_in.clone())
     }
 
     /// A request with this server's Host and the given headers.
@@ -190,6 +202,248 @@ fn http(
     }
 }
 
+/// The status and headers of an answer, without waiting for its body
+/// (an event stream's never ends).
+fn head(
+    address: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: &str,
+) -> Reply {
+    let mut stream = TcpStream::connect(address).expect("lf-web accepts");
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    let mut request = format!("{method} {path} HTTP/1.1\r\nconnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str(&format!("content-length: {}\r\n\r\n{body}", body.len()));
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let read = stream.read(&mut chunk).unwrap();
+        assert!(read > 0, "no head: {}", String::from_utf8_lossy(&bytes));
+        bytes.extend_from_slice(&chunk[..read]);
+        let mut parsed = [httparse::EMPTY_HEADER; 32];
+        let mut response = httparse::Response::new(&mut parsed);
+        if let httparse::Status::Complete(_) = response.parse(&bytes).unwrap() {
+            return Reply {
+                status: response.code.unwrap(),
+                headers: response
+                    .headers
+                    .iter()
+                    .map(|header| {
+                        (
+                            header.name.to_ascii_lowercase(),
+                            String::from_utf8_lossy(header.value).into_owned(),
+                        )
+                    })
+                    .collect(),
+                body: String::new(),
+            };
+        }
+    }
+}
+
+/// The headers docs/threat-model.md promises on every response (its
+/// section "lf-web's response headers"), as (lowercase name, value).
+fn promised_headers() -> Vec<(String, String)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/threat-model.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let section = doc
+        .split("\n## ")
+        .find(|section| section.starts_with("lf-web's response headers"))
+        .expect("docs/threat-model.md has a section \"lf-web's response headers\"");
+    let promised: Vec<(String, String)> = section
+        .lines()
+        .filter_map(|line| line.strip_prefix("- `")?.strip_suffix('`'))
+        .map(|header| {
+            let (name, value) = header.split_once(": ").unwrap();
+            (name.to_ascii_lowercase(), value.to_owned())
+        })
+        .collect();
+    assert!(promised.len() >= 5, "{promised:?}");
+    promised
+}
+
+/// A request (method, path, headers, body) and the status it gets.
+type Case<'a> = (&'a str, &'a str, Vec<(String, String)>, String, u16);
+
+#[test]
+fn every_response_carries_the_security_headers() {
+    let env = Env::new();
+    let session = env.new_session(&["--title", "mine"]);
+    let web = Web::start(&env);
+    let page = format!("/s/{}", session.id);
+    let token = csrf(&web.get(&page).body);
+    let own = ("host".to_owned(), web.host());
+    let origin = ("origin".to_owned(), format!("http://{}", web.host()));
+    let form = (
+        "content-type".to_owned(),
+        "application/x-www-form-urlencoded".to_owned(),
+    );
+    let complete = format!("{page}/complete");
+    let answer = format!("{page}/answer");
+    let part = format!("/part{page}");
+    let opened = format!("/?token={}", web.token);
+    let cases: Vec<Case> = vec![
+        (
+            "GET",
+            "/",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/part/",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            &page,
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            &part,
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/events",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/static/page.css",
+            vec![own.clone()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/static/page.js",
+            vec![own.clone()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/static/icon.svg",
+            vec![own.clone()],
+            String::new(),
+            200,
+        ),
+        (
+            "GET",
+            "/manifest.webmanifest",
+            vec![own.clone()],
+            String::new(),
+            200,
+        ),
+        ("GET", &opened, vec![own.clone()], String::new(), 303),
+        (
+            "GET",
+            "/nothing-here",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            404,
+        ),
+        (
+            "GET",
+            "/s/not-an-id",
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            404,
+        ),
+        (
+            "GET",
+            &complete,
+            vec![own.clone(), web.cookie()],
+            String::new(),
+            405,
+        ),
+        ("GET", "/", vec![own.clone()], String::new(), 401),
+        ("GET", "/?token=0000", vec![own.clone()], String::new(), 401),
+        (
+            "GET",
+            "/",
+            vec![("host".to_owned(), "evil.example".to_owned()), web.cookie()],
+            String::new(),
+            403,
+        ),
+        (
+            "GET",
+            "/",
+            vec![
+                own.clone(),
+                web.cookie(),
+                ("origin".to_owned(), "http://evil.example".to_owned()),
+            ],
+            String::new(),
+            403,
+        ),
+        (
+            "POST",
+            &complete,
+            vec![own.clone(), web.cookie(), origin.clone(), form.clone()],
+            "csrf=0".to_owned(),
+            403,
+        ),
+        (
+            "POST",
+            &answer,
+            vec![own.clone(), web.cookie(), origin.clone(), form.clone()],
+            format!("csrf={token}&answer=maybe"),
+            400,
+        ),
+        (
+            "POST",
+            &answer,
+            vec![own.clone(), web.cookie(), origin.clone(), form.clone()],
+            format!("csrf={token}&answer=allow"),
+            409,
+        ),
+        (
+            "POST",
+            &complete,
+            vec![own.clone(), web.cookie(), origin.clone(), form.clone()],
+            format!("csrf={token}"),
+            303,
+        ),
+    ];
+    let promised = promised_headers();
+    for (method, path, headers, body, status) in &cases {
+        let reply = head(web.address, method, path, headers, body);
+        assert_eq!(reply.status, *status, "{method} {path}: {reply:?}");
+        for (name, value) in &promised {
+            let given: Vec<&str> = reply
+                .headers
+                .iter()
+                .filter(|(key, _)| key == name)
+                .map(|(_, value)| value.as_str())
+                .collect();
+            assert_eq!(
+                given,
+                [value.as_str()],
+                "{method} {path} ({status}): {name}"
+            );
+        }
+    }
+}
+
 /// The CSRF token in a page's forms.
 fn csrf(page: &str) -> String {
     let start = page
@@ -232,7 +486,10 @@ fn every_request_needs_the_token_then_its_cookie() {
     assert_eq!(opened.header("location"), Some(page.as_str()));
     let cookie = opened.header("set-cookie").unwrap();
     let (name_value, attributes) = cookie.split_once(';').unwrap();
-    assert_eq!(name_value, web.cookie().1);
+    assert!(
+        name_value.starts_with(&format!("lf-web-{}=device-", web.address.port())),
+        "{cookie}"
+    );
     let attributes: Vec<&str> = attributes.split(';').map(str::trim).collect();
     assert!(attributes.contains(&"HttpOnly"), "{cookie}");
     assert!(attributes.contains(&"SameSite=Strict"), "{cookie}");
@@ -274,7 +531,7 @@ fn every_request_needs_the_token_then_its_cookie() {
     assert_eq!(renewed.get("/").status, 200);
 }
 
-/// The token a Set-Cookie header carried.
+/// The value a Set-Cookie header carried.
 fn web_token_of(reply: &Reply) -> String {
     let cookie = reply.header("set-cookie").unwrap();
     cookie
@@ -285,6 +542,104 @@ fn web_token_of(reply: &Reply) -> String {
         .unwrap()
         .1
         .to_owned()
+}
+
+/// `lf-web devices`, decoded, and checked against its schema.
+fn devices(env: &Env) -> Vec<lf::wire::Device> {
+    let raw: serde_json::Value = env.run("lf-web", &["devices"]).json();
+    let schema = crate::schema::read_json("schema/device.schema.json");
+    crate::schema::validate(&schema, &schema, &raw, "").unwrap();
+    serde_json::from_value(raw).unwrap()
+}
+
+#[test]
+fn the_cookie_holds_a_devices_own_sign_in_never_the_homes_token() {
+    let env = Env::new();
+    env.new_session(&["--title", "mine"]);
+    let web = Web::start(&env);
+    let agent = "Mozilla/5.0 (Linux; Android 14; Pixel 8) lf-test";
+    let opened = web.request(
+        "GET",
+        &format!("/?token={}", web.token),
+        &[("user-agent".to_owned(), agent.to_owned())],
+        "",
+    );
+    assert_eq!(opened.status, 303, "{opened:?}");
+    let set = opened.header("set-cookie").unwrap();
+    let phone = web_token_of(&opened);
+    // `<device id>.<secret>`: the device's own, not the Home's token.
+    assert!(!set.contains(&web.token), "{set}");
+    let (id, secret) = phone.split_once('.').unwrap();
+    assert!(lf::ids::DeviceId::parse(id).is_ok(), "{phone}");
+    assert_eq!(secret.len(), 64);
+    assert!(secret.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_ne!(secret, web.token);
+    let attributes: Vec<&str> = set.split(';').skip(1).map(str::trim).collect();
+    for wanted in ["HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=2592000"] {
+        assert!(attributes.contains(&wanted), "{wanted}: {set}");
+    }
+    let cookie = |value: &str| {
+        (
+            "cookie".to_owned(),
+            format!("lf-web-{}={value}", web.address.port()),
+        )
+    };
+    assert_eq!(web.request("GET", "/", &[cookie(&phone)], "").status, 200);
+    // The Home keeps only the secret's digest.
+    for file in [lf::home::DATABASE_FILE, "loopflow.db-wal"] {
+        if let Ok(bytes) = std::fs::read(env.home().join(file)) {
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(!text.contains(secret), "{file} holds the secret");
+        }
+    }
+    // Listed, with what its browser said; the test helper's sign-in too.
+    let listed = devices(&env);
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    let device = listed.iter().find(|device| device.id == id).unwrap();
+    assert_eq!(device.label, agent);
+    assert!(device.expires_at > device.last_seen_at);
+    // What is no device's cookie: the Home's token itself (the old
+    // cookie), a wrong secret, an unknown id, anything else.
+    let unknown = format!("{}.{secret}", lf::ids::DeviceId::new().as_str());
+    for value in [
+        web.token.clone(),
+        format!("{id}.{}", "0".repeat(64)),
+        format!("{id}.{}", web.token),
+        unknown,
+        id.to_owned(),
+        String::new(),
+    ] {
+        let reply = web.request("GET", "/", &[cookie(&value)], "");
+        assert_eq!(reply.status, 401, "{value}: {reply:?}");
+    }
+    // Another Home's token, and another Home's device, are refused here.
+    let other = Env::new();
+    let elsewhere = Web::start(&other);
+    let foreign = web.request("GET", &format!("/?token={}", elsewhere.token), &[], "");
+    assert_eq!(foreign.status, 401, "{foreign:?}");
+    assert_eq!(foreign.header("set-cookie"), None);
+    let foreign_device = elsewhere.signed_in.split_once('=').unwrap().1.to_owned();
+    assert_eq!(
+        web.request("GET", "/", &[cookie(&foreign_device)], "")
+            .status,
+        401
+    );
+    // Revoked: refused from the next request on; the other device stays.
+    let revoked: Vec<lf::wire::Device> = env.run("lf-web", &["revoke", id]).json();
+    assert_eq!(revoked.len(), 1);
+    assert_eq!(revoked[0].id, id);
+    let reply = web.request("GET", "/", &[cookie(&phone)], "");
+    assert_eq!(reply.status, 401, "{reply:?}");
+    assert_eq!(web.get("/").status, 200, "the other device is signed in");
+    assert!(devices(&env).iter().all(|device| device.id != id));
+    env.attempt("lf-web", &["revoke", id])
+        .fails_with(3, "device_not_found");
+    env.attempt("lf-web", &["revoke", "phone"])
+        .fails_with(2, "bad_id");
+    let all: Vec<lf::wire::Device> = env.run("lf-web", &["revoke", "--all"]).json();
+    assert_eq!(all.len(), 1);
+    assert_eq!(web.get("/").status, 401);
+    assert_eq!(devices(&env), []);
 }
 
 #[test]
@@ -556,12 +911,177 @@ fn listening_beyond_loopback_is_asked_for_and_errors_say_what_to_do() {
     assert!(help.stdout.contains("Examples:"), "{}", help.stdout);
 }
 
+/// lf-web started with stdout and stderr to files (as a service manager
+/// logs them), once it says it serves: its stderr, and the child.
+fn started_logged(env: &Env, args: &[&str]) -> (Child, String, PathBuf) {
+    let out = env.dir.path().join("lf-web.log.stdout");
+    let err = env.dir.path().join("lf-web.log.stderr");
+    let mut command = env.program(program());
+    command
+        .args(args)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap());
+    let child = command.spawn().expect("lf-web starts");
+    let said = wait_for("lf-web to say it serves", 20, || {
+        let said = std::fs::read_to_string(&err).ok()?;
+        said.contains("serving the Home").then_some(said)
+    });
+    (child, said, out)
+}
+
+#[test]
+fn the_url_goes_only_to_a_terminal_or_when_asked_and_remote_says_it_is_clear_text() {
+    let env = Env::new();
+    // A service manager: stdout is a log, which would keep the token.
+    let (mut child, said, out) = started_logged(&env, &["--listen", "127.0.0.1:0"]);
+    let token = std::fs::read_to_string(env.home().join("web.token")).unwrap();
+    let token = token.trim();
+    let address: SocketAddr = said
+        .split("on http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(said.contains("--print-url"), "{said}");
+    assert!(
+        said.contains(&env.home().join("web.token").display().to_string()),
+        "it says where the token is: {said}"
+    );
+    assert!(!said.contains(token), "no token on stderr either: {said}");
+    // It serves: the URL built from the token file signs in.
+    let opened = http(
+        address,
+        "GET",
+        &format!("/?token={token}"),
+        &[("host".to_owned(), address.to_string())],
+        "",
+    );
+    assert_eq!(opened.status, 303, "{opened:?}");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "",
+        "nothing on stdout"
+    );
+
+    // Every interface: refused without --allow-remote, and with it said
+    // as what it is, with what crosses the network in clear.
+    env.attempt("lf-web", &["--listen", "0.0.0.0:0"])
+        .fails_with(2, "command_line");
+    let (mut child, said, out) = started_logged(
+        &env,
+        &["--listen", "0.0.0.0:0", "--allow-remote", "--print-url"],
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(said.contains("every interface of this machine"), "{said}");
+    assert!(said.contains("in clear"), "{said}");
+    assert!(
+        said.contains("SSH tunnel") && said.contains("VPN"),
+        "{said}"
+    );
+    let printed = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        printed.starts_with("http://0.0.0.0:") && printed.trim_end().ends_with(token),
+        "--print-url prints the URL: {printed:?}"
+    );
+}
+
+/// lf-web's bounds (web/src/lib.rs, web/src/live.rs), as the test knows
+/// them.
+const HEADER_TIMEOUT_SECS: u64 = 10;
+const STREAMS_MAX: usize = 64;
+
+#[test]
+fn slow_clients_cannot_exhaust_it() {
+    use std::time::{Duration, Instant};
+    let env = Env::new();
+    env.new_session(&["--title", "mine"]);
+    let web = Web::start(&env);
+    // 300 clients that send half a request's head, and hold.
+    let started = Instant::now();
+    let half = format!("GET / HTTP/1.1\r\nhost: {}\r\nx-slow: ", web.host());
+    let mut held: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut stream = TcpStream::connect(web.address).expect("a connection");
+            stream.write_all(half.as_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    // A person's request is still answered (once the slow ones' time is
+    // up, at the latest), and so is the next.
+    let asked = Instant::now();
+    assert_eq!(web.get("/").status, 200);
+    let first = asked.elapsed();
+    let asked = Instant::now();
+    assert_eq!(web.get("/").status, 200);
+    eprintln!(
+        "with 300 half-sent requests held: answered after {first:?}, then after {:?}",
+        asked.elapsed()
+    );
+    assert!(
+        first < Duration::from_secs(3 * HEADER_TIMEOUT_SECS),
+        "{first:?}"
+    );
+    // Each half-sent request is closed by lf-web after the header
+    // timeout, answered with nothing: never held open.
+    for stream in &mut held {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(4 * HEADER_TIMEOUT_SECS)))
+            .unwrap();
+        let mut rest = Vec::new();
+        match stream.read_to_end(&mut rest) {
+            Ok(_) => {}
+            Err(error) => assert_eq!(
+                error.kind(),
+                std::io::ErrorKind::ConnectionReset,
+                "a half-sent request still open after {:?}",
+                started.elapsed()
+            ),
+        }
+        assert_eq!(String::from_utf8_lossy(&rest), "");
+    }
+    let closed = started.elapsed();
+    eprintln!("the 300 half-sent requests were closed within {closed:?}");
+    assert!(closed >= Duration::from_secs(HEADER_TIMEOUT_SECS));
+
+    // Event streams are bounded too, below the connections: past the
+    // bound a page's stream is refused, and pages are still served.
+    let open_stream = || {
+        let mut stream = TcpStream::connect(web.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let request = format!(
+            "GET /events HTTP/1.1\r\nhost: {}\r\ncookie: {}\r\n\r\n",
+            web.host(),
+            web.cookie().1
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            assert_eq!(stream.read(&mut byte).unwrap(), 1, "the stream's head");
+            head.push(byte[0]);
+        }
+        let status = String::from_utf8_lossy(&head[9..12]).into_owned();
+        (stream, status)
+    };
+    let streams: Vec<(TcpStream, String)> = (0..STREAMS_MAX).map(|_| open_stream()).collect();
+    assert!(streams.iter().all(|(_, status)| status == "200"));
+    let (_refused, status) = open_stream();
+    assert_eq!(status, "503", "one stream past the bound");
+    assert_eq!(web.get("/").status, 200);
+}
+
 #[test]
 fn a_closed_stdout_does_not_stop_it() {
     let env = Env::new();
     let mut command = env.program(program());
     command
-        .args(["--listen", "127.0.0.1:0", "--no-qr"])
+        .args(["--listen", "127.0.0.1:0", "--print-url"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     let mut child = command.spawn().unwrap();
@@ -781,6 +1301,77 @@ pub(crate) mod browser {
         let payload =
             format!(r#"{{"hook_event_name":"{event}","session_id":"{chosen}","cwd":"/"{extra}}}"#);
         env.hook("claude", Some(&run), payload.as_bytes()).ok();
+    }
+
+    /// Issue 34: a file named `invoice\u{202e}fdp.exe` rendered as
+    /// `invoiceexe.pdf`; ESC and invisible characters reached the page.
+    #[test]
+    fn text_that_reorders_or_hides_itself_shows_its_escapes() {
+        use crate::worktree::repository;
+        let env = Env::new();
+        let repo = repository(&env);
+        std::fs::write(repo.join("invoice\u{202e}fdp.exe"), "x").unwrap();
+        std::fs::write(repo.join("esc\u{1b}[31mred"), "x").unwrap();
+        let record: SessionRecord = env
+            .run(
+                "lf-session-new",
+                &[
+                    "--provider", "command", "--title", "Hidden", "--cwd", repo.to_str().unwrap(),
+                    "--", "sh", "-c",
+                    "printf 'screen invoice\\342\\200\\256fdp.exe zero\\342\\200\\213width\\n'; exec sleep 300",
+                ],
+            )
+            .json();
+        wait_for("the pane to show its lines", 20, || {
+            env.show(&record.id)
+                .terminal_ids
+                .iter()
+                .any(|id| id.starts_with('%'))
+                .then_some(())
+        });
+        let web = Web::start(&env);
+        let browser = Browser::start();
+        browser.goto(&format!(
+            "http://{}/s/{}?token={}",
+            web.host(),
+            record.id,
+            web.token
+        ));
+        let screen: String = wait_for("the screen", 20, || {
+            let text: String = browser
+                .eval("return (document.querySelector('pre.screen') || {}).textContent || ''");
+            text.contains("screen invoice").then_some(text)
+        });
+        // tmux keeps no zero-width character in its cells, so the pane's
+        // lines come without them; were one kept, it would be an escape.
+        assert!(
+            screen.contains("screen invoice")
+                && !screen.contains(['\u{202e}', '\u{200b}'])
+                && (screen.contains("invoicefdp.exe") || screen.contains("\\u{202e}")),
+            "{screen:?}"
+        );
+        let files: Vec<String> = browser.eval(
+            "return Array.from(document.querySelectorAll('ul.files .path')).map(e => e.textContent)",
+        );
+        assert!(
+            files.iter().any(|file| file == "invoice\\u{202e}fdp.exe"),
+            "{files:?}"
+        );
+        assert!(
+            files.iter().any(|file| file == "esc\\u{1b}[31mred"),
+            "{files:?}"
+        );
+        let text: String = browser.eval("return document.body.textContent");
+        for hidden in ['\u{202e}', '\u{200b}', '\u{1b}'] {
+            assert!(!text.contains(hidden), "{hidden:?} in the page: {text:?}");
+        }
+        // As the server sent it, and a 404 of such a path.
+        let html = web.get(&format!("/s/{}", record.id)).body;
+        let missing = web.get("/s/%1B%5B2J%E2%80%AEfdp.exe").body;
+        for page in [&html, &missing] {
+            assert!(!page.contains(['\u{202e}', '\u{200b}', '\u{1b}']), "{page}");
+        }
+        assert!(missing.contains("\\u{202e}"), "{missing}");
     }
 
     #[test]

@@ -361,7 +361,7 @@ mod tests {
                  CREATE INDEX sessions_attention_kind ON sessions (attention) \
                  WHERE attention IS NOT NULL; ALTER TABLE events DROP COLUMN by_person; \
                  DROP TABLE usage_sources; DROP TABLE usage_models; DROP TABLE usage_time; \
-                 DROP TABLE requests; PRAGMA user_version = 8;",
+                 DROP TABLE requests; DROP TABLE web_devices; PRAGMA user_version = 8;",
             )
             .unwrap();
         let migrated = Lf::at(lf.home().clone(), Caller::default());

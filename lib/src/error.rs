@@ -24,6 +24,7 @@ pub mod hint;
 pub mod untrusted;
 
 pub use crate::changes::EventsError;
+pub use crate::devices::DeviceError;
 pub use crate::flow::FlowError;
 pub use crate::git::GitError;
 pub use crate::handoff::HandoffError;
@@ -112,6 +113,7 @@ mod tests {
             EventsError::VARIANTS,
             PickError::VARIANTS,
             UsageError::VARIANTS,
+            DeviceError::VARIANTS,
         ];
         let own = [
             "in_variable",
@@ -168,6 +170,7 @@ mod tests {
             "database",
             "database_unreadable",
             "detached_base",
+            "device_not_found",
             "dialog_up",
             "during",
             "empty_text",

@@ -41,6 +41,9 @@
 //!   [`Lf::handoffs`], [`Lf::handoffs_with_records`],
 //!   [`Lf::attach_handoff`], [`Lf::finish_handoff`],
 //!   [`Lf::claim_handoff_wake`].
+//! - lf-web's devices (`devices.rs`): [`Lf::sign_in_device`],
+//!   [`Lf::signed_in_device`], [`Lf::devices`], [`Lf::revoke_device`],
+//!   [`Lf::revoke_devices`].
 //! - Other machines (`remote/`): [`Lf::hosts`], [`Lf::add_host`],
 //!   [`Lf::remove_host`], [`Lf::remotes`], [`Lf::configured_remotes`]
 //!   (`hosts.rs`); [`Lf::list_merged`] (`list.rs`); [`Lf::locate`],

@@ -90,6 +90,10 @@ string_id!(
     RequestId
 );
 string_id!(
+    /// A device signed in to lf-web: `device-` and 26 base32 characters.
+    DeviceId
+);
+string_id!(
     /// A tmux pane: `%` and digits, the only form lf passes to tmux as a
     /// pane target.
     PaneId
@@ -229,6 +233,11 @@ ulid_id!(TaskId, "task-", "Task", Arg::Task);
 ulid_id!(WaveId, "wave-", "Wave", Arg::Wave);
 ulid_id!(HandoffId, "handoff-", "handoff", Arg::Id);
 ulid_id!(RequestId, "req-", "request", Arg::Request);
+ulid_id!(DeviceId, "device-", "device", Arg::Id);
+stored_id!(DeviceId, "device", |text| is_prefixed_ulid(
+    text,
+    DeviceId::PREFIX
+));
 
 impl RunId {
     /// The next Run id of a seeded sequence (see [`TEST_SEED_ENV`]), made

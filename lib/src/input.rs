@@ -11,12 +11,18 @@ use crate::error::hint::{Command, Hint};
 use crate::error::untrusted::quote;
 use std::path::PathBuf;
 
-/// A character text from outside may not hold: a control character, or a
-/// bidirectional embedding, override or isolate (U+202A–U+202E,
-/// U+2066–U+2069), which reorders what a terminal shows so that the text
-/// reads as something it is not (the "Trojan Source" class).
+/// A character text from outside may not hold: a control character, or
+/// one that reorders or hides what is shown (`untrusted::is_hidden`: the
+/// bidirectional controls and marks U+202A–U+202E, U+2066–U+2069, U+200E,
+/// U+200F, U+061C, and the invisible U+200B, U+2060, U+FEFF, …), so that
+/// text reads as something it is not (the "Trojan Source" class). The
+/// zero-width non-joiner and joiner (U+200C, U+200D) and the soft hyphen
+/// are spelling in some scripts and emoji, so text may hold them; the
+/// display filter (`untrusted::visible`) still shows them as escapes.
 pub fn is_unsafe(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || (crate::error::untrusted::is_hidden(c)
+            && !matches!(c, '\u{200c}' | '\u{200d}' | '\u{ad}'))
 }
 
 /// Prose: trimmed, not empty, at most `max` characters, and free of
@@ -475,7 +481,9 @@ pub enum InputError {
         max: usize,
         count: usize,
     },
-    #[error("a {what} cannot contain control or text-direction characters (found {found:?})")]
+    #[error(
+        "a {what} cannot contain control, text-direction or invisible characters (found {found:?})"
+    )]
     ControlCharacter { arg: Arg, what: What, found: char },
     #[error("a {what} cannot contain a NUL byte")]
     NulByte { arg: Arg, what: What },
@@ -657,6 +665,16 @@ mod tests {
         assert!(title("   ").is_err());
         assert!(title("a\u{1b}[2Jb").is_err());
         assert!(title("two\nlines").is_err());
+        // What reorders or hides text: refused, naming the character.
+        for c in [
+            '\u{200b}', '\u{200e}', '\u{200f}', '\u{61c}', '\u{feff}', '\u{2060}', '\u{202e}',
+            '\u{2066}', '\u{2028}',
+        ] {
+            let refused = title(&format!("a{c}b")).unwrap_err().to_string();
+            assert!(refused.contains(&format!("{c:?}")), "{refused}");
+        }
+        // Joiners spell emoji and some scripts.
+        assert!(title("family \u{1f468}\u{200d}\u{1f469}").is_ok());
         let error = title("\u{7}").unwrap_err();
         assert_eq!(
             (error.kind(), error.arg()),

@@ -26,6 +26,8 @@
 //!   holds what they share: kinds and exit codes, the argument an error is
 //!   about, quoting untrusted text, and typed hints (`error::hint`), which
 //!   each surface spells in its own words.
+//! - `devices` — the devices signed in to lf-web (each its own secret,
+//!   listed and revocable; the Home's token never in a cookie).
 //! - `remote` — other machines' Homes over OpenSSH: the host list, the
 //!   merged listing, opening a Session there.
 //! - `caller` — who is asking (the only reader of this process's env and
@@ -44,6 +46,7 @@ pub mod attention;
 pub mod caller;
 pub mod changes;
 pub mod clock;
+pub mod devices;
 pub mod error;
 mod facade;
 pub mod flow;
@@ -84,9 +87,9 @@ use error::domain::Domain;
 use error::hint::Hint;
 use error::untrusted::quote;
 use error::{
-    EventsError, FlowError, GitError, HandoffError, HomeError, HookError, InputError, LaunchError,
-    LivenessError, PickError, ProviderError, RemoteError, SessionError, TmuxError, UsageError,
-    WorkError, WorktreeError,
+    DeviceError, EventsError, FlowError, GitError, HandoffError, HomeError, HookError, InputError,
+    LaunchError, LivenessError, PickError, ProviderError, RemoteError, SessionError, TmuxError,
+    UsageError, WorkError, WorktreeError,
 };
 use std::fmt;
 
@@ -132,6 +135,8 @@ pub enum Error {
     Pick(#[from] PickError),
     #[error(transparent)]
     Usage(#[from] UsageError),
+    #[error(transparent)]
+    Device(#[from] DeviceError),
 
     /// An error in the value of an environment variable (`LF_RUN_ID`).
     #[error("{variable}: {inner}")]
@@ -200,6 +205,7 @@ impl Error {
             Events(error) => Layer::Domain(error),
             Pick(error) => Layer::Domain(error),
             Usage(error) => Layer::Domain(error),
+            Device(error) => Layer::Domain(error),
             InVariable { inner, .. } | About { inner, .. } | During { inner, .. } => {
                 Layer::Wrapped(inner)
             }

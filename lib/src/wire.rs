@@ -161,6 +161,21 @@ pub struct Workspace {
     pub unavailable: Option<String>,
 }
 
+/// A device signed in to lf-web (`lf-web devices`; schema/device.schema.json).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Device {
+    /// `device-` and 26 base32 characters: what `lf-web revoke` takes.
+    pub id: String,
+    /// What its browser said it is (its User-Agent), made safe to show.
+    pub label: String,
+    /// When it opened the printed URL.
+    pub created_at: Timestamp,
+    /// When it last used lf-web (renewed at most once an hour).
+    pub last_seen_at: Timestamp,
+    /// When it is signed out unless used again before.
+    pub expires_at: Timestamp,
+}
+
 /// One remote Home of the host list (`$LF_HOME/hosts.json`, `lf-host`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostEntry {

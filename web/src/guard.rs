@@ -6,12 +6,16 @@
 //!    whose name was pointed at 127.0.0.1 (DNS rebinding) is refused.
 //! 2. `Origin`, when a browser sends one, is this server: another site's
 //!    script or form is refused.
-//! 3. The Home's token: in the query once (the printed URL), which sets
-//!    an HttpOnly, SameSite=Strict cookie and redirects to the same page
-//!    without it; from then on the cookie. Without either: 401. Only the
-//!    page's own CSS, script, manifest and icon (the same bytes for
-//!    everyone, compiled in) are served without it, so a phone can
-//!    install the page.
+//! 3. The Home's token, in the query once (the printed URL): it signs in
+//!    this device (`lf::devices`: a secret of its own, only its SHA-256
+//!    kept in the Home) and sets an HttpOnly, SameSite=Strict cookie
+//!    holding `<device id>.<secret>` — never the token — then redirects to
+//!    the same page without it. From then on the cookie, checked against
+//!    the Home's devices on every request (a revoked or lapsed device, or
+//!    another Home's, is no device). Without either: 401. Only the page's
+//!    own CSS, script, manifest and icon (the same bytes for everyone,
+//!    compiled in) are served without it, so a phone can install the
+//!    page.
 //! 4. A request that changes anything (POST) carries this process's CSRF
 //!    token in its form, as lf-web's own pages do.
 //!
@@ -30,9 +34,9 @@ use subtle::ConstantTimeEq;
 const FORM_MAX: usize = 64 * 1024;
 /// The form field (and header) that carries the CSRF token.
 pub(crate) const CSRF_FIELD: &str = "csrf";
-/// How long a browser keeps the token's cookie: 400 days, the most a
-/// browser keeps any cookie.
-const COOKIE_DAYS: i64 = 400;
+/// How long a browser keeps a device's cookie: as long as lf keeps the
+/// device unused (renewed as it is used).
+const COOKIE_DAYS: i64 = lf::devices::SIGN_IN_DAYS;
 
 pub(crate) struct Guard {
     token: String,
@@ -98,7 +102,8 @@ impl Guard {
         }
     }
 
-    fn cookie_token(&self, headers: &HeaderMap) -> Option<String> {
+    /// This server's cookie, as the request carried it.
+    fn cookie_value(&self, headers: &HeaderMap) -> Option<String> {
         headers
             .get_all(header::COOKIE)
             .iter()
@@ -109,8 +114,8 @@ impl Guard {
             .map(|cookie| cookie.value().to_owned())
     }
 
-    fn set_cookie(&self) -> HeaderValue {
-        let cookie = cookie::Cookie::build((self.cookie.clone(), self.token.clone()))
+    fn set_cookie(&self, value: &str) -> HeaderValue {
+        let cookie = cookie::Cookie::build((self.cookie.clone(), value.to_owned()))
             .http_only(true)
             .same_site(cookie::SameSite::Strict)
             .path("/")
@@ -152,22 +157,43 @@ pub(crate) async fn check(
         if !is(&given, &guard.token) {
             return unauthorized();
         }
-        // The token leaves the address bar and the history at once.
-        let mut response = Response::builder()
-            .status(StatusCode::SEE_OTHER)
-            .header(header::LOCATION, path.to_owned())
-            .header(header::SET_COOKIE, guard.set_cookie())
-            .body(Body::empty())
-            .unwrap_or_default();
-        crate::pages::secure(response.headers_mut());
-        return response;
+        // This device signs in; the token leaves the address bar and the
+        // history at once.
+        let user_agent = header_text(headers, header::USER_AGENT)
+            .unwrap_or_default()
+            .to_owned();
+        let path = path.to_owned();
+        return match app.with_lf(move |lf| lf.sign_in_device(&user_agent)).await {
+            Ok(signed_in) => Response::builder()
+                .status(StatusCode::SEE_OTHER)
+                .header(header::LOCATION, path)
+                .header(header::SET_COOKIE, guard.set_cookie(&signed_in.cookie))
+                .body(Body::empty())
+                .unwrap_or_default(),
+            Err(error) => failed(error),
+        };
     }
-    if !guard
-        .cookie_token(headers)
-        .is_some_and(|given| is(&given, &guard.token))
-    {
+    let Some(given) = guard.cookie_value(headers) else {
         return unauthorized();
+    };
+    let again = given.clone();
+    let renewed = match app.with_lf(move |lf| lf.signed_in_device(&given)).await {
+        Ok(None) => return unauthorized(),
+        Ok(Some(signed_in)) => signed_in.renewed,
+        Err(error) => return failed(error),
+    };
+    let mut response = pass(request, next, &guard.csrf).await;
+    // A device in use keeps its sign-in: its cookie's Max-Age anew.
+    if renewed {
+        response
+            .headers_mut()
+            .append(header::SET_COOKIE, guard.set_cookie(&again));
     }
+    response
+}
+
+/// A signed-in request: a GET goes on, a change only with the CSRF token.
+async fn pass(request: Request, next: Next, csrf: &str) -> Response {
     if request.method() == Method::GET || request.method() == Method::HEAD {
         return next.run(request).await;
     }
@@ -179,7 +205,7 @@ pub(crate) async fn check(
     };
     let given = form_field(&bytes, CSRF_FIELD)
         .or_else(|| header_text(&parts.headers, "x-lf-csrf").map(str::to_owned));
-    if !given.is_some_and(|given| is(&given, &guard.csrf)) {
+    if !given.is_some_and(|given| is(&given, csrf)) {
         return refused(
             StatusCode::FORBIDDEN,
             "This form is not from this lf-web's page (its CSRF token is missing or old): reload the page and try again.",
@@ -208,15 +234,21 @@ fn header_text(headers: &HeaderMap, name: impl header::AsHeaderName) -> Option<&
 fn unauthorized() -> Response {
     refused(
         StatusCode::UNAUTHORIZED,
-        "Open the URL lf-web printed when it started (it carries this Home's token); \
-         lf-web --new-token makes a new one.",
+        "This device is not signed in, or was signed out: open the URL lf-web printed when it \
+         started (it carries this Home's token); lf-web devices lists the devices signed in.",
     )
 }
 
+/// The library failed (the store, the OS's randomness): a 500 page with
+/// its sentence.
+fn failed(error: lf::Error) -> Response {
+    let status = StatusCode::INTERNAL_SERVER_ERROR;
+    let message = error.one_line_without_hint();
+    (status, crate::pages::message_page(status, &message)).into_response()
+}
+
 pub(crate) fn refused(status: StatusCode, message: &'static str) -> Response {
-    let mut response = (status, crate::pages::message_page(status, message)).into_response();
-    crate::pages::secure(response.headers_mut());
-    response
+    (status, crate::pages::message_page(status, message)).into_response()
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -14,10 +14,11 @@ mod live;
 mod pages;
 
 use lf_bins::Output;
-use lf_bins::cmd::web::Cli;
+use lf_bins::cmd::web::{Cli, Command};
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What every request handler shares.
 pub(crate) struct App {
@@ -49,12 +50,31 @@ impl App {
     }
 }
 
-/// Run lf-web until it is stopped (Ctrl-C, SIGTERM).
+/// Run lf-web until it is stopped (Ctrl-C, SIGTERM), or list or revoke
+/// its devices.
 pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
     let caller = lf::Caller::from_process();
     lf::session::act::refuse_agent(&caller)?;
     let lf = lf::Lf::open(caller.clone())?;
+    match &cli.command {
+        Some(Command::Devices) => return out.json(&lf.devices()?),
+        Some(Command::Revoke {
+            device: Some(id), ..
+        }) => {
+            return out.json(&[lf.revoke_device(id)?]);
+        }
+        Some(Command::Revoke { device: None, .. }) => return out.json(&lf.revoke_devices()?),
+        None => {}
+    }
     let home = lf.home().clone();
+    if cli.listen.ip().is_unspecified() && !cli.allow_remote {
+        return Err(usage(format!(
+            "--listen {} is every interface of this machine: any network it is on could reach \
+             it and try the token; listen on 127.0.0.1 and reach it through an SSH tunnel, or on \
+             a VPN's address with --allow-remote (see the README)",
+            cli.listen
+        )));
+    }
     if !cli.listen.ip().is_loopback() && !cli.allow_remote {
         return Err(usage(format!(
             "--listen {} is not a loopback address: anyone who can reach it could try the \
@@ -64,6 +84,10 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
         )));
     }
     let token = home.web_token(cli.new_token)?;
+    if cli.new_token {
+        // A new token locks out every browser that had the old one.
+        lf.revoke_devices()?;
+    }
     let listener = std::net::TcpListener::bind(cli.listen)
         .and_then(|listener| listener.set_nonblocking(true).map(|()| listener))
         .map_err(|source| cannot_listen(cli.listen, source))?;
@@ -71,10 +95,14 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
         .local_addr()
         .map_err(|source| cannot_listen(cli.listen, source))?;
     let url = format!("http://{address}/?token={token}");
-    // The URL is for the person; a reader that went away (`| head -1`)
-    // does not stop the server.
-    let _ = out.raw(&format!("{url}\n")).and_then(|()| out.finish());
-    if !cli.no_qr && std::io::stdout().is_terminal() {
+    // The URL carries the token: a terminal is shown it (and its QR code);
+    // anything else (a service manager's log, a file) only when asked.
+    // A reader that went away (`| head -1`) does not stop the server.
+    let terminal = std::io::stdout().is_terminal();
+    if terminal || cli.print_url {
+        let _ = out.raw(&format!("{url}\n")).and_then(|()| out.finish());
+    }
+    if terminal && !cli.no_qr {
         let _ = out.raw(&qr(&url)).and_then(|()| out.finish());
     }
     eprintln!(
@@ -82,10 +110,26 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
         Cli::NAME,
         home.root().display()
     );
-    if !address.ip().is_loopback() {
+    if !terminal && !cli.print_url {
         eprintln!(
-            "{}: listening beyond this machine (--allow-remote): whoever reaches {address} \
-             with the token controls your agents",
+            "{}: the URL that signs a browser in is not printed (stdout is not a terminal, and \
+             a log would keep its token): open http://{address}/?token= followed by the token \
+             in {}, or start lf-web with --print-url",
+            Cli::NAME,
+            home.web_token_file().display()
+        );
+    }
+    if !address.ip().is_loopback() {
+        let reach = if address.ip().is_unspecified() {
+            format!("every interface of this machine (port {})", address.port())
+        } else {
+            address.to_string()
+        };
+        eprintln!(
+            "{}: listening beyond this machine on {reach} (--allow-remote): whoever reaches it \
+             with the token controls your agents, and lf-web speaks plain HTTP, so the token and \
+             the sign-in cookies cross the network in clear; use an SSH tunnel to 127.0.0.1 or a \
+             VPN (WireGuard, Tailscale) whose path is already encrypted",
             Cli::NAME
         );
     }
@@ -107,11 +151,62 @@ pub fn serve(cli: Cli, out: &mut Output) -> lf::Result<()> {
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)
             .map_err(|source| cannot_listen(address, source))?;
-        axum::serve(listener, pages::router(app))
-            .with_graceful_shutdown(stopped())
-            .await
-            .map_err(|source| lf::Error::io(format!("lf-web on {address} stopped"), source))
+        run(listener, pages::router(app)).await;
+        Ok(())
     })
+}
+
+/// How long a client may take to send a request's head (hyper starts the
+/// timer when it begins to read one, and closes the connection, answering
+/// nothing, when it runs out): a client that sends half a request and
+/// holds gives its connection back.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections served at once. One more waits in the kernel's queue
+/// until one ends (a slow client's, at the latest after
+/// [`HEADER_TIMEOUT`]); well below the usual 1,024 open files.
+const CONNECTIONS_MAX: usize = 256;
+
+/// Serve connections until Ctrl-C or SIGTERM: each with hyper's HTTP/1
+/// and a header-read timeout, at most [`CONNECTIONS_MAX`] at once.
+async fn run(listener: tokio::net::TcpListener, router: axum::Router) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let connections = Arc::new(tokio::sync::Semaphore::new(CONNECTIONS_MAX));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut stop = std::pin::pin!(stopped());
+    loop {
+        let permit = tokio::select! {
+            permit = Arc::clone(&connections).acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+            () = &mut stop => break,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of files or memory for a moment, or a connection
+                // reset before it was taken: try again shortly.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEADER_TIMEOUT)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            // A client that went away is no failure of the server's.
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
+    // Requests under way may finish, briefly: an event stream never does.
+    let _ = tokio::time::timeout(Duration::from_secs(2), graceful.shutdown()).await;
 }
 
 /// The URL as a QR code drawn with half blocks, two modules a character.

@@ -6,13 +6,15 @@
 //! so the page's script never builds HTML from a Session's text.
 
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
 use futures_util::stream::Stream;
 use lf::changes::{Next, WatchOptions};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::broadcast;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast};
 
 /// What a page is told of one event: enough to know what to fetch again.
 #[derive(Debug, Clone, Serialize)]
@@ -28,7 +30,14 @@ pub(crate) struct Change {
 /// The events of the Home, for every page that listens.
 pub(crate) struct Changes {
     sender: broadcast::Sender<Change>,
+    /// One permit per open event stream.
+    streams: Arc<Semaphore>,
 }
+
+/// Event streams open at once: each holds a connection for as long as
+/// its page is open (10 pages measured 23 MB), so they may never take
+/// every connection lf-web serves.
+pub(crate) const STREAMS_MAX: usize = 64;
 
 /// Events a slow page may fall behind by before it is told to fetch all.
 const BACKLOG: usize = 256;
@@ -49,7 +58,10 @@ impl Changes {
                 }
             })
             .map_err(|source| lf::Error::io("cannot follow the change stream", source))?;
-        Ok(Changes { sender })
+        Ok(Changes {
+            sender,
+            streams: Arc::new(Semaphore::new(STREAMS_MAX)),
+        })
     }
 }
 
@@ -83,26 +95,40 @@ fn follow(
 
 /// `GET /events`: the Home's changes as Server-Sent Events, one `change`
 /// per event (its JSON), and `behind` when this page fell so far behind
-/// that it should fetch everything again.
-pub(crate) async fn events(
-    State(app): State<Arc<crate::App>>,
+/// that it should fetch everything again. Past [`STREAMS_MAX`] open
+/// streams, 503: that page shows itself not live and still fetches its
+/// part on its timer.
+pub(crate) async fn events(State(app): State<Arc<crate::App>>) -> Response {
+    let Ok(permit) = Arc::clone(&app.changes.streams).try_acquire_owned() else {
+        return crate::guard::refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Too many pages of this lf-web are open: close some and reload this one.",
+        );
+    };
+    stream(app.changes.sender.subscribe(), permit).into_response()
+}
+
+/// The events for one page, holding its permit while it is open.
+fn stream(
+    receiver: broadcast::Receiver<Change>,
+    permit: OwnedSemaphorePermit,
 ) -> Sse<impl Stream<Item = Result<Event, std::convert::Infallible>>> {
-    let receiver = app.changes.sender.subscribe();
-    let stream = futures_util::stream::unfold(receiver, |mut receiver| async move {
-        let event = match receiver.recv().await {
-            Ok(change) => match serde_json::to_string(&change) {
-                Ok(json) => Event::default()
-                    .event("change")
-                    .id(change.seq.to_string())
-                    .data(json),
-                Err(_) => Event::default().event("behind").data(""),
-            },
-            Err(broadcast::error::RecvError::Lagged(_)) => {
-                Event::default().event("behind").data("")
-            }
-            Err(broadcast::error::RecvError::Closed) => return None,
-        };
-        Some((Ok(event), receiver))
-    });
+    let stream =
+        futures_util::stream::unfold((receiver, permit), |(mut receiver, permit)| async move {
+            let event = match receiver.recv().await {
+                Ok(change) => match serde_json::to_string(&change) {
+                    Ok(json) => Event::default()
+                        .event("change")
+                        .id(change.seq.to_string())
+                        .data(json),
+                    Err(_) => Event::default().event("behind").data(""),
+                },
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    Event::default().event("behind").data("")
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
+            };
+            Some((Ok(event), (receiver, permit)))
+        });
     Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
 }

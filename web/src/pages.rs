@@ -2,15 +2,16 @@
 //! Session; and the parts of both that a page fetches again when the
 //! change stream tells it something changed. Every string a Session holds
 //! (a title, a summary, its screen, a file name) is the agent's or a
-//! repository's, so it is untrusted: maud escapes every interpolation,
-//! and nothing here writes raw HTML.
+//! repository's, so it is untrusted: each goes through `Outside` (the
+//! library's display filter: nothing in it reorders or hides text), maud
+//! escapes every interpolation, and nothing here writes raw HTML.
 
 use crate::App;
 use crate::guard::{self, CSRF_FIELD};
 use axum::Router;
 use axum::extract::{Form, Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::middleware::from_fn_with_state;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{from_fn_with_state, map_response};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use lf::clock::Timestamp;
@@ -38,30 +39,58 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .merge(crate::assets::routes())
         .fallback(not_found)
         .layer(from_fn_with_state(Arc::clone(&app), guard::check))
+        // Last, so outermost: it sees every response, the guard's too.
+        .layer(map_response(secure))
         .with_state(app)
 }
 
-/// The headers every response carries: nothing but this server's own
-/// files may run or load, no page may frame it, and nothing is cached
-/// or sent on as a referrer.
-pub(crate) fn secure(headers: &mut HeaderMap) {
-    let set = [
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
-             connect-src 'self'; manifest-src 'self'; form-action 'self'; \
-             frame-ancestors 'none'; base-uri 'none'",
-        ),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-    ];
-    for (name, value) in set {
+/// The headers every response carries, whichever route (or refusal)
+/// made it: nothing but this server's own files may run or load, no page
+/// may frame it, nothing is sniffed or cached, and no other site is sent
+/// a referrer.
+/// docs/threat-model.md lists them ("lf-web's response headers") and the
+/// test that requests every route reads that list.
+pub(crate) const SECURITY_HEADERS: [(header::HeaderName, &str); 5] = [
+    (
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+         connect-src 'self'; manifest-src 'self'; form-action 'self'; \
+         frame-ancestors 'none'; base-uri 'none'",
+    ),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    // Not `no-referrer`: under it Chromium sends `Origin: null` with the
+    // page's own form POSTs, which the guard refuses as another site's.
+    // Another site gets no referrer; the page's own URLs carry no token.
+    (header::REFERRER_POLICY, "same-origin"),
+    (header::CACHE_CONTROL, "no-store"),
+];
+
+/// The one layer that sets [`SECURITY_HEADERS`], outermost, so the
+/// guard's refusals, the token's redirect, every page, part, event
+/// stream, asset and the 404 go out with them. A header a handler set
+/// (SSE's `Cache-Control: no-cache`) is replaced.
+async fn secure(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in SECURITY_HEADERS {
         headers.insert(name, HeaderValue::from_static(value));
     }
-    headers
-        .entry(header::CACHE_CONTROL)
-        .or_insert(HeaderValue::from_static("no-store"));
+    response
+}
+
+/// Text from outside (a title, a path, a screen's line, a file name, a
+/// message that quotes one) as a page shows it: through the library's one
+/// display filter (`untrusted::visible`: controls, bidirectional and
+/// invisible characters become visible escapes such as `\u{202e}`), then
+/// escaped by maud. Every such string in a page goes through it.
+struct Outside<'a>(&'a str);
+
+impl maud::Render for Outside<'_> {
+    fn render_to(&self, buffer: &mut String) {
+        lf::error::untrusted::visible(self.0)
+            .as_ref()
+            .render_to(buffer);
+    }
 }
 
 /// A failure as a page: its status and the library's message.
@@ -103,7 +132,7 @@ pub(crate) fn message_page(status: StatusCode, message: &str) -> Markup {
             body {
                 main {
                     h1 { (status.canonical_reason().unwrap_or("Refused")) }
-                    p.message { (message) }
+                    p.message { (Outside(message)) }
                     p { a href="/" { "All sessions" } }
                 }
             }
@@ -127,7 +156,7 @@ fn page(title: &str, part: &str, every: u32, body: Markup) -> Markup {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="theme-color" content="#17202c";
-                title { (title) }
+                title { (Outside(title)) }
                 link rel="manifest" href="/manifest.webmanifest";
                 link rel="icon" href="/static/icon.svg" type="image/svg+xml";
                 link rel="stylesheet" href="/static/page.css";
@@ -212,9 +241,9 @@ fn row(record: &SessionRecord, now: Timestamp) -> Markup {
                     }
                     span class={ "state " (record.state.as_str()) } { (record.state.as_str()) }
                 }
-                span.title { (record.title) }
+                span.title { (Outside(&record.title)) }
                 span.where {
-                    (record.work_path.as_deref().unwrap_or(&record.cwd))
+                    (Outside(record.work_path.as_deref().unwrap_or(&record.cwd)))
                     " · " (lf::ids::short_id(&record.id))
                 }
             }
@@ -292,7 +321,7 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
     let now = Timestamp::now();
     html! {
         article.session data-id=(record.id) data-state=(record.state.as_str()) {
-            h1 { (record.title) }
+            h1 { (Outside(&record.title)) }
             p.line {
                 @if let Some(attention) = record.attention {
                     span class={ "badge " (attention.as_str()) } { (attention.as_str()) }
@@ -306,21 +335,21 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
             // and its buttons are on the first screen.
             (actions(shown, csrf))
             dl {
-                dt { "Agent" } dd { (record.detail) }
-                @if let Some(work) = &record.work_path { dt { "Work" } dd { (work) } }
-                dt { "Folder" } dd.path { (record.cwd) }
+                dt { "Agent" } dd { (Outside(&record.detail)) }
+                @if let Some(work) = &record.work_path { dt { "Work" } dd { (Outside(work)) } }
+                dt { "Folder" } dd.path { (Outside(&record.cwd)) }
                 dt { "Id" } dd.id { (record.id) }
             }
             @if let Some(summary) = &record.ready_summary {
                 section {
                     h2 { "Ready summary" }
-                    p.summary { (summary) }
+                    p.summary { (Outside(summary)) }
                 }
             }
             section {
                 h2 { "Screen" }
                 @match &shown.screen {
-                    Some(lines) => pre.screen { @for line in lines { (line) "\n" } },
+                    Some(lines) => pre.screen { @for line in lines { (Outside(line)) "\n" } },
                     None => p.none { "Its agent runs in no tmux pane now." },
                 }
             }
@@ -329,7 +358,7 @@ fn session_body(shown: &Shown, csrf: &str) -> Markup {
                 @match &shown.diff {
                     Ok(diff) => (diff_summary(diff)),
                     Err((true, _)) => p.none { "Its folder is not a git repository: there are no changes to show." },
-                    Err((false, why)) => p.none { (why) },
+                    Err((false, why)) => p.none { (Outside(why)) },
                 }
             }
         }
@@ -369,7 +398,7 @@ fn actions(shown: &Shown, csrf: &str) -> Markup {
                             button type="submit" name="complete" { "Complete this session" }
                         }
                     },
-                    Some(reason) => p.none { (action.label) ": " (reason) },
+                    Some(reason) => p.none { (action.label) ": " (Outside(reason)) },
                 }
             }
         }
@@ -407,13 +436,13 @@ fn request(shown: &Shown, csrf: &str) -> Markup {
         section.request data-request=(request.id) {
             h2 { "Its agent asks" }
             dl {
-                dt { "Tool" } dd.tool { (request.tool.as_deref().unwrap_or("(its dialog says)")) }
-                dt { "Folder" } dd.path { (request.cwd) }
+                dt { "Tool" } dd.tool { (Outside(request.tool.as_deref().unwrap_or("(its dialog says)"))) }
+                dt { "Folder" } dd.path { (Outside(&request.cwd)) }
                 dt { "Waited" } dd.waited { (waited) }
             }
             @match (&request.input, dialog) {
-                (Some(input), _) => pre.input { (input) },
-                (None, Some(dialog)) => pre.input { @for line in &dialog.lines { (line) "\n" } },
+                (Some(input), _) => pre.input { (Outside(input)) },
+                (None, Some(dialog)) => pre.input { @for line in &dialog.lines { (Outside(line)) "\n" } },
                 (None, None) => p.none { "Its dialog is not on its screen now." },
             }
             @if dialog.is_none() {
@@ -439,7 +468,7 @@ fn request(shown: &Shown, csrf: &str) -> Markup {
                         @if let Some(dialog) = dialog {
                             input type="hidden" name="dialog" value=(dialog.digest());
                         }
-                        p { "This allows it and creates the rule: " q.rule { (rule) } }
+                        p { "This allows it and creates the rule: " q.rule { (Outside(&rule)) } }
                         button.secondary type="submit" name="answer" value="allow_always" { "Allow always" }
                     }
                 }
@@ -451,8 +480,8 @@ fn request(shown: &Shown, csrf: &str) -> Markup {
 fn diff_summary(diff: &SessionDiff) -> Markup {
     html! {
         p.line {
-            @if let Some(branch) = &diff.branch { span.branch { (branch) } " " }
-            "against " (diff.base)
+            @if let Some(branch) = &diff.branch { span.branch { (Outside(branch)) } " " }
+            "against " (Outside(&diff.base))
             @if diff.ahead > 0 { " · " (diff.ahead) " ahead" }
             @if diff.behind > 0 { " · " (diff.behind) " behind" }
             @if diff.uncommitted { " · uncommitted changes" }
@@ -466,11 +495,11 @@ fn diff_summary(diff: &SessionDiff) -> Markup {
                     li {
                         span.add { @if let Some(n) = file.insertions { "+" (n) } @else { "bin" } }
                         span.del { @if let Some(n) = file.deletions { "−" (n) } }
-                        span.path { (file.path) }
+                        span.path { (Outside(&file.path)) }
                     }
                 }
                 @for path in &diff.untracked {
-                    li { span.add { "new" } span.del {} span.path { (path) } }
+                    li { span.add { "new" } span.del {} span.path { (Outside(path)) } }
                 }
             }
         }

@@ -58,6 +58,54 @@ fn escape(text: &str, max: usize, quoted: bool) -> String {
     shown
 }
 
+/// A character that reorders or hides text where it is shown: the
+/// bidirectional controls (embeddings and overrides U+202A–U+202E,
+/// isolates U+2066–U+2069, the marks U+200E, U+200F and U+061C) and the
+/// invisible format characters (zero-width space, non-joiner and joiner
+/// U+200B–U+200D, word joiner and invisible operators U+2060–U+2064, the
+/// deprecated format controls U+206A–U+206F, the byte-order mark U+FEFF,
+/// the soft hyphen U+00AD, the Mongolian vowel separator U+180E, the line
+/// and paragraph separators U+2028 and U+2029, the interlinear
+/// annotation controls U+FFF9–U+FFFB). A file named
+/// `invoice\u{202e}fdp.exe` reads as `invoiceexe.pdf` where it is drawn.
+pub fn is_hidden(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+    )
+}
+
+/// The display filter: text lf did not write (a file name, a screen's
+/// line, a title, a message quoting a path), made safe to draw on a page
+/// or a terminal as it is. Every control character (C0, DEL, C1: ESC,
+/// BEL, CSI) but a newline and a tab, and every character `is_hidden`
+/// names, is shown as its escape, `\u{202e}`: visible where it was,
+/// acting on nothing. The rest (every script, emoji, quotes) is kept.
+/// Text with nothing to escape is returned as it is.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let shown = |c: char| (c.is_control() && c != '\n' && c != '\t') || is_hidden(c);
+    if !text.chars().any(shown) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if shown(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,6 +117,28 @@ mod tests {
         // Quotes and backslashes as `{:?}` shows them.
         let text = "it's \"x\" \\ \u{7}\n\u{202e}";
         assert_eq!(quote(text), format!("{text:?}"));
+    }
+
+    #[test]
+    fn visible_shows_what_reorders_or_hides_text_as_its_escape() {
+        assert_eq!(visible("invoice\u{202e}fdp.exe"), "invoice\\u{202e}fdp.exe");
+        assert_eq!(
+            visible("a\u{1b}[2Jb\u{9b}c\u{7f}"),
+            "a\\u{1b}[2Jb\\u{9b}c\\u{7f}"
+        );
+        for c in [
+            '\u{202a}', '\u{202d}', '\u{2066}', '\u{2069}', '\u{200e}', '\u{200f}', '\u{61c}',
+            '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}', '\u{ad}', '\u{2028}',
+        ] {
+            assert_eq!(
+                visible(&format!("a{c}b")),
+                format!("a\\u{{{:x}}}b", c as u32)
+            );
+        }
+        // Lines, tabs, other scripts and quotes are text.
+        let kept = "Sitzung für 日本\n\t\"it's\" <b> \\ 👍";
+        assert!(matches!(visible(kept), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(visible(kept), kept);
     }
 
     #[test]

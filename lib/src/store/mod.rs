@@ -14,6 +14,7 @@
 
 mod act;
 mod clients;
+mod devices;
 mod events;
 pub mod handoffs;
 mod readonly;
@@ -24,6 +25,7 @@ mod usage;
 mod work;
 
 pub use clients::ClientReceipt;
+pub use devices::DeviceRow;
 pub(crate) use events::{EventRow, NewEvent, Observer, Touched};
 #[cfg(test)]
 pub(crate) use readonly::Claim;

@@ -310,6 +310,20 @@ pub const MIGRATIONS: &[&str] = &[
                COALESCE(permission_at, updated_at)
         FROM sessions WHERE permission_pending = 1 AND completed_at IS NULL;
     "#,
+    // 13: the devices signed in to lf-web (lf::devices): each opened the
+    // printed URL once and holds a secret of its own in a cookie; only
+    // the secret's SHA-256 is kept, so the database does not sign anyone
+    // in. `label` is the browser's User-Agent, made safe to show.
+    r#"
+    CREATE TABLE web_devices (
+        id TEXT PRIMARY KEY,
+        secret_sha256 TEXT NOT NULL,
+        label TEXT NOT NULL,
+        -- Microseconds since the epoch.
+        created_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL
+    ) STRICT, WITHOUT ROWID;
+    "#,
 ];
 
 /// The version whose migration records the launcher of each Run.

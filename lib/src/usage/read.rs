@@ -246,7 +246,7 @@ mod tests {
             .execute_batch(&format!(
                 "UPDATE runs SET transcript_path = '/r/rollout.jsonl' WHERE id = '{run}'; \
                  DROP TABLE usage_sources; DROP TABLE usage_models; DROP TABLE usage_time; \
-                 DROP TABLE requests; PRAGMA user_version = 10;"
+                 DROP TABLE requests; DROP TABLE web_devices; PRAGMA user_version = 10;"
             ))
             .unwrap();
         drop(store);

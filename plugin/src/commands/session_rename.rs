@@ -21,7 +21,7 @@ impl SimplePluginCommand for SessionRename {
     }
 
     fn extra_description(&self) -> &str {
-        "A title is trimmed and must be 1-200 characters without control or text-direction characters. A \
+        "A title is trimmed and must be 1-200 characters without control, text-direction or invisible characters. A \
 --generated title is a suggestion: it never replaces a title a person chose (the rename \
 succeeds, keeps the title and says so on stderr)."
     }
