@@ -73,16 +73,25 @@ fn claude_reply_allow_and_deny_from_the_page_reach_the_agent() {
     );
     wait_shown(&browser, "approve");
     // The page shows the dialog on its screen (looked at again every 5 s),
-    // and offers "Allow always" because Claude's prompt does.
+    // and the request above its buttons.
     wait_for("the page to show the dialog", 30, || {
         let text: String =
             browser.eval("return (document.querySelector('pre.screen') || {}).textContent || ''");
         text.contains("Do you want to proceed?").then_some(())
     });
+    // Allow and Deny are one tap; "Allow always" asks again, naming the
+    // rule Claude's dialog says it creates.
     let buttons: Vec<String> = browser.eval(
-        "return Array.from(document.querySelectorAll('button[name=answer]')).map(b => b.value)",
+        "return Array.from(document.querySelectorAll('button[name=answer]'))\
+           .filter(b => b.checkVisibility()).map(b => b.value)",
     );
-    assert_eq!(buttons, ["allow", "allow_always", "deny"]);
+    assert_eq!(buttons, ["allow", "deny"]);
+    let rule: String =
+        browser.eval("return document.querySelector('details.always q.rule').textContent");
+    assert!(rule.starts_with("Yes, and "), "{rule}");
+    let input: String =
+        browser.eval("return document.querySelector('section.request pre.input').textContent");
+    assert_eq!(input, "touch allowed.txt");
     let screenshot = browser.block(browser.client.screenshot()).unwrap();
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lf-web-approve-phone.png");
     std::fs::write(&path, &screenshot).unwrap();
