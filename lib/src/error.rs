@@ -254,6 +254,7 @@ mod tests {
             "replay_differs",
             "request_not_on_screen",
             "request_not_up",
+            "requests_queued",
             "restore_failed",
             "run_not_found",
             "run_of_other_session",

@@ -24,7 +24,7 @@
 //!   [`Lf::ensure_primary`], [`Lf::replace_primary`].
 //! - Restoring lost Sessions (`session/restore.rs`): [`Lf::restore`].
 //! - Acting on a Session from afar (`session/act.rs`): [`Lf::send_reply`],
-//!   [`Lf::answer_prompt`], [`Lf::dialog`].
+//!   [`Lf::answer_prompt`], [`Lf::dialog`], [`Lf::request_on_screen`].
 //! - Attention (`attention.rs`): [`Lf::attention_counts`],
 //!   [`Lf::next_waiting`].
 //! - What a Session's pane shows (`session/pick.rs`): [`Lf::screen`].

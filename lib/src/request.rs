@@ -102,6 +102,33 @@ pub struct RequestRow {
     pub since: i64,
 }
 
+impl RequestRow {
+    /// The request as the wire tells it, of a Session working in `cwd`.
+    pub fn on_wire(&self, cwd: &str) -> crate::wire::AttentionRequest {
+        crate::wire::AttentionRequest {
+            id: self.id.to_string(),
+            tool: self.tool.clone(),
+            input: self.input.clone(),
+            cwd: cwd.to_owned(),
+            since: crate::clock::Timestamp(self.since),
+        }
+    }
+}
+
+/// Of the requests a Session waits on, the one a dialog is for: the one
+/// whose input it shows, else one whose hook named nothing.
+pub fn shown_by<'a>(queued: &'a [RequestRow], dialog: &Dialog) -> Option<&'a RequestRow> {
+    queued
+        .iter()
+        .find(|request| {
+            request
+                .input
+                .as_deref()
+                .is_some_and(|input| dialog.shows(input))
+        })
+        .or_else(|| queued.iter().find(|request| request.input.is_none()))
+}
+
 /// A dialog on an agent's screen: its lines, from where it starts to the
 /// last line shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,13 +139,22 @@ pub struct Dialog {
 impl Dialog {
     /// The dialog of a screen whose first option is at `first_option`:
     /// from the rule or box top above it (agents draw their dialogs below
-    /// one), else from a few lines above, to the last line that shows
-    /// anything.
+    /// one), or the line after the blank one above it, else from a few
+    /// lines above, to the last line that shows anything. What the agent
+    /// printed before its dialog is not the dialog: a line of it that
+    /// changes must not read as the dialog gone.
     pub(crate) fn at(lines: &[String], first_option: usize) -> Dialog {
         let floor = first_option.saturating_sub(DIALOG_ABOVE);
         let start = (floor..first_option)
             .rev()
-            .find(|&index| is_rule(&lines[index]))
+            .find_map(|index| {
+                let line = &lines[index];
+                if is_rule(line) {
+                    Some(index)
+                } else {
+                    line.trim().is_empty().then_some(index + 1)
+                }
+            })
             .unwrap_or(floor);
         let mut end = lines.len();
         while end > first_option && lines[end - 1].trim().is_empty() {
@@ -130,9 +166,30 @@ impl Dialog {
     }
 
     /// What identifies this dialog to a page that showed it: a digest of
-    /// its lines.
+    /// its lines (see [`Dialog::same_as`]).
     pub fn digest(&self) -> String {
-        short_digest(&self.lines.join("\n"))
+        short_digest(&self.marked_off().join("\n"))
+    }
+
+    /// Whether `other` is this dialog: the same lines, wherever its
+    /// selection mark is (a key the agent took only to move it, as
+    /// Claude Code does with a key pressed in a dialog's first moments,
+    /// leaves the dialog up, to be pressed again).
+    pub fn same_as(&self, other: &Dialog) -> bool {
+        self.marked_off() == other.marked_off()
+    }
+
+    /// Its lines without the selection mark (`❯`, `›`, `●`) or the
+    /// spaces that replace it.
+    fn marked_off(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .map(|line| {
+                line.trim_start_matches(|c: char| {
+                    c.is_whitespace() || matches!(c, '❯' | '›' | '●' | '>')
+                })
+            })
+            .collect()
     }
 
     /// Whether the dialog shows `input` (a request's command), however it
@@ -221,6 +278,24 @@ mod tests {
             Dialog::at(&next, 10).digest(),
             Dialog::at(&lines(&CLAUDE), 10).digest()
         );
+    }
+
+    /// Codex 0.171 draws no rule: its dialog starts after a blank line.
+    #[test]
+    fn a_dialog_without_a_rule_starts_after_the_blank_line_above_it() {
+        let screen = lines(&[
+            "• Working (12s • esc to interrupt)",
+            "",
+            "  Would you like to run the following command?",
+            "  $ touch allowed.txt",
+            "› 1. Yes, proceed (y)",
+            "  3. No, and tell Codex what to do differently (esc)",
+        ]);
+        let dialog = Dialog::at(&screen, 4);
+        assert_eq!(dialog.lines[0], screen[2]);
+        let mut later = screen.clone();
+        later[0] = "• Working (13s • esc to interrupt)".into();
+        assert_eq!(Dialog::at(&later, 4), dialog, "the same dialog");
     }
 
     #[test]

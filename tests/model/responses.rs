@@ -110,7 +110,7 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
         | Reply::Ask(_)
         | Reply::Plan(_)
         | Reply::Refuse => return,
-        Reply::Run(command) => {
+        Reply::Run(commands) => commands.split(" || ").enumerate().all(|(call, command)| {
             let arguments = json!({
                 "cmd": command,
                 "sandbox_permissions": "require_escalated",
@@ -118,19 +118,20 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
             })
             .to_string();
             let item = |status: &str, arguments: &str| {
-                json!({"type": "function_call", "id": item_id, "call_id": format!("call_fake_{index}"),
+                json!({"type": "function_call", "id": format!("{item_id}_{call}"),
+                       "call_id": format!("call_fake_{index}_{call}"),
                        "name": "exec_command", "arguments": arguments, "status": status})
             };
             event(
                 stream,
                 "response.output_item.added",
-                &json!({"type": "response.output_item.added", "output_index": 0, "item": item("in_progress", "")}),
+                &json!({"type": "response.output_item.added", "output_index": call, "item": item("in_progress", "")}),
             ) && event(
                 stream,
                 "response.output_item.done",
-                &json!({"type": "response.output_item.done", "output_index": 0, "item": item("completed", &arguments)}),
+                &json!({"type": "response.output_item.done", "output_index": call, "item": item("completed", &arguments)}),
             )
-        }
+        }),
         Reply::Text(text) => message(stream, &item_id, &[text.as_str()], None),
         Reply::Slow(duration) => message(
             stream,

@@ -240,16 +240,26 @@ fn codex_a_reply_sent_from_afar_is_submitted_with_paste_bursts_detected() {
     }));
 }
 
-/// Wait until Claude's dialog for `command` is on the screen.
-fn wait_dialog(env: &Env, pane: &str, command: &str) {
+/// Whether a screen shows the dialog (its `question`) for `command`: the
+/// command within a few lines of the question (Codex puts blank lines between).
+fn shows_dialog(screen: &str, question: &str, command: &str) -> bool {
+    let lines: Vec<&str> = screen.lines().collect();
+    lines
+        .iter()
+        .rposition(|line| line.contains(question))
+        .is_some_and(|at| {
+            lines[at.saturating_sub(6)..(at + 10).min(lines.len())]
+                .iter()
+                .any(|line| line.contains(command))
+        })
+}
+
+/// Wait until the dialog (its `question`) for `command` is on the screen.
+fn wait_dialog(env: &Env, pane: &str, question: &str, command: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         let shown = env.capture_visible(pane);
-        let dialog = shown
-            .rsplit("Do you want to proceed?")
-            .nth(1)
-            .is_some_and(|above| above.lines().rev().take(4).any(|l| l.contains(command)));
-        if dialog {
+        if shows_dialog(&shown, question, command) {
             return;
         }
         assert!(
@@ -258,6 +268,31 @@ fn wait_dialog(env: &Env, pane: &str, command: &str) {
         );
         std::thread::sleep(std::time::Duration::from_millis(25));
     }
+}
+
+/// The requests a Session waits on, oldest first, as the store keeps them
+/// (the wire names the first; Codex asks for a batch at once).
+fn queued(env: &Env, id: &str) -> Vec<lf::wire::AttentionRequest> {
+    let db = env.db();
+    let mut statement = db
+        .prepare(
+            "SELECT id, tool, input, since FROM requests WHERE session_id = ?1 AND ended_at IS NULL \
+             ORDER BY since, rowid",
+        )
+        .unwrap();
+    statement
+        .query_map([id], |row| {
+            Ok(lf::wire::AttentionRequest {
+                id: row.get(0)?,
+                tool: row.get(1)?,
+                input: row.get(2)?,
+                cwd: String::new(),
+                since: lf::clock::Timestamp(row.get(3)?),
+            })
+        })
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
 }
 
 /// The request a Session waits on, once it is the one for `input`.
@@ -273,13 +308,13 @@ fn wait_request(env: &Env, id: &str, input: &str) -> lf::wire::AttentionRequest 
 }
 
 /// Issue 34: two parallel tool calls are two dialogs, one after the other
-/// (Claude draws the second about 0.1 s after the first is answered). One
-/// allow approves exactly the first; the second is then a request of its
-/// own; an answer naming the first is refused with nothing pressed; a
+/// (Claude draws the second about 0.1 s after the first is answered;
+/// Codex runs its calls one after the other, each behind its approval).
+/// One allow approves exactly the first; the second is then a request of
+/// its own; an answer naming the first is refused with nothing pressed; a
 /// deny refuses exactly the second.
-#[test]
-fn claude_queued_dialogs_are_answered_one_request_at_a_time() {
-    let (model, env, record, pane) = started("claude");
+fn queued_dialogs_are_answered_one_request_at_a_time(provider: &str) {
+    let (model, env, record, pane) = started(provider);
     let repo = env.mkdir("repo");
     ask_permission(
         &env,
@@ -288,29 +323,59 @@ fn claude_queued_dialogs_are_answered_one_request_at_a_time() {
         &pane,
         "[run: touch one.txt || touch two.txt] Make two files",
     );
-    let first = wait_request(&env, &record.id, "touch one.txt");
-    assert_eq!(first.tool.as_deref(), Some("Bash"));
-    assert_eq!(first.cwd, record.cwd);
+    // Claude asks in the batch's order, one at a time; Codex asks for both
+    // at once, its hooks in either order, and shows one: the person
+    // answers the one they see.
+    wait_record(&env, &record.id, "a request", 30, |record| {
+        record.attention_request.is_some()
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let shown = loop {
+        let screen = env.capture_visible(&pane);
+        let found = ["touch one.txt", "touch two.txt"]
+            .into_iter()
+            .find(|command| shows_dialog(&screen, dialog(provider), command));
+        if let Some(found) = found {
+            break found;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no dialog for either:\n{screen}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    };
+    let first = queued(&env, &record.id)
+        .into_iter()
+        .find(|request| request.input.as_deref() == Some(shown))
+        .unwrap_or_else(|| panic!("no request for {shown:?} queued"));
+    let input = first.input.clone().unwrap();
+    let (made, other) = match input.as_str() {
+        "touch one.txt" => ("one.txt", "touch two.txt"),
+        _ => ("two.txt", "touch one.txt"),
+    };
+    let kept = if made == "one.txt" {
+        "two.txt"
+    } else {
+        "one.txt"
+    };
+    assert!(first.tool.is_some(), "{first:?}");
     env.run(
         "lf-session-answer",
         &[&record.id, "allow", "--request", &first.id],
     )
     .ok();
-    wait_file(&repo.join("one.txt"), 20);
-    let second = wait_request(&env, &record.id, "touch two.txt");
+    wait_file(&repo.join(made), 20);
+    let second = wait_request(&env, &record.id, other);
     assert_ne!(second.id, first.id);
-    wait_dialog(&env, &pane, "touch two.txt");
-    assert!(
-        !repo.join("two.txt").exists(),
-        "the second was approved too"
-    );
+    wait_dialog(&env, &pane, dialog(provider), other);
+    assert!(!repo.join(kept).exists(), "the second was approved too");
     // A stale answer (the page or terminal that still showed the first).
     env.attempt(
         "lf-session-answer",
         &[&record.id, "allow", "--request", &first.id],
     )
     .fails_with(4, "request_not_up");
-    wait_dialog(&env, &pane, "touch two.txt");
+    wait_dialog(&env, &pane, dialog(provider), other);
     env.run(
         "lf-session-answer",
         &[&record.id, "deny", "--request", &second.id],
@@ -321,9 +386,9 @@ fn claude_queued_dialogs_are_answered_one_request_at_a_time() {
         &record.id,
         SessionState::Active,
         Some(Attention::Reply),
-        20,
+        30,
     );
-    assert!(!repo.join("two.txt").exists());
+    assert!(!repo.join(kept).exists());
     assert_eq!(
         answered(&env, &record.id),
         [
@@ -331,6 +396,16 @@ fn claude_queued_dialogs_are_answered_one_request_at_a_time() {
             ("approve".to_owned(), "denied".to_owned())
         ]
     );
+}
+
+#[test]
+fn claude_queued_dialogs_are_answered_one_request_at_a_time() {
+    queued_dialogs_are_answered_one_request_at_a_time("claude");
+}
+
+#[test]
+fn codex_queued_dialogs_are_answered_one_request_at_a_time() {
+    queued_dialogs_are_answered_one_request_at_a_time("codex");
 }
 
 /// Issue 34: the request answered at the terminal first: an answer
@@ -355,7 +430,7 @@ fn claude_a_request_answered_at_the_terminal_is_not_answered_again() {
     press_until(&env, &pane, "1", 2, 30, "the first command running", || {
         repo.join("one.txt").exists()
     });
-    wait_dialog(&env, &pane, "rm -f keep.txt");
+    wait_dialog(&env, &pane, dialog("claude"), "rm -f keep.txt");
     let refused = env.attempt(
         "lf-session-answer",
         &[&record.id, "allow", "--request", &first.id],

@@ -262,7 +262,8 @@ fn session_id(text: &str) -> Result<lf::ids::SessionId, Failed> {
 struct Shown {
     record: SessionRecord,
     screen: Option<Vec<String>>,
-    /// The dialog on its screen while it waits on a request.
+    /// The request it waits on: the one its screen shows, and that dialog.
+    request: Option<lf::wire::AttentionRequest>,
     dialog: Option<lf::request::Dialog>,
     /// Its changes, or why there are none to show: whether that is its
     /// folder being no repository, and the library's words.
@@ -274,10 +275,16 @@ async fn shown(app: &Arc<App>, id: lf::ids::SessionId) -> Result<Shown, Failed> 
         .with_lf(move |lf| {
             let record = lf.get(id.as_str())?;
             let screen = lf.screen(&record, SCREEN_LINES);
-            let dialog = record
-                .attention_request
-                .as_ref()
-                .and_then(|_| lf.dialog(&record));
+            // The request its screen shows (an agent that asked for several
+            // at once shows them in its own order), else the first asked.
+            let on_screen = match &record.attention_request {
+                Some(_) => lf.request_on_screen(&record)?,
+                None => None,
+            };
+            let (request, dialog) = match on_screen {
+                Some((request, dialog)) => (Some(request), Some(dialog)),
+                None => (record.attention_request.clone(), None),
+            };
             let diff = lf.diff(&record.id).map_err(|error| {
                 (
                     error.name() == "not_in_repository",
@@ -287,6 +294,7 @@ async fn shown(app: &Arc<App>, id: lf::ids::SessionId) -> Result<Shown, Failed> 
             Ok(Shown {
                 record,
                 screen,
+                request,
                 dialog,
                 diff,
             })
@@ -412,7 +420,7 @@ fn actions(shown: &Shown, csrf: &str) -> Markup {
 /// naming the rule it would create.
 fn request(shown: &Shown, csrf: &str) -> Markup {
     let record = &shown.record;
-    let Some(request) = &record.attention_request else {
+    let Some(request) = &shown.request else {
         return html! {
             p.request { "Its agent waits on a dialog lf does not answer from here (see its screen below): open it in its terminal." }
         };

@@ -127,41 +127,48 @@ impl Lf {
         let _acting = self.acting(id)?;
         let tmux = self.caller.tmux();
         let store = self.store()?;
-        let up = {
+        let not_up = |up: Option<&crate::request::RequestRow>| -> crate::Error {
+            SessionError::RequestNotUp {
+                session: short(id),
+                asked: asked.as_ref().map(ToString::to_string).unwrap_or_default(),
+                up: up.map(|up| up.id.to_string()),
+            }
+            .into()
+        };
+        let queued = {
             let tx = store.write()?;
             match (require_owed(&tx, id, Attention::Approve), &asked) {
-                (Ok(_), _) => tx.request_up(id.as_str())?,
+                (Ok(_), _) => tx.requests_up(id.as_str())?,
                 // The request named was answered (or the agent moved on):
                 // said of that request.
-                (Err(_), Some(asked)) => {
-                    return Err(SessionError::RequestNotUp {
-                        session: short(id),
-                        asked: asked.to_string(),
-                        up: None,
-                    }
-                    .into());
-                }
+                (Err(_), Some(_)) => return Err(not_up(None)),
                 (Err(refused), None) => return Err(refused),
             }
         };
-        let up = match (up, &asked) {
-            (Some(up), Some(asked)) if &up.id != asked => {
-                return Err(SessionError::RequestNotUp {
+        // The request named, which must be up; without a name, the one up
+        // (with several queued, the person names the one they saw).
+        let up = match (&asked, queued.as_slice()) {
+            // A start-up dialog (no request): nothing lf answers.
+            (_, []) => return Err(SessionError::NoPromptOnScreen(short(id)).into()),
+            (Some(asked), queued) => match queued.iter().find(|up| &up.id == asked) {
+                Some(up) => up.clone(),
+                None => return Err(not_up(queued.first())),
+            },
+            (None, [only]) => only.clone(),
+            (None, queued) => {
+                return Err(SessionError::RequestsQueued {
                     session: short(id),
-                    asked: asked.to_string(),
-                    up: Some(up.id.to_string()),
+                    requests: queued.iter().map(|up| up.id.to_string()).collect(),
                 }
                 .into());
             }
-            (Some(up), _) => up,
-            // A start-up dialog (no request): nothing lf answers.
-            (None, _) => return Err(SessionError::NoPromptOnScreen(short(id)).into()),
         };
         let not_on_screen = || -> crate::Error {
             match &asked {
                 Some(_) => SessionError::RequestNotOnScreen {
                     session: short(id),
                     request: up.id.to_string(),
+                    shown: None,
                 },
                 None => SessionError::NoPromptOnScreen(short(id)),
             }
@@ -172,9 +179,13 @@ impl Lf {
             .dialog(&screen(&tmux, &target.pane)?)
             .ok_or_else(not_on_screen)?;
         if !dialog.is_for(&up) || seen.dialog.is_some_and(|shown| shown != dialog.digest()) {
+            let shown = crate::request::shown_by(&queued, &dialog)
+                .filter(|shown| shown.id != up.id)
+                .map(|shown| shown.id.to_string());
             return Err(SessionError::RequestNotOnScreen {
                 session: short(id),
                 request: up.id.to_string(),
+                shown,
             }
             .into());
         }
@@ -184,8 +195,9 @@ impl Lf {
             .ok_or_else(|| SessionError::NoAlwaysOnPrompt(short(id)))?;
         let still_up = || -> Result<bool> {
             Ok(store
-                .request_up(id.as_str())?
-                .is_some_and(|now| now.id == up.id))
+                .requests_up(id.as_str())?
+                .iter()
+                .any(|now| now.id == up.id))
         };
         self.press_into(&target, &dialog, keys, still_up)?;
         let tx = store.write()?;
@@ -196,8 +208,9 @@ impl Lf {
     }
 
     /// Press `keys` into the dialog, and again while exactly it stays on
-    /// the screen and `still_up` (no newer request was recorded), until it
-    /// changes: the agent took them. Never a key after the dialog changed.
+    /// the screen and `still_up` (its request was not ended by its tool's
+    /// hook meanwhile), until it changes: the agent took them. Never a key
+    /// after the dialog changed.
     fn press_into(
         &self,
         target: &Reachable,
@@ -210,8 +223,7 @@ impl Lf {
             Ok(target
                 .provider
                 .dialog(&screen(&tmux, &target.pane)?)
-                .as_ref()
-                == Some(dialog))
+                .is_some_and(|now| now.same_as(dialog)))
         };
         let mut pressed = Instant::now();
         tmux.press(&target.pane, keys)?;
@@ -243,6 +255,21 @@ impl Lf {
         let provider = Provider::parse(record.provider.as_deref()?).ok()?;
         let pane = crate::session::pick::pane(record)?;
         provider.dialog(&screen(&self.caller.tmux(), &pane).ok()?)
+    }
+
+    /// The request whose dialog a Session's live pane shows now, and that
+    /// dialog: of the requests it waits on, the one the dialog is for (an
+    /// agent that asked for several at once shows them in its own order).
+    pub fn request_on_screen(
+        &self,
+        record: &SessionRecord,
+    ) -> Result<Option<(crate::wire::AttentionRequest, Dialog)>> {
+        let Some(dialog) = self.dialog(record) else {
+            return Ok(None);
+        };
+        let queued = self.store()?.requests_up(&record.id)?;
+        Ok(crate::request::shown_by(&queued, &dialog)
+            .map(|request| (request.on_wire(&record.cwd), dialog)))
     }
 
     /// One action at a time on a Session: its own lock file, held while

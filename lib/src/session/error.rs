@@ -93,12 +93,24 @@ pub enum SessionError {
         asked: String,
         up: Option<String>,
     },
+    /// Several requests are queued and the answer named none of them.
+    #[error("Session {session} waits on {} requests ({}): name the one you answer with --request; nothing was sent to its agent", .requests.len(), .requests.join(", "))]
+    RequestsQueued {
+        session: String,
+        requests: Vec<String>,
+    },
     /// The dialog on the screen is not the request's (its next request is
     /// drawn already, or the page that answers showed another).
     #[error(
-        "the dialog on the screen of Session {session} is not request {request} (another request is up, or the screen changed since it was shown); nothing was sent to its agent"
+        "the dialog on the screen of Session {session} is not request {request} ({}); nothing was sent to its agent", match .shown { Some(shown) => format!("it is request {shown}, queued after it"), None => "another request is up, or the screen changed since it was shown".to_owned() }
     )]
-    RequestNotOnScreen { session: String, request: String },
+    RequestNotOnScreen {
+        session: String,
+        request: String,
+        /// The request the dialog on the screen is, when it is one of the
+        /// Session's.
+        shown: Option<String>,
+    },
     /// Another answer or reply to the Session is being pressed now.
     #[error(
         "another answer to Session {0} is being typed right now; nothing was sent to its agent (look again in a moment)"
@@ -169,6 +181,7 @@ impl Domain for SessionError {
             | NoAlwaysOnPrompt(..)
             | NotLive(..)
             | RequestNotUp { .. }
+            | RequestsQueued { .. }
             | RequestNotOnScreen { .. }
             | ActionInFlight(..)
             | DialogUp(..)
@@ -199,7 +212,7 @@ impl Domain for SessionError {
             | ActionInFlight(_)
             | DialogUp(_)
             | NoAgentToAnswer(_) => Arg::Id,
-            RequestNotUp { .. } | RequestNotOnScreen { .. } => Arg::Request,
+            RequestNotUp { .. } | RequestsQueued { .. } | RequestNotOnScreen { .. } => Arg::Request,
             NoAlwaysOnPrompt(_) | AlwaysOnlyAllows => Arg::Always,
             NeedsAgent(_) => Arg::Provider,
             ArgvNotForAgent(_) => Arg::Argv,
@@ -223,6 +236,7 @@ impl Domain for SessionError {
             | SessionError::NoPromptOnScreen(session)
             | SessionError::NoAlwaysOnPrompt(session)
             | SessionError::RequestNotUp { session, .. }
+            | SessionError::RequestsQueued { session, .. }
             | SessionError::RequestNotOnScreen { session, .. }
             | SessionError::DialogUp(session)
             | SessionError::AnswerNotTaken(session) => Some(

@@ -386,13 +386,7 @@ fn record(
     let (task_ids, workspace) = checkout(store, &row, catalog)?;
     let attention_since = attention.map(|attention| attention_since(attention, &row));
     let attention_request = match (attention, &row.request) {
-        (Some(Attention::Approve), Some(request)) => Some(crate::wire::AttentionRequest {
-            id: request.id.to_string(),
-            tool: request.tool.clone(),
-            input: request.input.clone(),
-            cwd: row.cwd.clone(),
-            since: Timestamp(request.since),
-        }),
+        (Some(Attention::Approve), Some(request)) => Some(request.on_wire(&row.cwd)),
         _ => None,
     };
     let detail = state::detail(

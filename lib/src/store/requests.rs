@@ -1,10 +1,11 @@
 //! The store's side of requests (`crate::request`): a permission prompt
-//! opens one, a tool's end or an answer ends it. At most one is open per
-//! Session (the unique index `requests_open`), and it is up only while its
-//! Session waits on a prompt (`permission_pending`) in the Run that asked:
-//! whatever else ends the wait (a turn, a new launch, completion) ends
-//! the request with it, as the listing's join reads it, and the next
-//! request to open closes it in the store too.
+//! opens one, a tool's end or an answer ends it. Several may be open at
+//! once — Codex asks for every call of a parallel batch before it shows
+//! the first dialog — and they are waited on oldest first. A request is
+//! up only while its Session waits on a prompt (`permission_pending`) in
+//! the Run that asked: whatever else ends the wait (a turn, a new launch,
+//! completion) ends the requests with it, as the listing's join reads
+//! them, and the next request to open closes them in the store too.
 
 use super::sessions::set_pending;
 use super::{Store, Write, optional};
@@ -21,8 +22,8 @@ pub(crate) enum Ended {
     By(Answered),
     /// Its tool ran (the person answered at the terminal, or lf did).
     Answered,
-    /// The agent asked something else before it ended.
-    Superseded,
+    /// The wait it belonged to ended without it (a turn's end, a relaunch).
+    Stale,
 }
 
 impl Ended {
@@ -32,7 +33,7 @@ impl Ended {
             Ended::By(Answered::AllowedAlways) => "allowed_always",
             Ended::By(Answered::Denied) => "denied",
             Ended::By(Answered::Sent) | Ended::Answered => "answered",
-            Ended::Superseded => "superseded",
+            Ended::Stale => "ended",
         }
     }
 }
@@ -47,25 +48,6 @@ fn session_of(conn: &Connection, run: &str) -> Result<Option<(String, bool)>> {
     ))
 }
 
-/// The request open in the store for a Session, up or not.
-fn open_in(conn: &Connection, session: &str) -> Result<Option<(RequestRow, String)>> {
-    optional(conn.query_row(
-        "SELECT id, tool, input, since, run_id FROM requests WHERE session_id = ?1 AND ended_at IS NULL",
-        [session],
-        |row| {
-            Ok((
-                RequestRow {
-                    id: row.get(0)?,
-                    tool: row.get(1)?,
-                    input: row.get(2)?,
-                    since: row.get(3)?,
-                },
-                row.get(4)?,
-            ))
-        },
-    ))
-}
-
 fn end(conn: &Connection, id: &RequestId, how: Ended, now: i64) -> Result<bool> {
     Ok(conn.execute(
         "UPDATE requests SET ended_at = ?2, outcome = ?3 WHERE id = ?1 AND ended_at IS NULL",
@@ -73,31 +55,58 @@ fn end(conn: &Connection, id: &RequestId, how: Ended, now: i64) -> Result<bool> 
     )? == 1)
 }
 
-/// The request a Session waits on now: open, of its current Run, while
-/// the Session waits on a prompt.
-fn up_in(conn: &Connection, session: &str) -> Result<Option<RequestRow>> {
-    optional(conn.query_row(
+/// The requests a Session waits on now, oldest first: open, of its
+/// current Run, while the Session waits on a prompt.
+fn up_in(conn: &Connection, session: &str) -> Result<Vec<RequestRow>> {
+    let mut statement = conn.prepare_cached(
         "SELECT q.id, q.tool, q.input, q.since FROM requests q JOIN sessions s ON s.id = q.session_id \
          WHERE q.session_id = ?1 AND q.ended_at IS NULL AND s.permission_pending = 1 \
-         AND q.run_id = s.current_run_id AND s.completed_at IS NULL",
-        [session],
-        |row| {
-            Ok(RequestRow {
-                id: row.get(0)?,
-                tool: row.get(1)?,
-                input: row.get(2)?,
-                since: row.get(3)?,
-            })
-        },
-    ))
+         AND q.run_id = s.current_run_id AND s.completed_at IS NULL ORDER BY q.since, q.rowid",
+    )?;
+    let rows = statement.query_map([session], |row| {
+        Ok(RequestRow {
+            id: row.get(0)?,
+            tool: row.get(1)?,
+            input: row.get(2)?,
+            since: row.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// End every request of the Session still open in the store that is not
+/// up (its wait ended some other way).
+fn end_stale(conn: &Connection, session: &str, now: i64) -> Result<()> {
+    let up: Vec<RequestId> = up_in(conn, session)?.into_iter().map(|r| r.id).collect();
+    let mut statement =
+        conn.prepare_cached("SELECT id FROM requests WHERE session_id = ?1 AND ended_at IS NULL")?;
+    let open: Vec<RequestId> = statement
+        .query_map([session], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for id in open.iter().filter(|id| !up.contains(id)) {
+        end(conn, id, Ended::Stale, now)?;
+    }
+    Ok(())
+}
+
+/// Whether a tool's end is for this request: the same tool and input,
+/// when both say.
+fn is_for(request: &RequestRow, finished: &Asked) -> bool {
+    request
+        .tool
+        .as_deref()
+        .is_none_or(|tool| tool == finished.tool)
+        && request
+            .input
+            .as_deref()
+            .is_none_or(|input| input == finished.input)
 }
 
 impl Store {
     /// A Run's agent waits on a permission prompt. A prompt whose hook
-    /// says what it is for is a new request (the one before it, if any,
-    /// was answered at the terminal or is superseded); one that says
-    /// nothing (a reminder, Claude's Notification) is the request already
-    /// up, or a new one when none is.
+    /// says what it is for is a new request, queued behind the ones up; one
+    /// that says nothing (a reminder, Claude's Notification) is the
+    /// request already up, or a new one when none is.
     pub fn record_permission_prompt(
         &self,
         run: &str,
@@ -105,15 +114,9 @@ impl Store {
         asked: Option<&Asked>,
     ) -> Result<()> {
         let tx = self.write()?;
-        if let Some((session, pending)) = session_of(&tx, run)? {
-            let open = open_in(&tx, &session)?;
-            let up = open
-                .as_ref()
-                .filter(|(_, of)| pending && of.as_str() == run);
-            if asked.is_some() || up.is_none() {
-                if let Some((stale, _)) = &open {
-                    end(&tx, &stale.id, Ended::Superseded, now)?;
-                }
+        if let Some((session, _)) = session_of(&tx, run)? {
+            end_stale(&tx, &session, now)?;
+            if asked.is_some() || up_in(&tx, &session)?.is_empty() {
                 tx.execute(
                     "INSERT INTO requests (id, session_id, run_id, tool, input, since) \
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -133,8 +136,10 @@ impl Store {
     }
 
     /// A tool of the Run's agent ran: the request it waited on was
-    /// answered. A tool its hook names that is not the request up (an
-    /// earlier call of a parallel batch) leaves that request up.
+    /// answered — the one its hook names (the same tool and input), else
+    /// the oldest. A tool that no request up is for (one that needed no
+    /// permission, beside them in a batch) leaves them up. The Session
+    /// waits on a prompt until none is up.
     pub fn record_tool_finished(
         &self,
         run: &str,
@@ -144,41 +149,36 @@ impl Store {
         let tx = self.write()?;
         if let Some((session, true)) = session_of(&tx, run)? {
             let up = up_in(&tx, &session)?;
-            let other = match (&up, finished) {
-                (Some(up), Some(finished)) => {
-                    up.tool.as_deref().is_some_and(|tool| tool != finished.tool)
-                        || up
-                            .input
-                            .as_deref()
-                            .is_some_and(|input| input != finished.input)
-                }
-                _ => false,
+            let answered = match finished {
+                Some(finished) => up.iter().find(|request| is_for(request, finished)),
+                None => up.first(),
             };
-            if !other {
-                if let Some(up) = &up {
-                    end(&tx, &up.id, Ended::Answered, now)?;
-                }
+            if let Some(request) = answered {
+                end(&tx, &request.id, Ended::Answered, now)?;
+            }
+            if up.is_empty() || (answered.is_some() && up.len() == 1) {
                 set_pending(&tx, run, false, now)?;
             }
         }
         tx.commit()
     }
 
-    /// The request a Session waits on now, if any.
-    pub(crate) fn request_up(&self, session: &str) -> Result<Option<RequestRow>> {
+    /// The requests a Session waits on now, oldest first.
+    pub(crate) fn requests_up(&self, session: &str) -> Result<Vec<RequestRow>> {
         up_in(self.conn(), session)
     }
 }
 
 impl Write<'_> {
-    /// The request a Session waits on now, read in this transaction.
-    pub(crate) fn request_up(&self, session: &str) -> Result<Option<RequestRow>> {
+    /// The requests a Session waits on now, oldest first, read in this
+    /// transaction.
+    pub(crate) fn requests_up(&self, session: &str) -> Result<Vec<RequestRow>> {
         up_in(self, session)
     }
 
     /// The request was answered through lf: it ends, and the Session no
-    /// longer waits on a prompt unless another request is up already (its
-    /// agent asked the next while the answer was pressed).
+    /// longer waits on a prompt unless another request is up (queued, or
+    /// asked while the answer was pressed).
     pub(crate) fn record_request_answered(
         &self,
         session: &str,
@@ -186,11 +186,13 @@ impl Write<'_> {
         answered: Answered,
         now: i64,
     ) -> Result<()> {
-        let was_up = self
-            .request_up(session)?
-            .is_some_and(|up| &up.id == request);
+        let up = self.requests_up(session)?;
+        if !up.iter().any(|up| &up.id == request) {
+            // Ended already (its tool ran and said so): nothing more.
+            return Ok(());
+        }
         end(self, request, Ended::By(answered), now)?;
-        if was_up {
+        if up.len() == 1 {
             self.record_prompt_answered(session, now)?;
         }
         Ok(())
@@ -297,7 +299,7 @@ mod tests {
         store
             .record_permission_prompt(&run, 2, Some(&bash("echo one")))
             .unwrap();
-        let first = store.request_up(id.as_str()).unwrap().unwrap();
+        let first = store.requests_up(id.as_str()).unwrap()[0].clone();
         store
             .record_permission_prompt(&run, 3, Some(&bash("rm -rf ~/important")))
             .unwrap();
@@ -309,11 +311,47 @@ mod tests {
             waits(&lf, &id),
             (Some(Attention::Approve), Some("rm -rf ~/important".into()))
         );
-        let second = store.request_up(id.as_str()).unwrap().unwrap();
+        let second = store.requests_up(id.as_str()).unwrap()[0].clone();
+        assert_ne!(second.id, first.id);
         let tx = store.write().unwrap();
         tx.record_request_answered(id.as_str(), &second.id, Answered::Denied, 5)
             .unwrap();
         tx.commit().unwrap();
+        assert_eq!(waits(&lf, &id), (None, None));
+    }
+
+    /// Codex 0.171 with two parallel calls: both hooks come first, and its
+    /// dialogs may come in either order; each call's end ends its own.
+    #[test]
+    fn a_batch_asked_at_once_is_queued_and_each_end_ends_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let lf = Lf::at(Home::at(dir.path().join("home")), Caller::default());
+        let (id, run) = conversation(&lf);
+        let store = lf.store().unwrap();
+        store
+            .record_permission_prompt(&run, 2, Some(&bash("touch two.txt")))
+            .unwrap();
+        store
+            .record_permission_prompt(&run, 3, Some(&bash("touch one.txt")))
+            .unwrap();
+        let up = store.requests_up(id.as_str()).unwrap();
+        let inputs: Vec<_> = up.iter().map(|r| r.input.clone().unwrap()).collect();
+        assert_eq!(inputs, ["touch two.txt", "touch one.txt"]);
+        // A tool that needed no permission ends none.
+        store
+            .record_tool_finished(&run, 4, Some(&bash("ls")))
+            .unwrap();
+        assert_eq!(store.requests_up(id.as_str()).unwrap().len(), 2);
+        store
+            .record_tool_finished(&run, 5, Some(&bash("touch one.txt")))
+            .unwrap();
+        assert_eq!(
+            waits(&lf, &id),
+            (Some(Attention::Approve), Some("touch two.txt".into()))
+        );
+        store
+            .record_tool_finished(&run, 6, Some(&bash("touch two.txt")))
+            .unwrap();
         assert_eq!(waits(&lf, &id), (None, None));
     }
 
@@ -326,15 +364,15 @@ mod tests {
         let (id, run) = conversation(&lf);
         let store = lf.store().unwrap();
         store.record_permission_prompt(&run, 2, None).unwrap();
-        let first = store.request_up(id.as_str()).unwrap().unwrap();
+        let first = store.requests_up(id.as_str()).unwrap()[0].clone();
         assert_eq!(first.input, None);
         store
             .record_turn(&run, crate::state::Turn::Completed, 3)
             .unwrap();
-        assert_eq!(store.request_up(id.as_str()).unwrap(), None);
+        assert_eq!(store.requests_up(id.as_str()).unwrap(), []);
         assert_eq!(waits(&lf, &id), (Some(Attention::Reply), None));
         store.record_permission_prompt(&run, 4, None).unwrap();
-        let next = store.request_up(id.as_str()).unwrap().unwrap();
+        let next = store.requests_up(id.as_str()).unwrap()[0].clone();
         assert_ne!(next.id, first.id);
     }
 }

@@ -288,10 +288,11 @@ pub const MIGRATIONS: &[&str] = &[
     // 12: requests (docs/decisions/0032-exact-answers.md): each permission
     // dialog or question an agent waits on, with the identity lf gives it
     // when it appears, what its hook said it is for (tool, command or
-    // input), and how it ended. At most one is open per Session: agents
-    // show queued dialogs one at a time, and a new one ends the one
-    // before. A Session that waited on a prompt before this version gets
-    // a request that names nothing (answered by what its screen shows).
+    // input), and how it ended. Several may be open at once (Codex asks
+    // for all the calls of a batch before it shows the first dialog); the
+    // oldest is the one the Session waits on first. A Session that waited
+    // on a prompt before this version gets a request that names nothing
+    // (answered by what its screen shows).
     r#"
     CREATE TABLE requests (
         id TEXT PRIMARY KEY,
@@ -304,7 +305,7 @@ pub const MIGRATIONS: &[&str] = &[
         outcome TEXT CHECK (outcome IN
             ('allowed', 'allowed_always', 'denied', 'answered', 'superseded', 'ended'))
     ) STRICT;
-    CREATE UNIQUE INDEX requests_open ON requests (session_id) WHERE ended_at IS NULL;
+    CREATE INDEX requests_open ON requests (session_id, since) WHERE ended_at IS NULL;
     INSERT INTO requests (id, session_id, run_id, since)
         SELECT 'req-' || lower(substr(hex(randomblob(13)), 1, 26)), id, current_run_id,
                COALESCE(permission_at, updated_at)
