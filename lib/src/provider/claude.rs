@@ -374,6 +374,12 @@ impl super::Agent for Claude {
         "install Claude Code (npm install -g @anthropic-ai/claude-code) or choose another --provider"
     }
 
+    fn config_env(&self) -> &'static [&'static str] {
+        // Its settings and state (`settings.json`, `.claude.json`: the
+        // trust a folder has, the default permission mode).
+        &["CLAUDE_CONFIG_DIR"]
+    }
+
     /// Claude takes the id lf chose (`--session-id`) and confirms it with
     /// `SessionStart`.
     fn chosen_native_id(&self) -> Option<String> {

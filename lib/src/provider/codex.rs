@@ -278,6 +278,12 @@ impl super::Agent for Codex {
         "install the Codex CLI (npm install -g @openai/codex) or choose another --provider"
     }
 
+    fn config_env(&self) -> &'static [&'static str] {
+        // Its `config.toml` (approval policy, sandbox, trusted projects),
+        // under which lf's `-c` overrides are layered.
+        &["CODEX_HOME"]
+    }
+
     /// Codex names its thread only with the first turn, and a resume of a
     /// thread it does not have exits within a fraction of a second (~0.15 s
     /// measured with 0.171).
