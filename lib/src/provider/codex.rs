@@ -219,12 +219,19 @@ struct TokenUsage {
 
 impl TokenUsage {
     fn tokens(&self) -> Tokens {
-        Tokens {
-            input: self.input_tokens - self.cached_input_tokens,
-            output: self.output_tokens,
-            cache_creation: 0,
-            cache_read: self.cached_input_tokens,
-        }
+        let fields = [
+            self.input_tokens,
+            self.output_tokens,
+            self.cached_input_tokens,
+        ];
+        Tokens::derived(&fields, || {
+            Some(Tokens {
+                input: self.input_tokens.checked_sub(self.cached_input_tokens)?,
+                output: self.output_tokens,
+                cache_creation: 0,
+                cache_read: self.cached_input_tokens,
+            })
+        })
     }
 }
 

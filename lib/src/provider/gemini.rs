@@ -471,12 +471,24 @@ impl ChatTokens {
     /// included), output with the thoughts, cache reads; Gemini reports
     /// no cache writes.
     fn tokens(&self) -> Tokens {
-        Tokens {
-            input: self.input - self.cached + self.tool,
-            output: self.output + self.thoughts,
-            cache_creation: 0,
-            cache_read: self.cached,
-        }
+        let fields = [
+            self.input,
+            self.output,
+            self.cached,
+            self.thoughts,
+            self.tool,
+        ];
+        Tokens::derived(&fields, || {
+            Some(Tokens {
+                input: self
+                    .input
+                    .checked_sub(self.cached)?
+                    .checked_add(self.tool)?,
+                output: self.output.checked_add(self.thoughts)?,
+                cache_creation: 0,
+                cache_read: self.cached,
+            })
+        })
     }
 }
 

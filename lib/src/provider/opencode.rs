@@ -536,11 +536,22 @@ fn read_messages(
                 let tokens = message
                     .tokens
                     .as_ref()
-                    .map_or_else(Default::default, |tokens| crate::usage::Tokens {
-                        input: tokens.input,
-                        output: tokens.output + tokens.reasoning,
-                        cache_creation: tokens.cache.write,
-                        cache_read: tokens.cache.read,
+                    .map_or_else(Default::default, |tokens| {
+                        let fields = [
+                            tokens.input,
+                            tokens.output,
+                            tokens.reasoning,
+                            tokens.cache.write,
+                            tokens.cache.read,
+                        ];
+                        crate::usage::Tokens::derived(&fields, || {
+                            Some(crate::usage::Tokens {
+                                input: tokens.input,
+                                output: tokens.output.checked_add(tokens.reasoning)?,
+                                cache_creation: tokens.cache.write,
+                                cache_read: tokens.cache.read,
+                            })
+                        })
                     });
                 let model = message.model.as_deref().unwrap_or("unknown");
                 tally.message(carry, &rowid.to_string(), created, model, tokens);
