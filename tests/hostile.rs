@@ -194,6 +194,102 @@ fn a_repository_hook_never_runs_from_lf_git() {
     assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
 }
 
+/// Issue 34, item 15a: the agent working in the repository can write its
+/// config: a smudge filter (or a filter process) named in the local or
+/// worktree config, or in a file it includes, ran its program as lf made
+/// the person's next worktree (`git worktree add` checks the files out).
+/// None runs; the person's own filter from their global config (as
+/// git-lfs sets itself up) still runs, also where the repository's config
+/// names the same driver, and after the worktree is removed again.
+#[test]
+fn a_repository_smudge_filter_never_runs_at_worktree_add_and_the_persons_own_does() {
+    use crate::worktree::{git, repository};
+    let mut env = Env::new();
+    let repo = repository(&env);
+    std::fs::write(
+        repo.join(".gitattributes"),
+        "lib.rs filter=evil\nREADME.md filter=theirs\n*.txt filter=included\n*.toml filter=wt\n",
+    )
+    .unwrap();
+    std::fs::write(repo.join("notes.txt"), "notes\n").unwrap();
+    std::fs::write(repo.join("app.toml"), "[app]\n").unwrap();
+    git(&env, &repo, &["add", "."]);
+    git(&env, &repo, &["commit", "-q", "-m", "attributes"]);
+    // The person's own driver, in their global config.
+    let global = env.dir.path().join("person.gitconfig");
+    std::fs::write(
+        &global,
+        "[filter \"theirs\"]\n\tsmudge = \"cd; touch THEIRS_SMUDGED; cat\"\n\tclean = cat\n\trequired = true\n",
+    )
+    .unwrap();
+    env.vars
+        .push(("GIT_CONFIG_GLOBAL".into(), global.display().to_string()));
+    // The agent's: local, through an include, and worktree-scoped.
+    let included = repo.join(".git/evil.gitconfig");
+    std::fs::write(
+        &included,
+        format!(
+            "[filter \"included\"]\n\tprocess = \"{}\"\n",
+            marker("INCLUDED_PROCESS")
+        ),
+    )
+    .unwrap();
+    git(
+        &env,
+        &repo,
+        &["config", "extensions.worktreeConfig", "true"],
+    );
+    for (key, what) in [
+        ("filter.evil.smudge", "SMUDGE"),
+        ("filter.evil.process", "PROCESS"),
+        ("filter.theirs.smudge", "OVERRODE_THEIRS"),
+    ] {
+        git(&env, &repo, &["config", key, &marker(what)]);
+    }
+    git(&env, &repo, &["config", "filter.evil.required", "true"]);
+    git(&env, &repo, &["config", "filter.theirs.required", "false"]);
+    git(
+        &env,
+        &repo,
+        &["config", "include.path", included.to_str().unwrap()],
+    );
+    git(
+        &env,
+        &repo,
+        &[
+            "config",
+            "--worktree",
+            "filter.wt.smudge",
+            &marker("WORKTREE_SMUDGE"),
+        ],
+    );
+    // What ran is asked first: a program that ran may also have made git fail.
+    let made = env.run(
+        "lf-session-new",
+        &["--worktree=fix", "--cwd", repo.to_str().unwrap(), "hello"],
+    );
+    assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
+    let record: SessionRecord = made.json();
+    let worktree = std::path::PathBuf::from(&record.cwd);
+    assert!(
+        env.dir.path().join("THEIRS_SMUDGED").exists(),
+        "the person's own global filter ran"
+    );
+    assert_eq!(
+        std::fs::read_to_string(worktree.join("lib.rs")).unwrap(),
+        "fn a() {}\nfn b() {}\nfn c() {}\n",
+        "checked out as committed"
+    );
+    assert_eq!(
+        std::fs::read_to_string(worktree.join("README.md")).unwrap(),
+        "# app\n"
+    );
+    let ran = env.run("lf-session-complete", &[&record.id, "--remove-worktree"]);
+    assert_eq!(ran.json::<SessionRecord>().state, SessionState::Closed);
+    assert!(!worktree.exists(), "the worktree is removed");
+    assert_eq!(pwned(env.dir.path()), Vec::<String>::new());
+}
+
 /// A Home its owner made read-only (0555) was made 0700 and written:
 /// tightening must only take permission away.
 #[test]

@@ -367,3 +367,76 @@ fn a_models_terminal_controls_are_shown_escaped() {
     assert!(!table.stdout.contains('\u{1b}'), "{:?}", table.stdout);
     assert!(table.stdout.contains(r"evil\u{1b}[2J"), "{}", table.stdout);
 }
+
+/// Issue 34, item 15b: two transcript lines with `input_tokens:
+/// i64::MAX` and `output_tokens: -5000000000000` made a negative cost,
+/// and the sums' overflow made every later read fail until the
+/// transcript changed. Such a line is not counted (and noted), the others
+/// are, and every call succeeds with no negative number.
+#[test]
+fn hostile_token_counts_are_not_counted_and_usage_still_reads() {
+    let env = Env::new();
+    let (id, _, transcript) = claude_session(&env);
+    let hostile = |message: &str, input: &str, output: &str| {
+        format!(
+            r#"{{"type":"assistant","timestamp":"2026-12-01T10:00:01Z","requestId":"req_{message}","message":{{"id":"{message}","model":"claude-sonnet-4-5","role":"assistant","content":[],"usage":{{"input_tokens":{input},"output_tokens":{output},"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}}}}"#
+        )
+    };
+    append(
+        &transcript,
+        &format!(
+            "{}\n{}\n{}\n",
+            hostile("msg_1", "9223372036854775807", "1"),
+            hostile("msg_2", "1", "-5000000000000"),
+            assistant(
+                "msg_3",
+                "2026-12-01T10:00:02Z",
+                "claude-sonnet-4-5",
+                [1_000_000, 0, 0, 0]
+            ),
+        ),
+    );
+    let call = || {
+        let ran = env.run("lf-session-usage", &["--by", "session", "--json"]);
+        ran.ok();
+        let rows: Vec<UsageRow> = serde_json::from_str(&ran.stdout)
+            .unwrap_or_else(|error| panic!("{error}: {}", ran.stdout));
+        let row = rows
+            .into_iter()
+            .find(|row| row.key == id)
+            .expect("the Session's row");
+        (row, ran.stderr)
+    };
+    let (first, noted) = call();
+    assert!(
+        noted.contains("2 model request(s) not counted"),
+        "the refused lines are noted: {noted}"
+    );
+    assert_eq!(first.usage.tokens, tokens(1_000_000, 0, 0, 0));
+    assert_eq!(first.usage.requests, 1);
+    let cost = first.usage.cost.expect("priced");
+    assert!((cost - 3.0).abs() < 1e-9, "{cost}");
+    // Again, and after more is appended: every call reads.
+    let (again, _) = call();
+    assert_eq!(again.usage, first.usage);
+    append(
+        &transcript,
+        &format!(
+            "{}\n",
+            assistant(
+                "msg_4",
+                "2026-12-01T10:00:03Z",
+                "claude-sonnet-4-5",
+                [0, 1_000_000, 0, 0]
+            )
+        ),
+    );
+    let (later, _) = call();
+    assert_eq!(later.usage.tokens, tokens(1_000_000, 1_000_000, 0, 0));
+    assert!(
+        later
+            .usage
+            .cost
+            .is_some_and(|cost| cost >= 0.0 && (cost - 18.0).abs() < 1e-9)
+    );
+}

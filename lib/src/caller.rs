@@ -10,10 +10,13 @@
 use crate::Result;
 use crate::home::Home;
 use crate::input::InputError;
+use crate::provider::Provider;
 use crate::tmux::Tmux;
 use std::path::{Path, PathBuf};
 
-/// The environment variables lf reads, and nothing else.
+/// The environment variables lf reads for itself; with every agent
+/// CLI's [`Provider::config_env`] (the person's own agent configuration),
+/// the only ones a Caller knows.
 pub const VARIABLES: &[&str] = &[
     // Where the Home is (see `home`).
     crate::home::HOME_ENV,
@@ -30,8 +33,6 @@ pub const VARIABLES: &[&str] = &[
     // Which Session and Run an agent belongs to (set by lf-serve).
     "LF_SESSION_ID",
     "LF_RUN_ID",
-    // Where Claude Code keeps its state (a trust dialog is read from it).
-    "CLAUDE_CONFIG_DIR",
     WORKTREES_ENV,
     // How the binaries print errors: `json` for one JSON object.
     "LF_ERROR_FORMAT",
@@ -68,7 +69,9 @@ impl Caller {
     pub fn new(cwd: Option<PathBuf>, lookup: impl Fn(&str) -> Option<String>) -> Self {
         let vars = VARIABLES
             .iter()
-            .filter_map(|&name| Some((name, lookup(name).filter(|value| !value.is_empty())?)))
+            .copied()
+            .chain(Provider::all_config_env())
+            .filter_map(|name| Some((name, lookup(name).filter(|value| !value.is_empty())?)))
             .collect();
         Caller { cwd, vars }
     }
@@ -79,6 +82,16 @@ impl Caller {
             .iter()
             .find(|(known, _)| *known == name)
             .map(|(_, value)| value.as_str())
+    }
+
+    /// The person's own agent configuration as this caller has it (each
+    /// of [`Provider::config_env`] that is set): what an agent launched
+    /// for this caller gets, whatever environment the tmux server it runs
+    /// in was started with.
+    pub fn agent_config(&self) -> Vec<(&'static str, String)> {
+        Provider::all_config_env()
+            .filter_map(|name| Some((name, self.var(name)?.to_owned())))
+            .collect()
     }
 
     /// This caller with a variable set (or, with `None`, unset).

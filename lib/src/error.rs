@@ -244,6 +244,7 @@ mod tests {
             "outcome_lost",
             "outcome_stands",
             "output",
+            "own_config",
             "parent_busy",
             "parent_without_worktree",
             "prefix_too_short",

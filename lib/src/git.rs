@@ -9,7 +9,9 @@
 //! The agent writes in the folders lf reads (its worktree, its cwd), so
 //! lf's git runs none of them: every call turns off the fsmonitor and the
 //! hooks, each read of the files (status, diff) turns off every filter
-//! driver the config defines, and diffs pass `--no-ext-diff
+//! driver the config defines, a checkout (`git worktree add`) and a
+//! worktree's removal run only the filter drivers of the person's own
+//! config (system, global; not the repository's), and diffs pass `--no-ext-diff
 //! --no-textconv`; a submodule's dirt is not looked at (that would run
 //! git with the submodule's config). A linked worktree is read through the
 //! git directory of the repository that made it, checked first
@@ -336,6 +338,64 @@ impl Git {
         Ok(self.overrides.get_or_init(|| overrides))
     }
 
+    /// Config for a command that writes the person's files (a checkout:
+    /// `git worktree add` runs smudge filters): what the repository's own
+    /// config — its `local` and `worktree` scopes, with the files they
+    /// include, which the agent can write — says of a filter driver is
+    /// overridden by what the person's own config says (system, global
+    /// and command scopes: git-lfs in `~/.gitconfig` still runs), and
+    /// what only the repository sets is turned off (an empty program,
+    /// `required` false). Config given on the command line wins over the
+    /// repository's, so git runs what the person's config alone names.
+    /// One case cannot be exact, as no override unsets a key: a `process`
+    /// the repository adds to a driver the person defines with `smudge`
+    /// and `clean` only; empty, it turns their driver off too (a required
+    /// one then fails the checkout, saying so). Asked from the config
+    /// alone (`--show-scope`), which runs nothing.
+    fn persons_filters_only(&self) -> Result<Vec<(String, String)>> {
+        let output = self.output(&[
+            "config",
+            "--show-scope",
+            "--includes",
+            "--null",
+            "--get-regexp",
+            r"^filter\.",
+        ])?;
+        // `scope NUL name LF value NUL`, or `scope NUL name NUL` for a
+        // key without a value (a boolean true).
+        let fields: Vec<&[u8]> = output.stdout.split(|byte| *byte == 0).collect();
+        let entries: Vec<(bool, &str, &str)> = fields
+            .chunks_exact(2)
+            .filter_map(|pair| {
+                let scope = std::str::from_utf8(pair[0]).ok()?;
+                let entry = std::str::from_utf8(pair[1]).ok()?;
+                let (name, value) = entry.split_once('\n').unwrap_or((entry, "true"));
+                Some((matches!(scope, "local" | "worktree"), name, value))
+            })
+            .collect();
+        let mut names: Vec<&str> = entries
+            .iter()
+            .filter(|(repository, _, _)| *repository)
+            .map(|(_, name, _)| *name)
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        Ok(names
+            .into_iter()
+            .filter_map(|name| {
+                let (_, key) = name.strip_prefix("filter.")?.rsplit_once('.')?;
+                // The person's own value: the last one git reads.
+                let theirs = entries
+                    .iter()
+                    .rev()
+                    .find(|(repository, known, _)| !*repository && *known == name)
+                    .map(|(_, _, value)| *value);
+                let off = if key == "required" { "false" } else { "" };
+                Some((name.to_owned(), theirs.unwrap_or(off).to_owned()))
+            })
+            .collect())
+    }
+
     /// Start a command that must succeed; `what` says what failed.
     fn start(&self, args: &[&str], what: &str) -> Result<Running> {
         self.spawn(self.command(args), what)
@@ -392,12 +452,15 @@ impl Git {
             what: "create the worktree".to_owned(),
             stderr: format!("{} is not valid UTF-8", path.display()),
         })?;
-        self.succeeded(
-            &[
-                "worktree", "add", "--quiet", "--track", "-b", branch, "--", path, base,
-            ],
+        let args = [
+            "worktree", "add", "--quiet", "--track", "-b", branch, "--", path, base,
+        ];
+        let config = self.persons_filters_only()?;
+        self.spawn(
+            self.command_with(&args, &config),
             &format!("create the worktree {path} on a new branch {branch} from {base}"),
-        )
+        )?
+        .finish()
         .map(drop)
     }
 
@@ -410,8 +473,15 @@ impl Git {
             args.extend(["--force", "--force"]);
         }
         args.extend(["--", &path]);
-        self.succeeded(&args, &format!("remove the worktree {path}"))
-            .map(drop)
+        // Without --force git first looks whether the worktree is clean,
+        // which runs clean filters on files whose stat changed.
+        let config = self.persons_filters_only()?;
+        self.spawn(
+            self.command_with(&args, &config),
+            &format!("remove the worktree {path}"),
+        )?
+        .finish()
+        .map(drop)
     }
 
     /// Delete a branch: `-d` (only when merged), or `-D` with `force`.

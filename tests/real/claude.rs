@@ -32,6 +32,12 @@ fn wait_transcript(env: &Env, native: &str, text: &str) {
     wait_history(&projects, &[text, native, "\"assistant\""], 30);
 }
 
+/// `lf-session-ready` as lf's instructions name it to Claude: the
+/// absolute path of the one beside lf-hook.
+fn ready_program() -> String {
+    crate::util::bin("lf-session-ready").display().to_string()
+}
+
 /// Ask for a tool call that needs permission and wait for its dialog.
 fn ask_permission(env: &Env, pane: &str, prompt: &str) {
     say(env, pane, prompt);
@@ -77,7 +83,11 @@ fn claude_a_conversation_from_new_to_closed() {
         30,
     );
     wait_screen(&env, &pane, READY, 30);
-    say(&env, &pane, "[run: lf-session-ready 'Parser fixed'] Done");
+    say(
+        &env,
+        &pane,
+        &format!("[run: {} 'Parser fixed'] Done", ready_program()),
+    );
     wait_for_state(
         &env,
         &record.id,
@@ -226,7 +236,10 @@ fn claude_marking_itself_ready_asked_the_person_first() {
     say(
         &env,
         &pane,
-        "[run: lf-session-ready 'Parser fixed; see tests/parser.rs'] Finish",
+        &format!(
+            "[run: {} 'Parser fixed; see tests/parser.rs'] Finish",
+            ready_program()
+        ),
     );
     let ready = wait_for_state(
         &env,
@@ -251,6 +264,48 @@ fn claude_marking_itself_ready_asked_the_person_first() {
         record.attention.is_none() && record.state == SessionState::Active
     });
     assert!(working.alive);
+}
+
+/// Issue 34, item 7: lf's no-dialog rule named `lf-session-ready` by its
+/// bare name, so whatever came first on the agent's PATH ran unasked. A
+/// program of that name earlier on PATH now asks (and is refused here);
+/// only the one beside lf-hook, by its absolute path, runs without asking.
+#[test]
+fn claude_a_bare_lf_session_ready_first_on_path_is_not_pre_allowed() {
+    use std::os::unix::fs::PermissionsExt;
+    let model = anthropic::start();
+    let mut env = claude_env(&model, &["repo"]);
+    let impostor = env.dir.path().join("impostor");
+    std::fs::create_dir(&impostor).unwrap();
+    let program = impostor.join("lf-session-ready");
+    std::fs::write(&program, "#!/bin/sh\ntouch \"$0.ran\"\n").unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", impostor.display(), env.path());
+    env.vars.push(("PATH".into(), path));
+    let cwd = env.mkdir("repo");
+    let record = new_session(&env, "claude", &cwd, None);
+    let pane = pane(&record);
+    wait_screen(&env, &pane, READY, 60);
+    ask_permission(&env, &pane, "[run: lf-session-ready 'Not me'] Finish");
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Approve),
+        20,
+    );
+    let ran = impostor.join("lf-session-ready.ran");
+    assert!(!ran.exists(), "the program first on PATH ran unasked");
+    env.run("lf-session-answer", &[&record.id, "deny"]).ok();
+    let refused = wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    assert!(!ran.exists());
+    assert_eq!(refused.ready_summary, None);
 }
 
 /// Once broke: killing the pane kills lf-serve with SIGHUP, which then recorded nothing. It must still

@@ -750,3 +750,70 @@ fn gemini_usage_is_what_the_model_reported() {
     assert_eq!(delegated.usage.cost, None, "the fake model has no price");
     assert_hook_log_empty(&env);
 }
+
+/// Issue 34, item 14: the person's own `GEMINI_CLI_HOME` (whose settings
+/// exclude the shell tool) and `GEMINI_CLI_TRUSTED_FOLDERS_PATH` (which
+/// trusts the folder), exported in the shell that runs `lf-session-new`
+/// with a tmux server already running, still hold under lf: no trust
+/// dialog is predicted or shown, and the model is not offered the shell.
+/// lf read `~/.gemini` and its trust file instead.
+#[test]
+fn gemini_the_persons_own_gemini_home_and_trust_file_hold_under_lf() {
+    let model = gemini::start();
+    let env = gemini_env(&model, &[]);
+    tmux_server_already_running(&env);
+    let cwd = env.mkdir("repo");
+    let theirs = env.dir.path().join("their-gemini-home");
+    std::fs::create_dir_all(theirs.join(".gemini")).unwrap();
+    let settings = serde_json::json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "general": {"maxAttempts": 1, "enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+        "privacy": {"usageStatisticsEnabled": false},
+        "tools": {"exclude": [gemini::SHELL_TOOL]},
+    });
+    std::fs::write(theirs.join(".gemini/settings.json"), settings.to_string()).unwrap();
+    let trust = env.dir.path().join("their-trusted-folders.json");
+    std::fs::write(
+        &trust,
+        serde_json::json!({cwd.display().to_string(): "TRUST_FOLDER"}).to_string(),
+    )
+    .unwrap();
+    let mut command = env.command("lf-session-new");
+    command
+        .args(["--provider", "gemini", "--cwd", cwd.to_str().unwrap()])
+        .env("GEMINI_CLI_HOME", &theirs)
+        .env("GEMINI_CLI_TRUSTED_FOLDERS_PATH", &trust);
+    let record: SessionRecord = env.run_command(command).json();
+    assert_ne!(
+        record.attention,
+        Some(Attention::Approve),
+        "their trust file trusts the folder: no dialog predicted\n{record:#?}"
+    );
+    let pane = pane(&record);
+    wait_screen(&env, &pane, READY, 60);
+    let record = wait_for_state(&env, &record.id, SessionState::Active, None, 30);
+    say_until(&env, &pane, "Hello gemini", || {
+        model.received_prompt("Hello gemini")
+    });
+    let asked = model.wait_prompt("Hello gemini", 30);
+    assert!(gemini::is_conversation(&asked.body));
+    assert!(
+        !gemini::offers(&asked.body, gemini::SHELL_TOOL),
+        "their settings exclude the shell tool: {}",
+        asked.body["tools"]
+    );
+    wait_for_state(
+        &env,
+        &record.id,
+        SessionState::Active,
+        Some(Attention::Reply),
+        30,
+    );
+    assert!(!env.capture(&pane).contains("Do you trust"));
+    assert!(
+        std::fs::read_dir(theirs.join(".gemini/tmp"))
+            .is_ok_and(|mut entries| entries.next().is_some()),
+        "the conversation is kept in their own .gemini"
+    );
+    assert_hook_log_empty(&env);
+}

@@ -476,6 +476,13 @@ pub fn pane(record: &SessionRecord) -> String {
     record.terminal_ids[0].clone()
 }
 
+/// A tmux server already running (as a person's usually is), started
+/// without the variables the person exports later: what `lf-session-new`
+/// launches must take them from its caller, not from the server.
+pub fn tmux_server_already_running(env: &Env) {
+    env.tmux(&["new-session", "-d", "-s", "already-running", "--", "cat"]);
+}
+
 /// Start a session with `lf-session-new` in `cwd` and return its record.
 pub fn new_session(env: &Env, provider: &str, cwd: &Path, prompt: Option<&str>) -> SessionRecord {
     let mut args = vec!["--provider", provider, "--cwd", cwd.to_str().unwrap()];

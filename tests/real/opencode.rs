@@ -464,3 +464,79 @@ fn opencode_usage_is_what_the_model_reported() {
     // The person's six messages (`/compact`'s is one), not the sub-agent's.
     assert_eq!(agent.usage.turns, 6, "{agent:#?}");
 }
+
+/// Issue 34, item 14: the person's own `OPENCODE_CONFIG_CONTENT`
+/// (`"bash": "deny"`), exported in the shell that runs `lf-session-new`
+/// with a tmux server already running, still holds under lf: the shell
+/// tool is not offered and the command is refused without a dialog, as
+/// OpenCode alone refuses it. lf's inline config replaced it (and the
+/// person's global `"ask"` showed a dialog).
+#[test]
+fn opencode_the_persons_own_deny_rule_holds_under_lf() {
+    let model = chat::start();
+    let env = opencode_env(&model);
+    tmux_server_already_running(&env);
+    let cwd = env.mkdir("repo");
+    let mut command = env.command("lf-session-new");
+    command
+        .args(["--provider", "opencode", "--cwd", cwd.to_str().unwrap()])
+        .env(
+            "OPENCODE_CONFIG_CONTENT",
+            r#"{"permission":{"bash":"deny"}}"#,
+        );
+    let record: SessionRecord = env.run_command(command).json();
+    let pane = pane(&record);
+    wait_screen(&env, &pane, READY, 90);
+    let prompt = "[run: touch MARKER] Make a file";
+    say_until(&env, &pane, prompt, || model.received_prompt(prompt));
+    // The refusal is the tool's result, sent to the model; a dialog on the
+    // screen is the person's rule lost.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let refused = loop {
+        let screen = env.capture_visible(&pane);
+        assert!(
+            !screen.contains(DIALOG),
+            "the person's deny rule was lost: OpenCode asks\n{screen}"
+        );
+        let result = model.requests().into_iter().find(|request| {
+            request.conversation
+                && request.prompt.contains(prompt)
+                && chat::latest_input(&request.body).1
+        });
+        if let Some(result) = result {
+            break result;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no tool result reached the model; the pane shows:\n{screen}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let told = refused.body["messages"]
+        .as_array()
+        .and_then(|messages| messages.last())
+        .map(|message| chat::content_text(&message["content"]))
+        .unwrap_or_default();
+    // OpenCode takes a tool its rules deny out of what the model is
+    // offered: the fake model's call of it is refused as unavailable.
+    let offered: Vec<&str> = refused.body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| tool["function"]["name"].as_str())
+        .collect();
+    assert!(
+        !offered.is_empty() && !offered.contains(&"bash"),
+        "{offered:?}"
+    );
+    assert!(
+        told.contains("unavailable tool 'bash'"),
+        "the tool's result: {told}"
+    );
+    wait_record(&env, &record.id, "reply after the refusal", 60, |now| {
+        now.attention == Some(Attention::Reply)
+    });
+    assert!(!cwd.join("MARKER").exists());
+    assert!(!env.capture(&pane).contains(DIALOG));
+    assert!(hook_log(&env).is_empty(), "hook.log:\n{}", hook_log(&env));
+}

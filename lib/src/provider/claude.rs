@@ -1,8 +1,9 @@
 //! Claude Code: a new conversation gets the UUID lf chose
 //! (`--session-id`), a resume names it (`--resume`), and lf's hooks arrive
 //! through `--settings`, a JSON file written for this launch only, which
-//! also pre-allows `lf-session-ready` (the agent must not ask the person
-//! before saying it is ready).
+//! also pre-allows `lf-session-ready` by its absolute path, beside lf-hook
+//! (the agent must not ask the person before saying it is ready, and a
+//! program of that name elsewhere on its PATH must not run unasked).
 //!
 //! Two transitions fire no hook at all — refusing a permission and Esc
 //! interrupting a turn — but Claude's transcript (its path comes in every
@@ -69,8 +70,31 @@ const NEWS: [&str; 13] = [
     "model_refusal_fallback",
 ];
 
-/// Commands the agent runs without asking the person.
-const ALLOWED: [&str; 1] = ["Bash(lf-session-ready:*)"];
+/// `lf-session-ready` as the agent is told to run it and as lf's rule
+/// allows it: the absolute path of the one beside lf-hook, quoted for the
+/// shell when it must be (Claude matches a `Bash(PREFIX:*)` rule against
+/// the command's text). A bare `lf-session-ready` would be whatever comes
+/// first on the agent's PATH.
+fn ready_command(hook_program: &Path) -> String {
+    shell_quote(
+        &hook_program
+            .with_file_name("lf-session-ready")
+            .display()
+            .to_string(),
+    )
+}
+
+/// lf's instructions, with where `lf-session-ready` is.
+fn system_prompt(launch: &Launch<'_>) -> String {
+    let mut text = instructions(launch.primary).to_owned();
+    if !launch.primary {
+        text.push_str(&format!(
+            " Run it as `{} \"<summary>\"`; it needs no permission.",
+            ready_command(launch.hook_program)
+        ));
+    }
+    text
+}
 
 /// The person's own permission mode (`permissions.defaultMode` of their
 /// user settings: `$CLAUDE_CONFIG_DIR/settings.json`, else
@@ -109,7 +133,9 @@ fn settings_json(hook_program: &std::path::Path, own_mode: Option<&str>) -> Valu
             )
         })
         .collect();
-    let mut permissions = json!({ "allow": ALLOWED });
+    // The one command the agent runs without asking the person.
+    let ready = format!("Bash({}:*)", ready_command(hook_program));
+    let mut permissions = json!({ "allow": [ready] });
     if let Some(mode) = own_mode {
         permissions["defaultMode"] = json!(mode);
     }
@@ -374,6 +400,12 @@ impl super::Agent for Claude {
         "install Claude Code (npm install -g @anthropic-ai/claude-code) or choose another --provider"
     }
 
+    fn config_env(&self) -> &'static [&'static str] {
+        // Its settings and state (`settings.json`, `.claude.json`: the
+        // trust a folder has, the default permission mode).
+        &["CLAUDE_CONFIG_DIR"]
+    }
+
     /// Claude takes the id lf chose (`--session-id`) and confirms it with
     /// `SessionStart`.
     fn chosen_native_id(&self) -> Option<String> {
@@ -406,10 +438,7 @@ impl super::Agent for Claude {
             }
         }
         argv.extend(["--settings".to_owned(), settings.display().to_string()]);
-        argv.extend([
-            "--append-system-prompt".to_owned(),
-            instructions(launch.primary).to_owned(),
-        ]);
+        argv.extend(["--append-system-prompt".to_owned(), system_prompt(launch)]);
         if let Some(model) = launch.model {
             argv.extend(["--model".to_owned(), model.to_owned()]);
         }
@@ -649,7 +678,11 @@ mod tests {
                 "--settings",
                 &settings,
                 "--append-system-prompt",
-                instructions(false),
+                &format!(
+                    "{} Run it as `'/opt/lf bin/lf-session-ready' \"<summary>\"`; it needs no \
+                     permission.",
+                    instructions(false)
+                ),
                 "--model",
                 "opus",
                 "--",
@@ -729,7 +762,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(written["permissions"]["defaultMode"], "plan");
-        assert_eq!(written["permissions"]["allow"], json!(ALLOWED));
+        assert_eq!(
+            written["permissions"]["allow"],
+            json!(["Bash(/bin/lf-session-ready:*)"])
+        );
     }
 
     #[test]
@@ -875,13 +911,25 @@ mod tests {
         }
     }
 
+    /// Issue 34, item 7: only the `lf-session-ready` beside lf-hook, by
+    /// its absolute path, runs without a dialog; a bare `lf-session-ready`
+    /// (whatever comes first on the agent's PATH) is not pre-allowed.
     #[test]
-    fn the_settings_pre_allow_lf_session_ready() {
-        let settings = settings_json(Path::new("/bin/lf-hook"), None);
+    fn the_settings_pre_allow_lf_session_ready_by_its_absolute_path_only() {
+        let settings = settings_json(Path::new("/opt/lf/lf-hook"), None);
         assert_eq!(
             settings["permissions"]["allow"],
-            json!(["Bash(lf-session-ready:*)"])
+            json!(["Bash(/opt/lf/lf-session-ready:*)"])
         );
+        let spaced = settings_json(Path::new("/opt/lf bin/lf-hook"), None);
+        assert_eq!(
+            spaced["permissions"]["allow"],
+            json!(["Bash('/opt/lf bin/lf-session-ready':*)"])
+        );
+        for settings in [&settings, &spaced] {
+            let allowed = settings["permissions"]["allow"].to_string();
+            assert!(!allowed.contains("Bash(lf-session-ready"), "{allowed}");
+        }
         assert!(settings["hooks"]["PermissionRequest"].is_array());
         assert!(settings["hooks"]["PostToolUse"].is_array());
     }

@@ -219,12 +219,19 @@ struct TokenUsage {
 
 impl TokenUsage {
     fn tokens(&self) -> Tokens {
-        Tokens {
-            input: self.input_tokens - self.cached_input_tokens,
-            output: self.output_tokens,
-            cache_creation: 0,
-            cache_read: self.cached_input_tokens,
-        }
+        let fields = [
+            self.input_tokens,
+            self.output_tokens,
+            self.cached_input_tokens,
+        ];
+        Tokens::derived(&fields, || {
+            Some(Tokens {
+                input: self.input_tokens.checked_sub(self.cached_input_tokens)?,
+                output: self.output_tokens,
+                cache_creation: 0,
+                cache_read: self.cached_input_tokens,
+            })
+        })
     }
 }
 
@@ -276,6 +283,12 @@ impl super::Agent for Codex {
 
     fn install(&self) -> &'static str {
         "install the Codex CLI (npm install -g @openai/codex) or choose another --provider"
+    }
+
+    fn config_env(&self) -> &'static [&'static str] {
+        // Its `config.toml` (approval policy, sandbox, trusted projects),
+        // under which lf's `-c` overrides are layered.
+        &["CODEX_HOME"]
     }
 
     /// Codex names its thread only with the first turn, and a resume of a

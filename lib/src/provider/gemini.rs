@@ -22,7 +22,10 @@
 //! them ([`read_usage`], [`usage_companions`]; docs/agents/gemini.md,
 //! "Usage").
 
-use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
+use super::{
+    Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote,
+    strip_comments,
+};
 use crate::Result;
 use crate::provider::ProviderError;
 use crate::usage::{Carry, Tally, Tokens};
@@ -62,6 +65,19 @@ impl super::Agent for Gemini {
 
     fn install(&self) -> &'static str {
         "install Gemini CLI (npm install -g @google/gemini-cli) or choose another --provider"
+    }
+
+    fn config_env(&self) -> &'static [&'static str] {
+        // The person's `.gemini` (its settings, policies, keys: the launch's
+        // own folder links to it), the trust they gave folders, the
+        // system layers over and under their settings, and their sign-in.
+        &[
+            "GEMINI_CLI_HOME",
+            "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+            "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+            "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+            "GEMINI_DEFAULT_AUTH_TYPE",
+        ]
     }
 
     fn argv(&self, launch: &Launch<'_>) -> Result<Vec<String>> {
@@ -302,52 +318,6 @@ fn own_settings(own: &Path) -> Result<Value> {
     }
 }
 
-/// JSON with comments (as the CLI reads its settings files) to JSON: `//`
-/// and `/* */` comments outside strings become spaces.
-fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => out.extend(chars.next()),
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut last = ' ';
-                for c in chars.by_ref() {
-                    if last == '*' && c == '/' {
-                        break;
-                    }
-                    last = c;
-                }
-                out.push(' ');
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// The launch's user settings: `base` (the person's own) with lf's hooks
 /// appended to each event's, and lf's policy file added to `policyPaths`
 /// beside the person's own policy folder (the CLI loads that folder only
@@ -501,12 +471,24 @@ impl ChatTokens {
     /// included), output with the thoughts, cache reads; Gemini reports
     /// no cache writes.
     fn tokens(&self) -> Tokens {
-        Tokens {
-            input: self.input - self.cached + self.tool,
-            output: self.output + self.thoughts,
-            cache_creation: 0,
-            cache_read: self.cached,
-        }
+        let fields = [
+            self.input,
+            self.output,
+            self.cached,
+            self.thoughts,
+            self.tool,
+        ];
+        Tokens::derived(&fields, || {
+            Some(Tokens {
+                input: self
+                    .input
+                    .checked_sub(self.cached)?
+                    .checked_add(self.tool)?,
+                output: self.output.checked_add(self.thoughts)?,
+                cache_creation: 0,
+                cache_read: self.cached,
+            })
+        })
     }
 }
 
@@ -1011,6 +993,63 @@ mod tests {
         assert_eq!(start_needs_person(cwd, &env), Some(false));
         settings(r#"{"security": {"folderTrust": {"enabled": false}}}"#);
         assert_eq!(start_needs_person(cwd, &env), Some(true), "auth asked");
+    }
+
+    /// Issue 34, item 14: the person's `GEMINI_CLI_HOME` and
+    /// `GEMINI_CLI_TRUSTED_FOLDERS_PATH`, set in the shell lf is run
+    /// from, reach the launch through its Caller (they were missing from
+    /// its variables, and lf used `~/.gemini` and its trust file instead).
+    #[test]
+    fn i34_the_persons_gemini_home_and_trust_file_reach_the_launch_from_their_shell() {
+        let dir = tempfile::tempdir().unwrap();
+        let theirs = dir.path().join("elsewhere");
+        let own = theirs.join(".gemini");
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::write(
+            own.join("settings.json"),
+            r#"{"security": {"auth": {"selectedType": "gemini-api-key"}}, "tools": {"exclude": ["run_shell_command"]}}"#,
+        )
+        .unwrap();
+        let trust = dir.path().join("trust.json");
+        std::fs::write(&trust, r#"{"/w/repo": "TRUST_FOLDER"}"#).unwrap();
+        let home = dir.path().join("home").display().to_string();
+        let (theirs_text, trust_text) = (theirs.display().to_string(), trust.display().to_string());
+        let caller = crate::Caller::new(None, |name| match name {
+            "HOME" => Some(home.clone()),
+            "GEMINI_CLI_HOME" => Some(theirs_text.clone()),
+            "GEMINI_CLI_TRUSTED_FOLDERS_PATH" => Some(trust_text.clone()),
+            _ => None,
+        });
+        let env = crate::provider::Provider::Gemini.person_env(&caller);
+        assert_eq!(
+            start_needs_person(Path::new("/w/repo"), &env),
+            Some(false),
+            "their trust file trusts the folder"
+        );
+        assert_eq!(start_needs_person(Path::new("/w/other"), &env), Some(true));
+        let run = dir.path().join("run");
+        std::fs::create_dir(&run).unwrap();
+        let new = Mode::New {
+            chosen_native_id: None,
+            prompt: None,
+        };
+        let argv = argv(&launch(new, &run, &env)).unwrap();
+        assert_eq!(
+            argv[..3],
+            [
+                "env".to_owned(),
+                format!("GEMINI_CLI_HOME={}", run.join("gemini-home").display()),
+                "gemini".to_owned(),
+            ],
+            "their trust file is left for the CLI to read"
+        );
+        let layer: Value =
+            serde_json::from_str(&read(&run.join("gemini-home/.gemini/settings.json"))).unwrap();
+        assert_eq!(layer["tools"]["exclude"], json!(["run_shell_command"]));
+        assert_eq!(
+            layer["policyPaths"][0],
+            own.join("policies").display().to_string()
+        );
     }
 
     #[test]

@@ -42,6 +42,17 @@ pub(crate) trait Agent: Sync {
     /// phrase, ending "or choose another --provider".
     fn install(&self) -> &'static str;
 
+    /// The environment variables through which the CLI finds the person's
+    /// own configuration (besides `HOME`): where it is, or what it says.
+    /// The one list of them: the caller reads these (`Caller`), a launch
+    /// hands the caller's values to the agent (a tmux server started
+    /// earlier does not have them), and the adapter reads them only
+    /// through [`Provider::person_env`], to add lf's layer on top of the
+    /// person's, never in its place.
+    fn config_env(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The argv that launches (or resumes) this agent for one Run; may
     /// write per-launch files into [`Launch::run_dir`].
     fn argv(&self, launch: &Launch<'_>) -> Result<Vec<String>>;
@@ -196,6 +207,40 @@ impl Provider {
     /// a review or a primary Session needs.
     pub fn is_agent(self) -> bool {
         self.agent().is_some()
+    }
+
+    /// See [`Agent::config_env`].
+    pub fn config_env(self) -> &'static [&'static str] {
+        self.agent().map_or(&[], |agent| agent.config_env())
+    }
+
+    /// Every provider's [`Agent::config_env`], each name once.
+    pub fn all_config_env() -> impl Iterator<Item = &'static str> {
+        let mut seen = Vec::new();
+        Self::ALL
+            .iter()
+            .flat_map(|provider| provider.config_env().iter().copied())
+            .filter(move |name| {
+                let new = !seen.contains(name);
+                seen.push(name);
+                new
+            })
+    }
+
+    /// The person's environment as this provider's adapter reads it: the
+    /// caller's `HOME` and the variables of [`Agent::config_env`]. Any
+    /// other is a mistake, caught in debug builds: a variable the list
+    /// lacks is one the caller never has, and lf would quietly replace
+    /// the person's setting instead of adding to it.
+    pub(crate) fn person_env(self, caller: &Caller) -> impl Fn(&str) -> Option<String> + '_ {
+        move |name| {
+            debug_assert!(
+                name == "HOME" || self.config_env().contains(&name),
+                "the {} provider reads ${name}, which its Agent::config_env does not declare",
+                self.as_str()
+            );
+            caller.var(name).map(str::to_owned)
+        }
     }
 
     /// The names of the agent providers, in `NAMES` order.
@@ -703,6 +748,81 @@ pub fn shell_quote(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// JSON with comments (as Gemini CLI reads its settings files, OpenCode
+/// its config) to JSON: `//`
+/// and `/* */` comments outside strings become spaces.
+pub(crate) fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' => out.extend(chars.next()),
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON with a comma before a closing `}` or `]` (JSONC as OpenCode reads
+/// it allows one) to JSON: each such comma outside strings dropped.
+pub(crate) fn strip_trailing_commas(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match c {
+                '\\' => out.extend(chars.next()),
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        if c == ',' {
+            let rest = chars.clone().find(|c| !c.is_whitespace());
+            if matches!(rest, Some('}' | ']')) {
+                continue;
+            }
+        }
+        in_string = c == '"';
+        out.push(c);
+    }
+    out
+}
+
 /// The agent CLIs: a program that is not installed, a Run without what its provider needs.
 #[derive(Debug, thiserror::Error, strum::IntoStaticStr, strum::VariantNames)]
 #[strum(serialize_all = "snake_case")]
@@ -724,6 +844,13 @@ pub enum ProviderError {
         "neither GEMINI_CLI_HOME nor HOME is an absolute path, and Gemini CLI keeps your settings under it: set HOME"
     )]
     NoGeminiHome,
+    /// The person's own inline config (`OPENCODE_CONFIG_CONTENT`) is not
+    /// one lf can add its layer to: launching without it would drop
+    /// their rules.
+    #[error(
+        "cannot add lf's plugin to your {variable}: {why}; make it a JSON object (lf adds to your configuration, never replaces it)"
+    )]
+    OwnConfig { variable: &'static str, why: String },
 }
 
 impl Domain for ProviderError {
@@ -817,6 +944,33 @@ mod tests {
         ] {
             assert!(notify(refused).is_err(), "{refused}");
         }
+    }
+
+    /// Every variable an adapter reads for the person's own configuration
+    /// is one a Caller knows (from the person's shell, or the plugin's
+    /// engine) and one a launch hands to the agent's tmux session: issue
+    /// 34 found `OPENCODE_CONFIG_CONTENT` and `GEMINI_CLI_HOME` read by the
+    /// adapters and unknown to the Caller, so lf replaced them.
+    #[test]
+    fn each_providers_config_variables_reach_it_through_the_caller() {
+        for &provider in Provider::ALL {
+            for &name in provider.config_env() {
+                let caller =
+                    Caller::new(None, |asked| (asked == name).then(|| "theirs".to_owned()));
+                assert_eq!(
+                    provider.person_env(&caller)(name).as_deref(),
+                    Some("theirs"),
+                    "{name}"
+                );
+                assert_eq!(caller.agent_config(), [(name, "theirs".to_owned())]);
+            }
+        }
+        let names: Vec<&str> = Provider::all_config_env().collect();
+        assert!(names.contains(&"OPENCODE_CONFIG_CONTENT") && names.contains(&"GEMINI_CLI_HOME"));
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "each once");
     }
 
     #[test]

@@ -97,6 +97,22 @@ impl super::Agent for OpenCode {
         "install OpenCode (npm install -g opencode-ai) or choose another --provider"
     }
 
+    fn config_env(&self) -> &'static [&'static str] {
+        // Its config layers (an inline one, a file, a folder; lf's inline
+        // config is the person's with lf's plugin added), its permission
+        // rules and where it keeps its config and data.
+        &[
+            "OPENCODE_CONFIG_CONTENT",
+            "OPENCODE_CONFIG",
+            "OPENCODE_CONFIG_DIR",
+            "OPENCODE_PERMISSION",
+            "OPENCODE_DISABLE_PROJECT_CONFIG",
+            "OPENCODE_TUI_CONFIG",
+            "XDG_CONFIG_HOME",
+            "XDG_DATA_HOME",
+        ]
+    }
+
     fn argv(&self, launch: &Launch<'_>) -> Result<Vec<String>> {
         let resume = match launch.mode {
             Mode::Resume { native_id } => Some(native_id),
@@ -106,7 +122,7 @@ impl super::Agent for OpenCode {
         crate::home::write_private(&plugin, plugin_source(launch, resume).as_bytes())?;
         let told = launch.run_dir.join("lf-instructions.md");
         crate::home::write_private(&told, instructions(launch.primary).as_bytes())?;
-        let content = config_content(launch.env, &file_url(&plugin), &told.display().to_string());
+        let content = config_content(launch.env, &file_url(&plugin), &told.display().to_string())?;
         let mut argv = vec![
             "env".to_owned(),
             format!("OPENCODE_CONFIG_CONTENT={content}"),
@@ -226,25 +242,43 @@ fn file_url(path: &std::path::Path) -> String {
 }
 
 /// The inline config of this launch: the person's own
-/// `OPENCODE_CONFIG_CONTENT` when it is a JSON object, with lf's plugin
-/// and instructions added to its lists; else lf's alone (OpenCode then
-/// reads the person's files as always). Text that is not a JSON object
-/// (OpenCode also takes JSONC) is kept out, as lf cannot add to it.
-fn config_content(env: &dyn Fn(&str) -> Option<String>, plugin: &str, told: &str) -> String {
-    let mut config = env("OPENCODE_CONFIG_CONTENT")
-        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({}));
+/// `OPENCODE_CONFIG_CONTENT` (JSON with comments, as OpenCode reads it)
+/// with lf's plugin and instructions added to its lists (a single entry
+/// of theirs stays first), else lf's alone (OpenCode then reads the
+/// person's files as always). Text lf cannot read as a JSON object is
+/// refused, not dropped: OpenCode would have applied it.
+fn config_content(
+    env: &dyn Fn(&str) -> Option<String>,
+    plugin: &str,
+    told: &str,
+) -> Result<String> {
+    const VARIABLE: &str = "OPENCODE_CONFIG_CONTENT";
+    let refuse = |why: String| super::ProviderError::OwnConfig {
+        variable: VARIABLE,
+        why,
+    };
+    let mut config = match env(VARIABLE) {
+        None => json!({}),
+        Some(text) => match serde_json::from_str::<Value>(&super::strip_trailing_commas(
+            &super::strip_comments(&text),
+        )) {
+            Ok(config @ Value::Object(_)) => config,
+            Ok(_) => return Err(refuse("it is not a JSON object".to_owned()).into()),
+            Err(error) => return Err(refuse(format!("it is not JSON ({error})")).into()),
+        },
+    };
     for (list, entry) in [("plugin", plugin), ("instructions", told)] {
         let value = &mut config[list];
-        if !value.is_array() {
-            *value = json!([]);
-        }
-        if let Some(items) = value.as_array_mut() {
-            items.push(Value::from(entry));
-        }
+        let mut items = match value.take() {
+            Value::Null => Vec::new(),
+            Value::Array(items) => items,
+            one @ Value::String(_) => vec![one],
+            _ => return Err(refuse(format!("its {list:?} is not a list")).into()),
+        };
+        items.push(Value::from(entry));
+        *value = Value::Array(items);
     }
-    config.to_string()
+    Ok(config.to_string())
 }
 
 /// The plugin's payload: an OpenCode event's type and session.
@@ -502,11 +536,22 @@ fn read_messages(
                 let tokens = message
                     .tokens
                     .as_ref()
-                    .map_or_else(Default::default, |tokens| crate::usage::Tokens {
-                        input: tokens.input,
-                        output: tokens.output + tokens.reasoning,
-                        cache_creation: tokens.cache.write,
-                        cache_read: tokens.cache.read,
+                    .map_or_else(Default::default, |tokens| {
+                        let fields = [
+                            tokens.input,
+                            tokens.output,
+                            tokens.reasoning,
+                            tokens.cache.write,
+                            tokens.cache.read,
+                        ];
+                        crate::usage::Tokens::derived(&fields, || {
+                            Some(crate::usage::Tokens {
+                                input: tokens.input,
+                                output: tokens.output.checked_add(tokens.reasoning)?,
+                                cache_creation: tokens.cache.write,
+                                cache_read: tokens.cache.read,
+                            })
+                        })
                     });
                 let model = message.model.as_deref().unwrap_or("unknown");
                 tally.message(carry, &rowid.to_string(), created, model, tokens);
@@ -642,9 +687,57 @@ mod tests {
                 assert_eq!(config["model"], "a/b");
                 assert_eq!(config["plugin"][0], "theirs");
                 assert_eq!(config["plugin"].as_array().unwrap().len(), 2);
-                assert_eq!(config["instructions"].as_array().unwrap().len(), 1);
+                assert_eq!(config["instructions"][0], "odd", "theirs kept, first");
+                assert_eq!(config["instructions"].as_array().unwrap().len(), 2);
             },
         );
+    }
+
+    /// Issue 34, item 14: the person's `OPENCODE_CONFIG_CONTENT`, set in
+    /// the shell lf is run from, reaches the launch through its Caller
+    /// (it was missing from its variables, and lf's inline config
+    /// replaced the person's `"bash": "deny"`); one that is JSON with
+    /// comments is added to, and one lf cannot add to refuses the launch.
+    #[test]
+    fn i34_the_persons_own_rules_reach_the_launch_from_their_shell() {
+        let new = Mode::New {
+            chosen_native_id: None,
+            prompt: None,
+        };
+        for own in [
+            r#"{"permission":{"bash":"deny"}}"#,
+            "{\n  // theirs\n  \"permission\": {\"bash\": \"deny\"}, /* kept */\n}",
+        ] {
+            let caller = crate::Caller::new(None, |name| {
+                (name == "OPENCODE_CONFIG_CONTENT").then(|| own.to_owned())
+            });
+            let env = crate::provider::Provider::Opencode.person_env(&caller);
+            with_launch(new, &env, |argv, _| {
+                let config = content(&argv);
+                assert_eq!(config["permission"], json!({"bash": "deny"}), "{own}");
+                assert_eq!(config["plugin"].as_array().unwrap().len(), 1);
+            });
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for own in ["bash: deny", "[1]", r#"{"plugin": 3}"#] {
+            let env = |name: &str| (name == "OPENCODE_CONFIG_CONTENT").then(|| own.to_owned());
+            let error = OpenCode
+                .argv(&Launch {
+                    mode: new,
+                    model: None,
+                    command: &[],
+                    hook_program: Path::new("/opt/lf/lf-hook"),
+                    run_dir: dir.path(),
+                    primary: false,
+                    env: &env,
+                })
+                .unwrap_err();
+            assert_eq!(error.name(), "own_config", "{own}");
+            assert!(
+                error.to_string().contains("OPENCODE_CONFIG_CONTENT"),
+                "{error}"
+            );
+        }
     }
 
     #[test]

@@ -282,11 +282,16 @@ impl Lf {
         self.store()?.record_diagnostic(&run.id, None)?;
         // What runs in the session (lf-serve, the agent, an lf-session-open
         // typed there) uses this Home and this caller's tmux server, not
-        // whatever the tmux server was started with.
+        // whatever the tmux server was started with; and the agent finds
+        // the person's own configuration as the caller has it (a server
+        // started earlier has the environment of then, or of another
+        // shell): lf-serve reads it to add lf's layer to it, and the
+        // agent inherits it.
         let mut environment = vec![("LF_HOME", self.home().root().display().to_string())];
         if let Some(socket) = self.caller.var(tmux::SOCKET_ENV) {
             environment.push((tmux::SOCKET_ENV, socket.to_owned()));
         }
+        environment.extend(self.caller.agent_config());
         let serve = serve_argv(&run.id);
         tmux.new_session(name, std::path::Path::new(&row.cwd), &environment, &serve)
     }
@@ -522,7 +527,7 @@ impl Lf {
             hook_program: &hook_program,
             run_dir: &admitted.run_dir,
             primary: row.primary_scope.is_some(),
-            env: &|key| self.caller.var(key).map(str::to_owned),
+            env: &admitted.provider.person_env(&self.caller),
         })
     }
 
@@ -618,9 +623,10 @@ impl Lf {
         // Such a dialog fires no hook until it is answered: known from the
         // provider's own state at once, else assumed after a grace.
         let predicted = needs_confirm
-            && provider.start_needs_person(std::path::Path::new(&row.cwd), &|key| {
-                self.caller.var(key).map(str::to_owned)
-            }) == Some(true);
+            && provider.start_needs_person(
+                std::path::Path::new(&row.cwd),
+                &provider.person_env(&self.caller),
+            ) == Some(true);
         Launch::new(Instant::now(), needs_confirm, settle, predicted)
             .with_grace(provider.start_grace())
     }

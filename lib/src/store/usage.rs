@@ -6,7 +6,7 @@
 use super::Store;
 use crate::Result;
 use crate::usage::{ModelSums, Tally, TimeSums, Tokens};
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 /// One transcript of a Session, and how far its usage was read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,22 +130,34 @@ impl Store {
                 continue;
             }
             applied += 1;
+            // Each sum is read, added to in Rust (saturating: SQLite's own
+            // `+` turns an integer that overflows into a real, which no
+            // later read took as a count), and written whole.
             for ((day, model), sums) in &read.tally.models {
+                let mut total = tx
+                    .query_row(
+                        "SELECT input, output, cache_creation, cache_read, requests FROM usage_models \
+                         WHERE session_id = ?1 AND day = ?2 AND model = ?3",
+                        params![source.session_id, day, model],
+                        |row| model_sums(row, 0),
+                    )
+                    .optional()?
+                    .unwrap_or_default();
+                total.add(sums);
                 let Tokens {
                     input,
                     output,
                     cache_creation,
                     cache_read,
-                } = sums.tokens;
+                } = total.tokens;
                 tx.execute(
                     "INSERT INTO usage_models \
                      (session_id, day, model, input, output, cache_creation, cache_read, requests) \
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
                      ON CONFLICT (session_id, day, model) DO UPDATE SET \
-                     input = input + excluded.input, output = output + excluded.output, \
-                     cache_creation = cache_creation + excluded.cache_creation, \
-                     cache_read = cache_read + excluded.cache_read, \
-                     requests = requests + excluded.requests",
+                     input = excluded.input, output = excluded.output, \
+                     cache_creation = excluded.cache_creation, cache_read = excluded.cache_read, \
+                     requests = excluded.requests",
                     params![
                         source.session_id,
                         day,
@@ -154,23 +166,33 @@ impl Store {
                         output,
                         cache_creation,
                         cache_read,
-                        sums.requests
+                        total.requests
                     ],
                 )?;
             }
             for (day, time) in &read.tally.time {
+                let mut total = tx
+                    .query_row(
+                        "SELECT turns, working, waiting FROM usage_time \
+                         WHERE session_id = ?1 AND day = ?2",
+                        params![source.session_id, day],
+                        |row| time_sums(row, 0),
+                    )
+                    .optional()?
+                    .unwrap_or_default();
+                total.add(time);
                 tx.execute(
                     "INSERT INTO usage_time (session_id, day, turns, working, waiting) \
                      VALUES (?1, ?2, ?3, ?4, ?5) \
                      ON CONFLICT (session_id, day) DO UPDATE SET \
-                     turns = turns + excluded.turns, working = working + excluded.working, \
-                     waiting = waiting + excluded.waiting",
+                     turns = excluded.turns, working = excluded.working, \
+                     waiting = excluded.waiting",
                     params![
                         source.session_id,
                         day,
-                        time.turns,
-                        time.working,
-                        time.waiting
+                        total.turns,
+                        total.working,
+                        total.waiting
                     ],
                 )?;
             }
@@ -192,15 +214,7 @@ impl Store {
                     session_id: row.get(0)?,
                     day: row.get(1)?,
                     model: row.get(2)?,
-                    sums: ModelSums {
-                        tokens: Tokens {
-                            input: row.get(3)?,
-                            output: row.get(4)?,
-                            cache_creation: row.get(5)?,
-                            cache_read: row.get(6)?,
-                        },
-                        requests: row.get(7)?,
-                    },
+                    sums: model_sums(row, 3)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -212,11 +226,7 @@ impl Store {
                 Ok(TimeRow {
                     session_id: row.get(0)?,
                     day: row.get(1)?,
-                    sums: TimeSums {
-                        turns: row.get(2)?,
-                        working: row.get(3)?,
-                        waiting: row.get(4)?,
-                    },
+                    sums: time_sums(row, 2)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -242,4 +252,43 @@ impl Store {
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(sessions)
     }
+}
+
+/// A stored count: an integer; a real (what SQLite made of a sum that
+/// overflowed, before lf saturated its sums) taken as the nearest integer
+/// (`as` saturates), so a Home that has one reads again.
+fn count(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<i64> {
+    use rusqlite::types::{FromSqlError, ValueRef};
+    match row.get_ref(index)? {
+        ValueRef::Integer(count) => Ok(count),
+        ValueRef::Real(count) => Ok(count as i64),
+        ValueRef::Null => Ok(0),
+        other => Err(rusqlite::Error::FromSqlConversionFailure(
+            index,
+            other.data_type(),
+            Box::new(FromSqlError::InvalidType),
+        )),
+    }
+}
+
+/// `input, output, cache_creation, cache_read, requests` from `first` on.
+fn model_sums(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<ModelSums> {
+    Ok(ModelSums {
+        tokens: Tokens {
+            input: count(row, first)?,
+            output: count(row, first + 1)?,
+            cache_creation: count(row, first + 2)?,
+            cache_read: count(row, first + 3)?,
+        },
+        requests: count(row, first + 4)?,
+    })
+}
+
+/// `turns, working, waiting` from `first` on.
+fn time_sums(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<TimeSums> {
+    Ok(TimeSums {
+        turns: count(row, first)?,
+        working: count(row, first + 1)?,
+        waiting: count(row, first + 2)?,
+    })
 }

@@ -62,23 +62,67 @@ pub struct Tokens {
     pub cache_read: i64,
 }
 
+/// The most tokens of one kind lf believes one model request used: far
+/// above any model's context or output (a million is large today), far
+/// below where sums could wrap. A transcript line saying more, or less
+/// than none, is not counted (issue 34: `i64::MAX` input and a negative
+/// output made a negative cost, and the sums' overflow broke every read).
+pub const MOST_PER_REQUEST: i64 = 1_000_000_000_000;
+
 impl Tokens {
+    /// The sum of every kind; saturating, as every sum of usage is.
     pub fn total(&self) -> i64 {
-        self.input + self.output + self.cache_creation + self.cache_read
+        self.input
+            .saturating_add(self.output)
+            .saturating_add(self.cache_creation)
+            .saturating_add(self.cache_read)
     }
 
     pub fn add(&mut self, other: &Tokens) {
-        self.input += other.input;
-        self.output += other.output;
-        self.cache_creation += other.cache_creation;
-        self.cache_read += other.cache_read;
+        self.input = self.input.saturating_add(other.input);
+        self.output = self.output.saturating_add(other.output);
+        self.cache_creation = self.cache_creation.saturating_add(other.cache_creation);
+        self.cache_read = self.cache_read.saturating_add(other.cache_read);
     }
 
     fn sub(&mut self, other: &Tokens) {
-        self.input -= other.input;
-        self.output -= other.output;
-        self.cache_creation -= other.cache_creation;
-        self.cache_read -= other.cache_read;
+        self.input = self.input.saturating_sub(other.input);
+        self.output = self.output.saturating_sub(other.output);
+        self.cache_creation = self.cache_creation.saturating_sub(other.cache_creation);
+        self.cache_read = self.cache_read.saturating_sub(other.cache_read);
+    }
+
+    /// Counts that cannot be true, which no tally counts: what a provider
+    /// derives from fields of its record that are (see [`Tokens::derived`]).
+    pub const IMPOSSIBLE: Tokens = Tokens {
+        input: -1,
+        output: -1,
+        cache_creation: -1,
+        cache_read: -1,
+    };
+
+    /// Counts a provider derives from its record's own `fields` by
+    /// `derive` (checked arithmetic: `None` on overflow):
+    /// [`Tokens::IMPOSSIBLE`] when a field is negative or `derive`
+    /// overflows, so the request is refused rather than counted wrong.
+    pub fn derived(fields: &[i64], derive: impl FnOnce() -> Option<Tokens>) -> Tokens {
+        if fields.iter().any(|field| *field < 0) {
+            return Tokens::IMPOSSIBLE;
+        }
+        derive().unwrap_or(Tokens::IMPOSSIBLE)
+    }
+
+    /// Whether one request's counts can be true: none negative, none over
+    /// [`MOST_PER_REQUEST`].
+    pub fn plausible(&self) -> bool {
+        [
+            self.input,
+            self.output,
+            self.cache_creation,
+            self.cache_read,
+        ]
+        .iter()
+        .all(|count| (0..=MOST_PER_REQUEST).contains(count))
     }
 }
 
@@ -135,6 +179,14 @@ pub struct ModelSums {
     pub requests: i64,
 }
 
+impl ModelSums {
+    /// Another's sums added to these, saturating.
+    pub fn add(&mut self, other: &ModelSums) {
+        self.tokens.add(&other.tokens);
+        self.requests = self.requests.saturating_add(other.requests);
+    }
+}
+
 /// Time sums of one Session's day.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TimeSums {
@@ -146,12 +198,24 @@ pub struct TimeSums {
     pub waiting: i64,
 }
 
+impl TimeSums {
+    /// Another's sums added to these, saturating.
+    pub fn add(&mut self, other: &TimeSums) {
+        self.turns = self.turns.saturating_add(other.turns);
+        self.working = self.working.saturating_add(other.working);
+        self.waiting = self.waiting.saturating_add(other.waiting);
+    }
+}
+
 /// What one read of a transcript adds (a replaced message subtracts its
 /// earlier counts), by day and model.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tally {
     pub models: BTreeMap<(String, String), ModelSums>,
     pub time: BTreeMap<String, TimeSums>,
+    /// Requests not counted: their counts cannot be true
+    /// ([`Tokens::plausible`]). The read goes on; the refresh notes them.
+    pub refused: u64,
 }
 
 impl Tally {
@@ -159,9 +223,22 @@ impl Tally {
         self.models.is_empty() && self.time.is_empty()
     }
 
+    /// Whether a request's counts can be counted; one that cannot is
+    /// noted as refused.
+    fn admits(&mut self, tokens: &Tokens) -> bool {
+        let plausible = tokens.plausible();
+        if !plausible {
+            self.refused = self.refused.saturating_add(1);
+        }
+        plausible
+    }
+
     /// A model request's usage under `key` (Claude's message id and
     /// request id): a line repeating the last counted key replaces it.
     pub fn message(&mut self, carry: &mut Carry, key: &str, at: i64, model: &str, tokens: Tokens) {
+        if !self.admits(&tokens) {
+            return;
+        }
         if let Some(last) = carry.message.as_mut()
             && last.key == key
         {
@@ -185,7 +262,7 @@ impl Tally {
             .entry((counted.day.clone(), counted.model.clone()))
             .or_default();
         sums.tokens.add(&tokens);
-        sums.requests += 1;
+        sums.requests = sums.requests.saturating_add(1);
         carry.message = Some(counted);
     }
 
@@ -197,21 +274,24 @@ impl Tally {
             return;
         }
         carry.total = Some(total);
+        if !self.admits(&last) {
+            return;
+        }
         let model = carry.model.clone().unwrap_or_else(|| "unknown".to_owned());
         let sums = self.models.entry((day(at), model)).or_default();
         sums.tokens.add(&last);
-        sums.requests += 1;
+        sums.requests = sums.requests.saturating_add(1);
     }
 
     /// The person started a turn: the time since the agent's last work is
     /// time it waited for them.
     pub fn turn_started(&mut self, carry: &mut Carry, at: i64) {
         let time = self.time.entry(day(at)).or_default();
-        time.turns += 1;
+        time.turns = time.turns.saturating_add(1);
         if let Some(last) = carry.last_work
             && at > last
         {
-            time.waiting += at - last;
+            time.waiting = time.waiting.saturating_add(at.saturating_sub(last));
         }
         carry.in_turn = true;
         carry.last_work = Some(at);
@@ -225,7 +305,8 @@ impl Tally {
         if let Some(last) = carry.last_work
             && at > last
         {
-            self.time.entry(day(at)).or_default().working += at - last;
+            let time = self.time.entry(day(at)).or_default();
+            time.working = time.working.saturating_add(at.saturating_sub(last));
         }
         carry.last_work = Some(carry.last_work.map_or(at, |last| last.max(at)));
     }
@@ -263,6 +344,28 @@ mod tests {
         let sums = tally.models[&("1970-01-01".to_owned(), "a".to_owned())];
         assert_eq!(sums.tokens, tokens(15, 10));
         assert_eq!(sums.requests, 2);
+    }
+
+    /// Issue 34, item 15b: counts that cannot be true are not counted
+    /// (and noted), and sums saturate instead of wrapping.
+    #[test]
+    fn impossible_counts_are_refused_and_sums_never_wrap() {
+        let (mut tally, mut carry) = (Tally::default(), Carry::default());
+        tally.message(&mut carry, "m1", 0, "a", tokens(i64::MAX, 1));
+        tally.message(&mut carry, "m2", 0, "a", tokens(1, -5_000_000_000_000));
+        tally.message(&mut carry, "m3", 0, "a", tokens(MOST_PER_REQUEST + 1, 0));
+        tally.message(&mut carry, "m4", 0, "a", tokens(7, 3));
+        tally.request(&mut carry, 0, tokens(1, 1), tokens(-1, 0));
+        assert_eq!(tally.refused, 4);
+        let sums = tally.models[&("1970-01-01".to_owned(), "a".to_owned())];
+        assert_eq!((sums.tokens, sums.requests), (tokens(7, 3), 1));
+        let mut big = tokens(i64::MAX, i64::MAX);
+        big.add(&tokens(1, 1));
+        assert_eq!(big, tokens(i64::MAX, i64::MAX));
+        assert_eq!(big.total(), i64::MAX);
+        let mut low = tokens(i64::MIN, 0);
+        low.sub(&tokens(1, 0));
+        assert_eq!(low.input, i64::MIN);
     }
 
     #[test]

@@ -125,14 +125,16 @@ impl Prices {
     }
 
     /// What these tokens of a model cost in dollars; `None` when its price
-    /// is not known.
+    /// is not known. Never negative: a count below zero counts as none
+    /// (prices are refused below zero when the table is read).
     pub fn cost(&self, model: &str, tokens: &Tokens) -> Option<f64> {
         let price = self.of(model)?;
-        let dollars = tokens.input as f64 * price.input
-            + tokens.output as f64 * price.output
-            + tokens.cache_creation as f64 * price.cache_creation
-            + tokens.cache_read as f64 * price.cache_read;
-        Some(dollars / 1_000_000.0)
+        let count = |tokens: i64| tokens.max(0) as f64;
+        let dollars = count(tokens.input) * price.input
+            + count(tokens.output) * price.output
+            + count(tokens.cache_creation) * price.cache_creation
+            + count(tokens.cache_read) * price.cache_read;
+        Some((dollars / 1_000_000.0).max(0.0))
     }
 }
 

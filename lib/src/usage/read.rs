@@ -63,7 +63,18 @@ pub(crate) fn refresh_sessions(store: &Store, sessions: Option<&[String]>) -> Re
     for source in sources {
         match read_source(&source) {
             Ok(Some(read)) => {
-                refreshed.bytes += read.read_to - source.read_to;
+                refreshed.bytes += read.read_to.saturating_sub(source.read_to);
+                if read.tally.refused > 0 {
+                    refreshed.problems.push((
+                        source.path.clone(),
+                        format!(
+                            "{} model request(s) not counted: their token counts are negative or \
+                             over {} per request, which no model uses",
+                            read.tally.refused,
+                            super::MOST_PER_REQUEST
+                        ),
+                    ));
+                }
                 reads.push(read);
             }
             Ok(None) => {}

@@ -128,18 +128,18 @@ impl Lf {
             if let Some((key, session)) = key_of(&row.session_id, &row.day) {
                 group(&mut groups, key.clone(), session);
                 let group = groups.get_mut(&key).expect("just grouped");
-                let sums = group.models.entry(row.model.clone()).or_default();
-                sums.tokens.add(&row.sums.tokens);
-                sums.requests += row.sums.requests;
+                group
+                    .models
+                    .entry(row.model.clone())
+                    .or_default()
+                    .add(&row.sums);
             }
         }
         for row in &times {
             if let Some((key, session)) = key_of(&row.session_id, &row.day) {
                 group(&mut groups, key.clone(), session);
                 let group = groups.get_mut(&key).expect("just grouped");
-                group.time.turns += row.sums.turns;
-                group.time.working += row.sums.working;
-                group.time.waiting += row.sums.waiting;
+                group.time.add(&row.sums);
             }
         }
         let mut rows: Vec<UsageRow> = groups
@@ -187,7 +187,7 @@ pub fn usage(models: &BTreeMap<String, ModelSums>, time: TimeSums, prices: &Pric
         .iter()
         .map(|(model, sums)| {
             tokens.add(&sums.tokens);
-            requests += sums.requests;
+            requests = sums.requests.saturating_add(requests);
             let priced = prices.cost(model, &sums.tokens);
             match priced {
                 Some(dollars) => cost = cost.map(|sum| sum + dollars),
