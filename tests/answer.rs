@@ -11,10 +11,10 @@ use lf::wire::{Attention, AttentionRequest, SessionRecord};
 fn wait_request(env: &Env, id: &str, input: &str) -> AttentionRequest {
     wait_for(&format!("a request for {input:?}"), 20, || {
         let record = env.show(id);
-        let request = record.attention_request.filter(|request| {
-            record.attention == Some(Attention::Approve) && request.input.as_deref() == Some(input)
-        });
-        request
+        let approve = record.attention == Some(Attention::Approve);
+        record
+            .attention_request
+            .filter(|request| approve && request.input.as_deref() == Some(input))
     })
 }
 
@@ -210,4 +210,101 @@ fn r34_nothing_from_a_sessions_own_terminal_answers_it() {
         .fails_with(2, "from_sessions_own_terminal");
     assert!(!work.join("pwned.txt").exists());
     env.run("lf-session-answer", &[&record.id, "deny"]).ok();
+}
+
+/// The real `nu` with the plugin, in this environment.
+fn nu(env: &Env, script: &str) -> Ran {
+    let nu = std::env::var_os("LF_TEST_NU")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../.tools/nu/node_modules/@nushell/linux-x64/bin/nu")
+        });
+    assert!(
+        nu.is_file(),
+        "nu 0.115.1 is missing at {}: run scripts/test (or set LF_TEST_NU)",
+        nu.display()
+    );
+    let mut command = env.program(nu);
+    command
+        .args(["-n", "--no-std-lib", "--plugins"])
+        .arg(built_beside("nu_plugin_lf", "nu_plugin_lf"))
+        .args(["-c", script]);
+    env.run_command(command)
+}
+
+/// Issue 34 in Nushell: `lf sessions` carries the request whole, and `lf
+/// session answer --request` answers exactly it; a stale one is refused
+/// as the binary refuses it.
+#[test]
+fn r34_the_plugin_answers_exactly_the_request_it_listed() {
+    let env = Env::new();
+    let (record, _pane) = waiting_for_a_reply(&env);
+    let work = env.mkdir("repo");
+    env.run(
+        "lf-session-send",
+        &[
+            &record.id,
+            "[dialogs-drop-first: touch one.txt || touch two.txt] two",
+        ],
+    )
+    .ok();
+    let first = wait_request(&env, &record.id, "touch one.txt");
+    #[derive(Debug, serde::Deserialize)]
+    struct Listed {
+        id: String,
+        tool: String,
+        input: String,
+        since: String,
+    }
+    let listed: Listed = serde_json::from_str(
+        &nu(
+            &env,
+            "lf sessions | where attention == approve | first | get attention_request \
+             | {id: $in.id, tool: $in.tool, input: $in.input, since: ($in.since | describe)} | to json -r",
+        )
+        .ok()
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            listed.id.as_str(),
+            listed.tool.as_str(),
+            listed.input.as_str()
+        ),
+        (first.id.as_str(), "Bash", "touch one.txt")
+    );
+    assert_eq!(listed.since, "datetime");
+    nu(
+        &env,
+        "lf sessions | where attention == approve | each { |s| lf session answer $s.id allow --request $s.attention_request.id } | ignore",
+    )
+    .ok();
+    assert!(work.join("one.txt").exists());
+    let second = wait_request(&env, &record.id, "touch two.txt");
+    assert!(
+        !work.join("two.txt").exists(),
+        "the second was approved too"
+    );
+    let stale = nu(
+        &env,
+        &format!(
+            "try {{ lf session answer {} allow --request {} }} catch {{|e| $e.details.code }}",
+            record.id, first.id
+        ),
+    );
+    assert_eq!(stale.ok().stdout.trim(), "lf::conflict");
+    env.run(
+        "lf-session-answer",
+        &[&record.id, "deny", "--request", &second.id],
+    )
+    .ok();
+    assert_eq!(
+        keys_taken(&env),
+        [
+            ("touch one.txt".into(), "1".into()),
+            ("touch two.txt".into(), "esc".into())
+        ]
+    );
 }

@@ -89,17 +89,15 @@ fn end_stale(conn: &Connection, session: &str, now: i64) -> Result<()> {
     Ok(())
 }
 
-/// Whether a tool's end is for this request: the same tool and input,
-/// when both say.
+/// Whether a tool's end is for this request: the same input, when the
+/// request's hook named one. (Not the tool's name: Gemini's permission
+/// notification names the kind of confirmation, `exec`, where its
+/// AfterTool names the tool, `run_shell_command`.)
 fn is_for(request: &RequestRow, finished: &Asked) -> bool {
     request
-        .tool
+        .input
         .as_deref()
-        .is_none_or(|tool| tool == finished.tool)
-        && request
-            .input
-            .as_deref()
-            .is_none_or(|input| input == finished.input)
+        .is_none_or(|input| input == finished.input)
 }
 
 impl Store {
@@ -136,8 +134,8 @@ impl Store {
     }
 
     /// A tool of the Run's agent ran: the request it waited on was
-    /// answered — the one its hook names (the same tool and input), else
-    /// the oldest. A tool that no request up is for (one that needed no
+    /// answered — the one its hook names (the same input), else the
+    /// oldest. A tool that no request up is for (one that needed no
     /// permission, beside them in a batch) leaves them up. The Session
     /// waits on a prompt until none is up.
     pub fn record_tool_finished(
