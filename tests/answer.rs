@@ -8,7 +8,7 @@ use crate::util::*;
 use lf::wire::{Attention, AttentionRequest, SessionRecord};
 
 /// The request the Session waits on, once it is the one for `input`.
-fn wait_request(env: &Env, id: &str, input: &str) -> AttentionRequest {
+pub(crate) fn wait_request(env: &Env, id: &str, input: &str) -> AttentionRequest {
     wait_for(&format!("a request for {input:?}"), 20, || {
         let record = env.show(id);
         let approve = record.attention == Some(Attention::Approve);
@@ -19,7 +19,7 @@ fn wait_request(env: &Env, id: &str, input: &str) -> AttentionRequest {
 }
 
 /// The keys the stand-in took, a dialog each: `(command, key)`.
-fn keys_taken(env: &Env) -> Vec<(String, String)> {
+pub(crate) fn keys_taken(env: &Env) -> Vec<(String, String)> {
     env.agent_log("dialog")
         .into_iter()
         .map(|dialog| {

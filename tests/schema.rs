@@ -158,6 +158,7 @@ pub fn pattern_matches(pattern: &str, text: &str) -> bool {
         "^-?[0-9]+\\.[0-9a-f]{32}$" => cursor(text),
         "^handoff-[0-9a-hjkmnp-tv-z]{26}$" => lf::ids::HandoffId::parse(text).is_ok(),
         "^device-[0-9a-hjkmnp-tv-z]{26}$" => lf::ids::DeviceId::parse(text).is_ok(),
+        "^req-[0-9a-hjkmnp-tv-z]{26}$" => lf::ids::RequestId::parse(text).is_ok(),
         "^(task|wave)-[0-9a-hjkmnp-tv-z]{26}$" => {
             TaskId::parse(text).is_ok() || WaveId::parse(text).is_ok()
         }

@@ -1515,29 +1515,9 @@ pub(crate) mod browser {
 mod answers {
     use super::browser::Browser;
     use super::*;
+    use crate::answer::{keys_taken, wait_request};
     use crate::session_send::waiting_for_a_reply;
     use lf::wire::Attention;
-
-    /// The request the Session waits on, once it is the one for `input`.
-    fn wait_request(env: &Env, id: &str, input: &str) -> lf::wire::AttentionRequest {
-        wait_for(&format!("a request for {input:?}"), 20, || {
-            let record = env.show(id);
-            record
-                .attention_request
-                .filter(|request| request.input.as_deref() == Some(input))
-        })
-    }
-
-    /// The keys the stand-in took: `(command, key)` a dialog each.
-    fn keys_taken(env: &Env) -> Vec<(String, String)> {
-        env.agent_log("dialog")
-            .into_iter()
-            .map(|d| {
-                let text = |key: &str| d[key].as_str().unwrap().to_owned();
-                (text("command"), text("key"))
-            })
-            .collect()
-    }
 
     /// A hidden field of the page's answer form.
     fn field(page: &str, name: &str) -> String {
@@ -1687,12 +1667,6 @@ mod answers {
         wait_for("the request to be refused", 20, || {
             (env.show(&record.id).attention == Some(Attention::Reply)).then_some(())
         });
-        assert_eq!(
-            env.agent_log("dialog")
-                .iter()
-                .map(|d| d["key"].as_str().unwrap().to_owned())
-                .collect::<Vec<_>>(),
-            ["esc"]
-        );
+        assert_eq!(keys_taken(&env), [(command.to_owned(), "esc".to_owned())]);
     }
 }

@@ -26,7 +26,8 @@ pub fn is_unsafe(c: char) -> bool {
 }
 
 /// Prose: trimmed, not empty, at most `max` characters, and free of
-/// unsafe characters (`is_unsafe`; newlines and tabs allowed where `lines` says).
+/// unsafe characters (`is_unsafe`; newlines, tabs and the line and
+/// paragraph separators allowed where `lines` says).
 #[derive(Debug, Clone, Copy)]
 pub struct Prose {
     pub arg: Arg,
@@ -89,7 +90,9 @@ impl Prose {
             }
             .into());
         }
-        let allowed = |c: char| lines && (c == '\n' || c == '\t');
+        // Where lines are allowed, the line and paragraph separators too
+        // (they break a line as a newline does).
+        let allowed = |c: char| lines && matches!(c, '\n' | '\t' | '\u{2028}' | '\u{2029}');
         if let Some(found) = trimmed.chars().find(|&c| is_unsafe(c) && !allowed(c)) {
             return Err(InputError::ControlCharacter { arg, what, found }.into());
         }

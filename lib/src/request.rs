@@ -139,21 +139,22 @@ pub struct Dialog {
 impl Dialog {
     /// The dialog of a screen whose first option is at `first_option`:
     /// from the rule or box top above it (agents draw their dialogs below
-    /// one), or the line after the blank one above it, else from a few
-    /// lines above, to the last line that shows anything. What the agent
+    /// one; Claude's has blank lines inside), else from the line after the
+    /// blank one above it (Codex draws none), else from a few lines above, to the last line that shows anything. What the agent
     /// printed before its dialog is not the dialog: a line of it that
     /// changes must not read as the dialog gone.
     pub(crate) fn at(lines: &[String], first_option: usize) -> Dialog {
         let floor = first_option.saturating_sub(DIALOG_ABOVE);
-        let start = (floor..first_option)
+        let above = floor..first_option;
+        let start = above
+            .clone()
             .rev()
-            .find_map(|index| {
-                let line = &lines[index];
-                if is_rule(line) {
-                    Some(index)
-                } else {
-                    line.trim().is_empty().then_some(index + 1)
-                }
+            .find(|&index| is_rule(&lines[index]))
+            .or_else(|| {
+                above
+                    .rev()
+                    .find(|&index| lines[index].trim().is_empty())
+                    .map(|index| index + 1)
             })
             .unwrap_or(floor);
         let mut end = lines.len();
@@ -234,7 +235,7 @@ mod tests {
     }
 
     /// Claude Code 2.1.332's dialog for one of two parallel Bash calls.
-    const CLAUDE: [&str; 15] = [
+    const CLAUDE: [&str; 16] = [
         "❯ please [two]",
         "● Making file 0",
         "  ⎿  $ touch /tmp/exp/one",
@@ -244,6 +245,7 @@ mod tests {
         "╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌",
         " touch /tmp/exp/one",
         "╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌",
+        "",
         " Do you want to proceed?",
         " ❯ 1. Yes",
         "   2. Yes, and always allow access to /tmp/exp from this project",
@@ -255,10 +257,10 @@ mod tests {
     #[test]
     fn a_dialog_starts_at_the_rule_above_it_and_ends_at_its_last_line() {
         let screen = lines(&CLAUDE);
-        let dialog = Dialog::at(&screen, 10);
+        let dialog = Dialog::at(&screen, 11);
         assert_eq!(dialog.lines.first().unwrap(), &CLAUDE[3]);
-        assert_eq!(dialog.lines.last().unwrap(), &CLAUDE[13]);
-        assert!(dialog.shows("touch /tmp/exp/one"));
+        assert_eq!(dialog.lines.last().unwrap(), &CLAUDE[14]);
+        assert!(dialog.shows("touch /tmp/exp/one"), "past its blank line");
         assert!(!dialog.shows("touch /tmp/exp/two"), "the next request's");
         assert!(!dialog.shows("rm -rf ~"));
     }
@@ -268,16 +270,29 @@ mod tests {
         let mut screen = lines(&CLAUDE);
         screen[7] = " git push --force-with-lease origin".into();
         screen.insert(8, " feature/very-long && ./deploy.sh".into());
-        let dialog = Dialog::at(&screen, 11);
+        let dialog = Dialog::at(&screen, 12);
         assert!(
             dialog.shows("git push --force-with-lease origin feature/very-long && ./deploy.sh")
         );
+        let first = Dialog::at(&lines(&CLAUDE), 11);
         let mut next = lines(&CLAUDE);
         next[5] = " make file 1".into();
-        assert_ne!(
-            Dialog::at(&next, 10).digest(),
-            Dialog::at(&lines(&CLAUDE), 10).digest()
-        );
+        let next = Dialog::at(&next, 11);
+        assert_ne!(next.digest(), first.digest());
+        assert!(!next.same_as(&first));
+    }
+
+    /// A key pressed in the dialog's first moments may only move its
+    /// selection (Claude Code 2.1.332): it is the same dialog, still up.
+    #[test]
+    fn a_dialog_whose_selection_moved_is_the_same_dialog() {
+        let first = Dialog::at(&lines(&CLAUDE), 11);
+        let mut moved = lines(&CLAUDE);
+        moved[11] = "   1. Yes".into();
+        moved[12] = " ❯ 2. Yes, and always allow access to /tmp/exp from this project".into();
+        let moved = Dialog::at(&moved, 11);
+        assert!(moved.same_as(&first));
+        assert_eq!(moved.digest(), first.digest());
     }
 
     /// Codex 0.171 draws no rule: its dialog starts after a blank line.

@@ -45,7 +45,7 @@ impl Write<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::caller::Caller;
     use crate::facade::Lf;
     use crate::home::Home;
@@ -55,7 +55,7 @@ mod tests {
     use crate::wire::{Attention, SessionKind, TitleSource};
 
     /// An interactive conversation of Claude, recorded; its id and Run.
-    fn conversation(lf: &Lf) -> (SessionId, String) {
+    pub(in crate::store) fn conversation(lf: &Lf) -> (SessionId, String) {
         let row = NewSessionRow {
             id: SessionId::new(),
             kind: SessionKind::Conversation,

@@ -202,37 +202,10 @@ mod tests {
     use crate::caller::Caller;
     use crate::facade::Lf;
     use crate::home::Home;
-    use crate::ids::{RunId, SessionId};
+    use crate::ids::SessionId;
     use crate::request::Asked;
-    use crate::store::{NewRun, NewSessionRow};
-    use crate::wire::{Answered, Attention, SessionKind, TitleSource};
-
-    fn conversation(lf: &Lf) -> (SessionId, String) {
-        let row = NewSessionRow {
-            id: SessionId::new(),
-            kind: SessionKind::Conversation,
-            title: "t".into(),
-            title_source: TitleSource::Human,
-            interactive: true,
-            cwd: "/".into(),
-            provider: "claude".into(),
-            model: None,
-            task_id: None,
-            wave_id: None,
-            primary_scope: None,
-            independent: true,
-        };
-        let run = NewRun {
-            id: RunId::new(),
-            chosen_native_id: None,
-            provider: "claude".into(),
-            model: None,
-            argv: Vec::new(),
-            prompt: None,
-        };
-        lf.store().unwrap().insert_session(&row, &run, 1).unwrap();
-        (row.id, run.id.to_string())
-    }
+    use crate::store::act::tests::conversation;
+    use crate::wire::{Answered, Attention};
 
     fn bash(command: &str) -> Asked {
         Asked::new("Bash", command).unwrap()
