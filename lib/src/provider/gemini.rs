@@ -22,10 +22,7 @@
 //! them ([`read_usage`], [`usage_companions`]; docs/agents/gemini.md,
 //! "Usage").
 
-use super::{
-    Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote,
-    strip_comments,
-};
+use super::{Answer, HookEvent, Launch, Mode, SessionSource, instructions, is_uuid, shell_quote};
 use crate::Result;
 use crate::provider::ProviderError;
 use crate::usage::{Carry, Tally, Tokens};
@@ -303,19 +300,15 @@ fn own_settings(own: &Path) -> Result<Value> {
         }
     };
     let text = String::from_utf8_lossy(&text);
-    match serde_json::from_str::<Value>(&strip_comments(&text)) {
-        Ok(settings @ Value::Object(_)) => Ok(settings),
-        Ok(_) => Err(crate::Error::During {
-            what: what(),
-            inner: Box::new(crate::Error::Json(serde::de::Error::custom(
-                "it is not a JSON object",
-            ))),
-        }),
-        Err(error) => Err(crate::Error::During {
-            what: what(),
-            inner: Box::new(error.into()),
-        }),
-    }
+    let why = match super::jsonc(&text) {
+        Ok(settings @ Value::Object(_)) => return Ok(settings),
+        Ok(_) => "it is not a JSON object".to_owned(),
+        Err(error) => error,
+    };
+    Err(crate::Error::During {
+        what: what(),
+        inner: Box::new(crate::Error::Json(serde::de::Error::custom(why))),
+    })
 }
 
 /// The launch's user settings: `base` (the person's own) with lf's hooks
@@ -369,7 +362,7 @@ fn start_needs_person(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Optio
     let dir = gemini_dir(env)?;
     let read = |path: &Path| -> Option<Value> {
         match std::fs::read(path) {
-            Ok(text) => serde_json::from_str(&strip_comments(&String::from_utf8_lossy(&text))).ok(),
+            Ok(text) => super::jsonc(&String::from_utf8_lossy(&text)).ok(),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Some(json!({})),
             Err(_) => None,
         }

@@ -748,79 +748,23 @@ pub fn shell_quote(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// JSON with comments (as Gemini CLI reads its settings files, OpenCode
-/// its config) to JSON: `//`
-/// and `/* */` comments outside strings become spaces.
-pub(crate) fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => out.extend(chars.next()),
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut last = ' ';
-                for c in chars.by_ref() {
-                    if last == '*' && c == '/' {
-                        break;
-                    }
-                    last = c;
-                }
-                out.push(' ');
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// JSON with a comma before a closing `}` or `]` (JSONC as OpenCode reads
-/// it allows one) to JSON: each such comma outside strings dropped.
-pub(crate) fn strip_trailing_commas(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => out.extend(chars.next()),
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        if c == ',' {
-            let rest = chars.clone().find(|c| !c.is_whitespace());
-            if matches!(rest, Some('}' | ']')) {
-                continue;
-            }
-        }
-        in_string = c == '"';
-        out.push(c);
-    }
-    out
+/// JSONC — JSON with comments and trailing commas, as Gemini CLI reads
+/// its settings files and OpenCode its config — read as a value by
+/// jsonc-parser; what else JSON forbids stays refused.
+pub(crate) fn jsonc(text: &str) -> std::result::Result<serde_json::Value, String> {
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    jsonc_parser::parse_to_serde_value(text, &options).map_err(|error| error.to_string())
 }
 
 /// The agent CLIs: a program that is not installed, a Run without what its provider needs.
@@ -873,6 +817,19 @@ impl Domain for ProviderError {
 
 #[cfg(test)]
 mod tests {
+    /// The person's JSONC reads as their CLI reads it: comments and
+    /// trailing commas; nothing looser.
+    #[test]
+    fn jsonc_takes_comments_and_trailing_commas_only() {
+        let text =
+            "{\n  // mine\n  \"permission\": {\"bash\": \"deny\",}, /* x */ \"a\": \"//not\",\n}";
+        assert_eq!(
+            jsonc(text).unwrap(),
+            serde_json::json!({"permission": {"bash": "deny"}, "a": "//not"})
+        );
+        assert!(jsonc("{'a': 1}").is_err());
+        assert!(jsonc("{\"a\": 1 \"b\": 2}").is_err());
+    }
 
     #[test]
     fn an_answer_is_one_of_its_words_and_only_an_allow_may_be_always() {

@@ -259,9 +259,7 @@ fn config_content(
     };
     let mut config = match env(VARIABLE) {
         None => json!({}),
-        Some(text) => match serde_json::from_str::<Value>(&super::strip_trailing_commas(
-            &super::strip_comments(&text),
-        )) {
+        Some(text) => match super::jsonc(&text) {
             Ok(config @ Value::Object(_)) => config,
             Ok(_) => return Err(refuse("it is not a JSON object".to_owned()).into()),
             Err(error) => return Err(refuse(format!("it is not JSON ({error})")).into()),
