@@ -73,10 +73,13 @@ pub(crate) const SESSION_COLUMNS: &str = "s.id, s.kind, s.title, s.title_source,
     s.ready_at, s.permission_at, s.turn_completed_at, s.seen_state, r.started_at, r.ended_at, \
     r.launcher_boot_id, r.launcher_pid, r.launcher_starttime, q.id, q.tool, q.input, q.since";
 
+/// The request a Session waits on first is looked up only for a Session
+/// that waits on a prompt (the `CASE`), so a listing of idle Sessions pays
+/// nothing for it.
 pub(crate) const SESSION_FROM: &str = "sessions s LEFT JOIN runs r ON r.id = s.current_run_id \
-    LEFT JOIN flows f ON f.id = s.flow_id LEFT JOIN requests q ON s.permission_pending = 1 \
-    AND q.id = (SELECT o.id FROM requests o WHERE o.session_id = s.id AND o.ended_at IS NULL \
-    AND o.run_id = s.current_run_id ORDER BY o.since, o.rowid LIMIT 1)";
+    LEFT JOIN flows f ON f.id = s.flow_id LEFT JOIN requests q ON q.id = \
+    CASE WHEN s.permission_pending = 1 THEN (SELECT o.id FROM requests o WHERE o.session_id = s.id \
+    AND o.ended_at IS NULL AND o.run_id = s.current_run_id ORDER BY o.since, o.rowid LIMIT 1) END";
 
 /// What a listing asks of the database: the conditions SQL can decide
 /// (the rules decide the rest, row by row), and where the page starts.
