@@ -829,7 +829,11 @@ mod tests {
             r#","permission":"bash","command":"  ""#,
             r#","permission":"bash","command":{"a":1}"#,
         ] {
-            assert_eq!(asked(nameless), HookEvent::PermissionPrompt(None), "{nameless}");
+            assert_eq!(
+                asked(nameless),
+                HookEvent::PermissionPrompt(None),
+                "{nameless}"
+            );
         }
         assert_eq!(event("question.asked"), HookEvent::PermissionPrompt(None));
         for answered in [
