@@ -131,7 +131,7 @@ fn call_tool(
     name: &str,
     arguments: &Value,
 ) -> Option<&'static str> {
-    call_tools(stream, index, name, &[arguments.clone()])
+    call_tools(stream, index, name, std::slice::from_ref(arguments))
 }
 
 /// Call tool `name` once with each of `calls` in one answer (parallel
