@@ -131,10 +131,33 @@ fn call_tool(
     name: &str,
     arguments: &Value,
 ) -> Option<&'static str> {
-    let call = json!({"role": "assistant", "tool_calls": [{"index": 0,
-        "id": format!("call_fake_{index}"), "type": "function",
-        "function": {"name": name, "arguments": arguments.to_string()}}]});
-    data(stream, &chunk(index, call, None)).then_some("tool_calls")
+    call_tools(stream, index, name, std::slice::from_ref(arguments))
+}
+
+/// Call tool `name` once with each of `calls` in one answer (parallel
+/// calls): one streamed delta each, its `tool_calls` entry at index 0, 1,
+/// …, as OpenAI streams them; the answer's finish, once sent.
+fn call_tools(
+    stream: &mut TcpStream,
+    index: usize,
+    name: &str,
+    calls: &[Value],
+) -> Option<&'static str> {
+    calls
+        .iter()
+        .enumerate()
+        .all(|(call, arguments)| {
+            // The first call keeps the id a single call always had.
+            let id = match call {
+                0 => format!("call_fake_{index}"),
+                call => format!("call_fake_{index}_{call}"),
+            };
+            let delta = json!({"role": "assistant", "tool_calls": [{"index": call,
+                "id": id, "type": "function",
+                "function": {"name": name, "arguments": arguments.to_string()}}]});
+            data(stream, &chunk(index, delta, None))
+        })
+        .then_some("tool_calls")
 }
 
 fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &Reply) {
@@ -142,9 +165,13 @@ fn stream_reply(shared: &Shared, stream: &mut TcpStream, index: usize, reply: &R
         return;
     }
     let finish = match reply {
-        Reply::Run(command) => {
-            let arguments = json!({"command": command, "description": "Run the person's command"});
-            call_tool(stream, index, "bash", &arguments)
+        // `A || B`: one `bash` call each, in parallel.
+        Reply::Run(commands) => {
+            let calls: Vec<Value> = commands
+                .split(" || ")
+                .map(|command| json!({"command": command, "description": "Run the person's command"}))
+                .collect();
+            call_tools(stream, index, "bash", &calls)
         }
         // OpenCode's sub-agent: its `task` tool, the built-in `general`.
         Reply::Agent(prompt) => {

@@ -193,19 +193,25 @@ fn fail(stream: &mut TcpStream, status: u16) {
     );
 }
 
-/// The parts of a whole answer.
+/// The parts of a whole answer: for `A || B`, one `functionCall` part
+/// each, in one answer (parallel calls, as the Gemini API gives them).
 fn parts(reply: &Reply) -> Vec<Value> {
-    vec![match reply {
-        Reply::Run(command) => json!({"functionCall": {
-            "name": SHELL_TOOL,
-            "args": {"command": command, "description": "The person asked to run this command."}
-        }}),
-        Reply::Agent(prompt) => json!({"functionCall": {
+    match reply {
+        Reply::Run(commands) => commands
+            .split(" || ")
+            .map(|command| {
+                json!({"functionCall": {
+                    "name": SHELL_TOOL,
+                    "args": {"command": command, "description": "The person asked to run this command."}
+                }})
+            })
+            .collect(),
+        Reply::Agent(prompt) => vec![json!({"functionCall": {
             "name": INVOKE_AGENT, "args": {"agent_name": SUBAGENT, "prompt": prompt}
-        }}),
-        Reply::Text(text) => json!({"text": text}),
-        _ => json!({"text": "Fake answer."}),
-    }]
+        }})],
+        Reply::Text(text) => vec![json!({"text": text})],
+        _ => vec![json!({"text": "Fake answer."})],
+    }
 }
 
 /// Thinking tokens of every answer, reported apart from its output.

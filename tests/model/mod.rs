@@ -10,8 +10,9 @@
 //! typed into the agent is all a test needs to say:
 //! - `[run: CMD]` — the model calls the shell tool with `CMD` (Claude's
 //!   `Bash`; Codex's `exec_command` asking for escalated permissions;
-//!   Gemini's `run_shell_command`), so each shows a permission dialog
-//!   unless the command is pre-allowed);
+//!   Gemini's `run_shell_command`; OpenCode's `bash`), so each shows a
+//!   permission dialog unless the command is pre-allowed); `[run: A || B]`
+//!   calls it twice in one answer, in parallel (every server);
 //! - `[slow: SECONDS]` — the answer streams its first words, then stalls
 //!   for that long (a turn a person can interrupt);
 //! - `[fail: STATUS]` — every request of the turn (retries too) is answered
@@ -117,7 +118,7 @@ impl Sent {
 pub enum Reply {
     Text(String),
     /// Call the shell tool with this command; with ` || ` between
-    /// commands, one call each, in parallel (Claude's queued dialogs).
+    /// commands, one call each, in parallel (queued dialogs).
     Run(String),
     /// Stream a few words, stall this long, then finish.
     Slow(Duration),

@@ -1289,6 +1289,79 @@ mod tests {
         }
     }
 
+    /// Two parallel `run_shell_command` calls as Gemini CLI 0.61.0 asks
+    /// for them: a `ToolPermission` notification for each at once (here
+    /// the second call's first), each naming its command in `details`,
+    /// and, once every call of the batch was answered, `AfterTool` for
+    /// the one allowed, naming it in `tool_input`.
+    #[test]
+    fn a_batchs_notifications_and_tool_ends_each_name_their_command() {
+        let parse = |event: &str, extra: &str| {
+            parse_hook(
+                format!(r#"{{"session_id":"{ID}","cwd":"/w","hook_event_name":"{event}","timestamp":"t"{extra}}}"#)
+                    .as_bytes(),
+            )
+            .unwrap()
+            .event
+        };
+        let asked = |command: &str| {
+            parse(
+                "Notification",
+                &format!(
+                    r#","notification_type":"ToolPermission","message":"Tool Confirm Shell Command requires execution","details":{{"type":"exec","title":"Confirm Shell Command","command":"{command}","rootCommand":"touch"}}"#
+                ),
+            )
+        };
+        for command in ["touch two.txt", "touch one.txt"] {
+            assert_eq!(
+                asked(command),
+                HookEvent::PermissionPrompt(crate::request::Asked::new("exec", command))
+            );
+        }
+        assert_eq!(
+            parse(
+                "AfterTool",
+                r#","tool_name":"run_shell_command","tool_input":{"command":"touch one.txt","description":"d"},"tool_response":{"llmContent":"Output: (empty)"}"#
+            ),
+            HookEvent::ToolFinished(crate::request::Asked::new(
+                "run_shell_command",
+                "touch one.txt"
+            ))
+        );
+    }
+
+    /// Gemini CLI 0.61.0 shows a batch's dialogs one at a time, "1 of 2"
+    /// then "2 of 2", each with its own command in a box of its own: each
+    /// is found, shows its own command only, and is not the other.
+    #[test]
+    fn each_dialog_of_a_batch_is_found_and_shows_its_own_command() {
+        let screen = |command: &str, count: &str| -> Vec<String> {
+            [
+                " > [run: touch one.txt || touch two.txt] Make two files".to_owned(),
+                "╭──────────────────────────────────────────╮".to_owned(),
+                format!("│ ? Shell  {command}                  {count} │"),
+                "│ ╭──────────────────────────────────────╮ │".to_owned(),
+                format!("│ │ {command}                        │ │"),
+                "│ ╰──────────────────────────────────────╯ │".to_owned(),
+                "│ Allow execution of [Shell]?              │".to_owned(),
+                "│                                          │".to_owned(),
+                "│ ● 1. Allow once                          │".to_owned(),
+                "│   2. Allow for this session              │".to_owned(),
+                "│   3. No, suggest changes (esc)           │".to_owned(),
+                "╰──────────────────────────────────────────╯".to_owned(),
+            ]
+            .to_vec()
+        };
+        let gemini = crate::provider::Provider::Gemini;
+        let first = gemini.dialog(&screen("touch one.txt", "1 of 2")).unwrap();
+        let second = gemini.dialog(&screen("touch two.txt", "2 of 2")).unwrap();
+        assert!(first.lines[0].starts_with('╭'), "{:?}", first.lines);
+        assert!(first.shows("touch one.txt") && !first.shows("touch two.txt"));
+        assert!(second.shows("touch two.txt") && !second.shows("touch one.txt"));
+        assert!(!first.same_as(&second));
+        assert_ne!(first.digest(), second.digest());
+    }
+
     /// The permission dialog of Gemini CLI 0.61.0 as the real CLI draws
     /// it, and the keys each answer takes.
     #[test]

@@ -82,6 +82,18 @@ export const LfHook = async ({ client }) => {
         if (status === "idle") busy.delete(session);
         return;
       }
+      if (event?.type === "permission.asked") {
+        // What its dialog asks for: the permission (`bash`) and, for a
+        // command, the command the dialog shows (`metadata.command`).
+        const command = properties.metadata?.command;
+        send({
+          type: event.type,
+          sessionID: session,
+          permission: properties.permission,
+          command: typeof command === "string" ? command : undefined,
+        });
+        return;
+      }
       if (FORWARD.has(event?.type)) send({ type: event.type, sessionID: session });
     },
   };
@@ -279,13 +291,21 @@ fn config_content(
     Ok(config.to_string())
 }
 
-/// The plugin's payload: an OpenCode event's type and session.
+/// The plugin's payload: an OpenCode event's type and session; for a
+/// `permission.asked`, what it asks for (a plugin of an earlier lf, still
+/// running in an agent, sends neither).
 #[derive(serde::Deserialize)]
 struct Payload {
     #[serde(rename = "type", deserialize_with = "super::event")]
     kind: Event,
     #[serde(default, rename = "sessionID", deserialize_with = "super::text")]
     session: Option<String>,
+    /// The permission's kind (`bash`, `edit`, …).
+    #[serde(default, deserialize_with = "super::text")]
+    permission: Option<String>,
+    /// The command a `bash` permission's dialog shows.
+    #[serde(default, deserialize_with = "super::text")]
+    command: Option<String>,
 }
 
 /// The events the plugin hands on, and any other (a newer plugin's).
@@ -329,7 +349,12 @@ fn session_id(id: Option<String>) -> std::result::Result<Option<String>, String>
 }
 
 fn parse_hook(payload: &[u8]) -> std::result::Result<Hook, String> {
-    let Payload { kind, session } = super::read_payload(payload)?;
+    let Payload {
+        kind,
+        session,
+        permission,
+        command,
+    } = super::read_payload(payload)?;
     let native_id = session_id(session)?;
     let started = |source| {
         native_id
@@ -346,7 +371,18 @@ fn parse_hook(payload: &[u8]) -> std::result::Result<Hook, String> {
         Event::Idle => HookEvent::TurnCompleted {
             native_id: native_id.clone(),
         },
-        Event::Asked => HookEvent::PermissionPrompt(None),
+        // OpenCode asks for every call of a parallel batch at once (two
+        // `permission.asked` within milliseconds) and shows their dialogs
+        // one after the other, in that order: each one that names its
+        // command is a request of its own, queued. One that names none
+        // (a question, a permission without a command) is the request up.
+        Event::Asked => HookEvent::PermissionPrompt(
+            permission
+                .zip(command.filter(|command| !command.trim().is_empty()))
+                .and_then(|(tool, command)| crate::request::Asked::new(&tool, &command)),
+        ),
+        // A reply names no command: it is for the dialog shown, the
+        // oldest request up (OpenCode shows them in the order it asked).
         Event::Answered => HookEvent::ToolFinished(None),
         Event::Other => HookEvent::Ignored,
     };
@@ -772,6 +808,31 @@ mod tests {
             HookEvent::TurnCompleted { native_id: id() }
         );
         assert_eq!(event("permission.asked"), HookEvent::PermissionPrompt(None));
+        // As the plugin forwards OpenCode 1.18.33's `permission.asked` of
+        // a `bash` call: what its dialog shows.
+        let asked = |extra: &str| {
+            parse(format!(
+                r#"{{"type":"permission.asked","sessionID":"{ID}"{extra}}}"#
+            ))
+            .unwrap()
+            .event
+        };
+        assert_eq!(
+            asked(r#","permission":"bash","command":"touch one.txt""#),
+            HookEvent::PermissionPrompt(crate::request::Asked::new("bash", "touch one.txt"))
+        );
+        for nameless in [
+            r#","permission":"bash""#,
+            r#","command":"touch one.txt""#,
+            r#","permission":"bash","command":"  ""#,
+            r#","permission":"bash","command":{"a":1}"#,
+        ] {
+            assert_eq!(
+                asked(nameless),
+                HookEvent::PermissionPrompt(None),
+                "{nameless}"
+            );
+        }
         assert_eq!(event("question.asked"), HookEvent::PermissionPrompt(None));
         for answered in [
             "permission.replied",
